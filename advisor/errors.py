@@ -1,0 +1,34 @@
+"""Errors raised for bad user input.
+
+Every error a user can cause is a :class:`ValueError` subclass with a message
+that names what is wrong; the CLI prints it on one line and exits with
+status 2.  Any other exception is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = ["AdvisorError", "PositionError", "IllegalActionError"]
+
+
+class AdvisorError(ValueError):
+    """Base class of every error caused by user input."""
+
+
+class PositionError(AdvisorError):
+    """A board string or position that breaks the notation or the rules.
+
+    ``token`` is the token at fault (``None`` when the problem concerns the
+    position as a whole, e.g. a camel that is missing).
+    """
+
+    def __init__(self, message: str, token: str | None = None):
+        self.token = token
+        if token is not None:
+            message = f"invalid token {token!r}: {message}"
+        else:
+            message = f"invalid position: {message}"
+        super().__init__(message)
+
+
+class IllegalActionError(AdvisorError):
+    """An action that is not legal in the given state."""

@@ -1,0 +1,211 @@
+"""Exact enumeration of the rest of a leg.
+
+Counting convention: every roll draws one of the ``m`` dice left with equal
+chance and shows one of its six faces with equal chance, so each full
+sequence (die order, faces) of the leg's remaining rolls is equally likely.
+The kernels count such sequences: a racing die's value (printed twice) counts
+2, a grey die face counts 1, and a race that ends after ``j`` of ``r`` rolls
+counts for all its ``completions(m - j, r - j)`` continuations.  Counts are
+exact int64 and sum to ``completions(m, r)``.
+
+The enumeration is breadth-first, one level per roll: states reached by
+different orders of non-interacting dice are merged (summing their counts) in
+an open-addressing hash table before the next roll, so the work grows with
+the number of distinct states, not of die sequences.  The last roll is never
+stored: its results are scored directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._jit import njit
+from .board import (
+    BOARD_MASK,
+    DICE_SHIFT,
+    GREY,
+    N_RACING,
+    TILE_SLOTS,
+    add_ranks,
+    faces_of,
+    popcount,
+    roll,
+    without_crazy,
+)
+
+MAX_CHILDREN = 5 * 3 + 6  # children of one state: every die, every face
+_EMPTY = 0  # no board key is 0: every camel's space field is >= 1
+_MULT = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit
+def completions(dice, rolls):
+    """Equally likely face sequences of ``rolls`` rolls from ``dice`` dice:
+    ``dice * (dice-1) * ... * (dice-rolls+1) * 6**rolls``."""
+    n = 1
+    for j in range(rolls):
+        n *= (dice - j) * 6
+    return n
+
+
+@njit(inline="always")
+def _slot(key, bits):
+    return np.int64((np.uint64(key) * _MULT) >> np.uint64(64 - bits))
+
+
+@njit(inline="always")
+def _insert(table, bits, key, weight):
+    """Add ``weight`` to ``key``'s entry; return 1 if the key is new.
+
+    ``table`` interleaves keys and counts (``[2*i]`` key, ``[2*i+1]`` count)
+    so that a probe touches one cache line."""
+    mask = (1 << bits) - 1
+    i = _slot(key, bits)
+    while True:
+        k = table[2 * i]
+        if k == key:
+            table[2 * i + 1] += weight
+            return 0
+        if k == _EMPTY:
+            table[2 * i] = key
+            table[2 * i + 1] = weight
+            return 1
+        i = (i + 1) & mask
+
+
+@njit
+def _new_table(bits):
+    return np.zeros(2 << bits, np.int64)
+
+
+@njit
+def _grow(table, bits):
+    bigger = _new_table(bits + 1)
+    for i in range(0, table.size, 2):
+        if table[i] != _EMPTY:
+            _insert(bigger, bits + 1, table[i], table[i + 1])
+    return bigger, bits + 1
+
+
+@njit
+def _compact(table, count):
+    keys = np.empty(count, np.int64)
+    counts = np.empty(count, np.int64)
+    n = 0
+    for i in range(0, table.size, 2):
+        if table[i] != _EMPTY:
+            keys[n] = table[i]
+            counts[n] = table[i + 1]
+            n += 1
+    return keys, counts
+
+
+@njit
+def _initial_bits(expected):
+    bits = 6
+    while (1 << bits) < 2 * expected:
+        bits += 1
+    return bits
+
+
+@njit
+def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landings):
+    """Enumerate the remaining ``rolls`` rolls of a leg.
+
+    Parameters
+    ----------
+    board : int64 packed board (no dice bits).
+    dice : int64 bit mask of the dice in the pyramid (bit 5 = grey).
+    rolls : rolls left in this leg (1 <= rolls <= number of dice).
+    tiles : int8[TILE_SLOTS] tile effect by space.
+    ncam : camels on the board (5 or 7).
+    collect : also return the distinct end states with their counts.
+    rank_counts : int64[5, 5], incremented: [camel, rank] sequence counts.
+    landings : int64[TILE_SLOTS], incremented: sequence-weighted number of
+        tile landings by space.
+
+    Returns ``(ended, end_boards, end_counts)``: the count of sequences in
+    which the race ends during the leg, and (if ``collect``, else empty) the
+    distinct end boards (race over or leg over) with their counts.
+    """
+    ndice = popcount(dice)
+    comp = np.empty(rolls + 1, np.int64)
+    for j in range(rolls + 1):
+        comp[j] = completions(ndice - j, rolls - j)
+    cur_k = np.empty(1, np.int64)
+    cur_v = np.empty(1, np.int64)
+    # End states are kept whole (``collect``); for rank counts alone, crazy
+    # camels are dropped from the state once the grey die is out.
+    merge_crazy = ncam > N_RACING and not collect
+    if merge_crazy and not (dice >> GREY) & 1:
+        board = without_crazy(board)
+    cur_k[0] = board | (dice << DICE_SHIFT)
+    cur_v[0] = 1
+    ended = 0
+    fbits = 6
+    final = _new_table(fbits)
+    fcount = 0
+    for level in range(rolls):
+        last = level == rolls - 1
+        nbits = 6 if last else _initial_bits(cur_k.size * 4)
+        table = _new_table(nbits)
+        ncount = 0
+        done = comp[level + 1]
+        for s in range(cur_k.size):
+            # room for every child of this state (at most 3 per racing die,
+            # 6 for the grey die) without growing inside the loops below
+            if collect and 2 * (fcount + MAX_CHILDREN) > (final.size >> 1):
+                final, fbits = _grow(final, fbits)
+            if not last and 2 * (ncount + MAX_CHILDREN) > (table.size >> 1):
+                table, nbits = _grow(table, nbits)
+            key = cur_k[s]
+            weight = cur_v[s]
+            b = key & BOARD_MASK
+            pyramid = key >> DICE_SHIFT
+            for die in range(GREY + 1):
+                if not (pyramid >> die) & 1:
+                    continue
+                rest = pyramid & ~(1 << die)
+                nfaces, mult = faces_of(die)
+                w = weight * mult
+                for face in range(nfaces):
+                    nb, landed, over = roll(b, die, face, tiles, ncam)
+                    if landed:
+                        landings[landed] += w * done
+                    if over or last:
+                        add_ranks(nb, w * done, rank_counts)
+                        if over:
+                            ended += w * done
+                        if collect:
+                            fcount += _insert(final, fbits, nb, w * done)
+                    else:
+                        if merge_crazy and die == GREY:
+                            nb = without_crazy(nb)
+                        ncount += _insert(table, nbits, nb | (rest << DICE_SHIFT), w)
+        if not last:
+            cur_k, cur_v = _compact(table, ncount)
+    if collect:
+        end_k, end_v = _compact(final, fcount)
+    else:
+        end_k = np.empty(0, np.int64)
+        end_v = np.empty(0, np.int64)
+    return ended, end_k, end_v
+
+
+@njit(parallel=True)
+def leg_counts_batch(boards, dice, rolls, tiles, ncam, rank_counts, landings, ended):
+    """:func:`enumerate_leg` for many positions at once (rank counts only).
+
+    ``boards``, ``dice``, ``rolls``: int64[n]; ``tiles``: int8[n, TILE_SLOTS];
+    outputs ``rank_counts`` int64[n, 5, 5], ``landings`` int64[n, TILE_SLOTS]
+    and ``ended`` int64[n], zero on entry.
+    """
+    for i in prange(boards.size):
+        e, _, _ = enumerate_leg(
+            boards[i], dice[i], rolls[i], tiles[i], ncam, False, rank_counts[i], landings[i]
+        )
+        ended[i] = e
+
+
+__all__ = ["completions", "enumerate_leg", "leg_counts_batch", "N_RACING", "TILE_SLOTS"]
