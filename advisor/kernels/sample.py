@@ -1,0 +1,71 @@
+"""Monte Carlo sampling of the rest of a leg (rank counts, landings).
+
+Work is cut into fixed chunks; chunk ``c`` draws from its own stream
+``(seed, c)`` and keeps its own counts, which are summed at the end, so the
+result depends on ``seed`` and ``samples`` only, whatever the thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._jit import njit
+from .board import GREY, N_RACING, TILE_SLOTS, add_ranks, faces_of, roll
+from .rng import below, seed_stream
+
+CHUNK = 8192
+
+
+@njit(inline="always")
+def nth_die(pyramid, n):
+    """The ``n``-th (0-based) die present in the bit mask ``pyramid``."""
+    for die in range(GREY + 1):
+        if (pyramid >> die) & 1:
+            if n == 0:
+                return die
+            n -= 1
+    return -1
+
+
+@njit(inline="always")
+def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
+    """Play the rest of one leg at random; returns ``(board, over)`` and adds
+    the tile landings to ``landings``."""
+    left = 0
+    for die in range(GREY + 1):
+        left += (pyramid >> die) & 1
+    for _ in range(rolls):
+        die = nth_die(pyramid, below(state, left))
+        pyramid &= ~(1 << die)
+        left -= 1
+        nfaces, _ = faces_of(die)
+        board, landed, over = roll(board, die, below(state, nfaces), tiles, ncam)
+        if landed:
+            landings[landed] += 1
+        if over:
+            return board, True
+    return board, False
+
+
+@njit(parallel=True)
+def sample_leg(board, pyramid, rolls, tiles, ncam, samples, seed, rank_counts, landings):
+    """Sample ``samples`` legs; fills ``rank_counts`` int64[5, 5] and
+    ``landings`` int64[TILE_SLOTS]; returns the number of legs in which the
+    race ended."""
+    nchunks = (samples + CHUNK - 1) // CHUNK
+    ranks = np.zeros((nchunks, N_RACING, N_RACING), np.int64)
+    lands = np.zeros((nchunks, TILE_SLOTS), np.int64)
+    ends = np.zeros(nchunks, np.int64)
+    for c in prange(nchunks):
+        state = np.empty(4, np.uint64)
+        seed_stream(seed, c, state)
+        n = min(CHUNK, samples - c * CHUNK)
+        for _ in range(n):
+            end, over = play_leg(board, pyramid, rolls, tiles, ncam, state, lands[c])
+            add_ranks(end, 1, ranks[c])
+            if over:
+                ends[c] += 1
+    rank_counts += ranks.sum(axis=0)
+    landings += lands.sum(axis=0)
+    return ends.sum()
