@@ -18,6 +18,7 @@ from .notation import format_position, parse_position
 from .rules.editions import EDITIONS, Edition, get_edition
 from .rules.moves import Step, step
 from .rules.position import Position, Tile
+from .rules.setup import random_position, setup_position
 
 __all__ = [
     "__version__",
@@ -33,6 +34,8 @@ __all__ = [
     "format_position",
     "step",
     "Step",
+    "setup_position",
+    "random_position",
     "LegOdds",
     "leg_odds",
     "leg_odds_many",
