@@ -91,6 +91,14 @@ def lane_count(word):
 
 
 @njit(inline="always")
+def unit_of(board, camel):
+    """``(field, unit)``: the camel's field and the :func:`lanes_in` word of
+    the unit it heads (itself and every camel above it)."""
+    fc = (board >> (FIELD * camel)) & 255
+    return fc, lanes_in(board, fc, fc | 7)
+
+
+@njit(inline="always")
 def move_unit(board, camel, distance, direction, tiles, ncam):
     """Move ``camel`` and every camel above it by ``distance`` in ``direction``.
 
@@ -98,16 +106,22 @@ def move_unit(board, camel, distance, direction, tiles, ncam):
     ``(board, landed, over)``: the new board, the space of the tile the unit
     ended on (0 if none) and whether the race is over (the unit ended beyond
     the track, tile effect included).
+    """
+    fc, unit = unit_of(board, camel)
+    return move_prepared(board, fc, unit, distance, direction, tiles)
+
+
+@njit(inline="always")
+def move_prepared(board, fc, unit, distance, direction, tiles):
+    """:func:`move_unit` for a unit already found by :func:`unit_of`.
 
     The unit's fields all change by the same amount (new space, new height =
     height in the unit + camels already at the destination), so the move is
     one addition of ``delta * unit`` on the packed board, ``unit`` having 1
     in each member's lane; no lane leaves 0..255, so lanes never carry.
     """
-    fc = (board >> (FIELD * camel)) & 255
     start = fc & 248
     dest = start + direction * distance * 8
-    unit = lanes_in(board, fc, fc | 7)
     below = np.int64(lane_count(lanes_in(board, dest, dest + 7)))
     # the unit lands on top of the stack at dest
     board += (dest - start + below - (fc & 7)) * unit
@@ -227,6 +241,44 @@ def add_ranks(board, weight, rank_counts):
     rank_counts[2, r2] += weight
     rank_counts[3, r3] += weight
     rank_counts[4, r4] += weight
+
+
+#: Number of rank codes: ``r0 + 5*r1 + 25*r2 + 125*r3`` (r4 follows).
+RANK_CODES = 625
+
+
+@njit(inline="always")
+def rank_code(board):
+    """The race order of the racing camels as one number (see RANK_CODES):
+    ``r_i`` is the 0-based rank of camel ``i``.  Counting codes and expanding
+    them once (:func:`add_rank_codes`) is cheaper than five counters per board."""
+    f0 = field_of(board, 0)
+    f1 = field_of(board, 1)
+    f2 = field_of(board, 2)
+    f3 = field_of(board, 3)
+    f4 = field_of(board, 4)
+    r0 = (f1 > f0) + (f2 > f0) + (f3 > f0) + (f4 > f0)
+    r1 = (f0 > f1) + (f2 > f1) + (f3 > f1) + (f4 > f1)
+    r2 = (f0 > f2) + (f1 > f2) + (f3 > f2) + (f4 > f2)
+    r3 = (f0 > f3) + (f1 > f3) + (f2 > f3) + (f4 > f3)
+    return r0 + 5 * r1 + 25 * r2 + 125 * r3
+
+
+@njit
+def add_rank_codes(code_counts, rank_counts):
+    """Add counts by rank code (int64[RANK_CODES]) to ``rank_counts[camel, rank]``."""
+    for code in range(RANK_CODES):
+        w = code_counts[code]
+        if w:
+            r0 = code % 5
+            r1 = code // 5 % 5
+            r2 = code // 25 % 5
+            r3 = code // 125
+            rank_counts[0, r0] += w
+            rank_counts[1, r1] += w
+            rank_counts[2, r2] += w
+            rank_counts[3, r3] += w
+            rank_counts[4, 10 - r0 - r1 - r2 - r3] += w
 
 
 @njit(inline="always")

@@ -27,10 +27,14 @@ from .board import (
     GREY,
     N_RACING,
     TILE_SLOTS,
-    add_ranks,
     faces_of,
     popcount,
-    roll,
+    RANK_CODES,
+    add_rank_codes,
+    crazy_mover,
+    move_prepared,
+    rank_code,
+    unit_of,
     without_crazy,
 )
 
@@ -143,6 +147,7 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
     cur_k[0] = board | (dice << DICE_SHIFT)
     cur_v[0] = 1
     ended = 0
+    codes = np.zeros(RANK_CODES, np.int64)  # end boards counted by race order
     fbits = 6
     final = _new_table(fbits)
     fcount = 0
@@ -169,12 +174,18 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
                 rest = pyramid & ~(1 << die)
                 nfaces, mult = faces_of(die)
                 w = weight * mult
+                if die != GREY:  # the same unit moves whatever the face
+                    fc, unit = unit_of(b, die)
                 for face in range(nfaces):
-                    nb, landed, over = roll(b, die, face, tiles, ncam)
+                    if die == GREY:
+                        fc, unit = unit_of(b, crazy_mover(b, face // 3))
+                        nb, landed, over = move_prepared(b, fc, unit, face % 3 + 1, -1, tiles)
+                    else:
+                        nb, landed, over = move_prepared(b, fc, unit, face + 1, 1, tiles)
                     if landed:
                         landings[landed] += w * done
                     if over or last:
-                        add_ranks(nb, w * done, rank_counts)
+                        codes[rank_code(nb)] += w * done
                         if over:
                             ended += w * done
                         if collect:
@@ -185,6 +196,7 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
                         ncount += _insert(table, nbits, nb | (rest << DICE_SHIFT), w)
         if not last:
             cur_k, cur_v = _compact(table, ncount)
+    add_rank_codes(codes, rank_counts)
     if collect:
         end_k, end_v = _compact(final, fcount)
     else:
