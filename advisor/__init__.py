@@ -40,6 +40,8 @@ __all__ = [
     "leg_odds",
     "leg_odds_many",
     "sample_leg_odds",
+    "RaceOdds",
+    "race_odds",
     "warmup",
     "EXAMPLE_POSITION",
 ]
@@ -52,6 +54,8 @@ _LAZY = {
     "leg_odds": "exact",
     "leg_odds_many": "exact",
     "sample_leg_odds": "montecarlo",
+    "race_odds": "montecarlo",
+    "RaceOdds": "montecarlo",
     "warmup": "warm",
 }
 

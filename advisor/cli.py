@@ -41,15 +41,28 @@ def _build_parser() -> _Parser:
 
     odds = sub.add_parser(
         "odds",
-        help="leg rank probabilities of a position",
+        help="leg and race odds of a position",
         description="Probability of every racing camel finishing the current leg 1st..5th "
-        "(exact over every remaining die order and face, unless --samples is given). "
+        "(exact over every remaining die order and face, unless --samples is given), and of "
+        "winning / losing the whole race (exact when the race must end within this leg or the "
+        "next, else simulated until the 95%% interval is below --precision). "
         "Without a position, the built-in example is analysed.",
     )
     odds.add_argument("position", nargs="*", help="board string (default: the built-in example)")
     odds.add_argument("--json", action="store_true", help="print one JSON object (see NOTATION.md)")
-    odds.add_argument("--samples", type=_positive_int, help="sample N legs instead of enumerating")
-    odds.add_argument("--seed", type=_seed, help="seed for --samples (default: drawn and reported)")
+    odds.add_argument(
+        "--samples", type=_positive_int,
+        help="sample N legs instead of enumerating the leg, and simulate N races (rounded up to a "
+        "multiple of 32 replicates) instead of sampling to --precision",
+    )
+    odds.add_argument(
+        "--precision", type=_precision, default=0.002,
+        help="race odds: stop once every win/lose probability has a 95%% half-width below P "
+        "(default 0.002 = +-0.2 percentage points)",
+    )
+    odds.add_argument("--seed", type=_seed, help="seed of every random figure (default: drawn and reported)")
+    odds.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
+    odds.add_argument("--leg-only", action="store_true", help="leg odds only, no race odds")
 
     sub.add_parser(
         "warmup",
@@ -69,6 +82,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _precision(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.002, got {text!r}") from None
+    if not 1e-4 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 0.0001 and below 1, got {text}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -79,7 +102,7 @@ def _seed(text: str) -> int:
     return value
 
 
-_VALUE_OPTIONS = ("--samples", "--seed")
+_VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -133,21 +156,60 @@ def _position_arg(args: argparse.Namespace):
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
-    if args.seed is not None and args.samples is None:
-        raise AdvisorError("--seed only applies with --samples")
     position = _position_arg(args)
     from .exact import leg_odds
+    from .montecarlo import race_odds, resolve_seed
 
-    odds = leg_odds(position, samples=args.samples, seed=args.seed)
+    seed = resolve_seed(args.seed)
+    odds = leg_odds(position, samples=args.samples, seed=seed if args.samples else None)
+    race = None
+    if not args.leg_only:
+        race = race_odds(position, samples=args.samples, precision=args.precision, seed=seed,
+                         threads=args.threads)
     if args.json:
         out = {"position": str(position), "leg": odds.to_dict()}
         if not odds.exact:
             out["leg_samples"] = odds.samples
-            out["leg_seed"] = odds.seed
+        if race is not None:
+            out["race"] = race.to_dict()
+            out["race_samples"] = race.samples
+            out["race_legs"] = [float(x) for x in race.legs]
+        if not odds.exact or (race is not None and not race.exact):
+            out["seed"] = seed
         print(json.dumps(out))
         return 0
     print(_format_leg_table(odds))
+    if race is not None:
+        print()
+        print(_format_race_table(race))
     return 0
+
+
+def _format_race_table(race) -> str:
+    from .exact import RANK_LABELS
+
+    if race.exact:
+        head = "Race odds, exact (the race must end within this leg or the next):"
+    else:
+        head = (f"Race odds, {race.samples:,} simulated races (seed {race.seed}), "
+                f"95% intervals; later legs sampled from the exact end states of this leg:")
+    hw = race.half_width()
+
+    def cell(p: float, h: float) -> str:
+        return f"{100 * p:5.1f}%" + ("       " if race.exact else f" +-{100 * h:4.2f}")
+
+    lines = [head, "camel       win           lose      " + "".join(f"{x:>7}" for x in RANK_LABELS)]
+    for i in sorted(range(len(race.camels)), key=lambda i: -race.win[i]):
+        lines.append(
+            f"  {race.camels[i]}   {cell(race.win[i], hw[i, 0])}  {cell(race.lose[i], hw[i, -1])}  "
+            + "".join(f"{100 * x:6.1f}%" for x in race.rank[i])
+        )
+    legs = ", ".join(
+        ("this leg" if k == 0 else f"{k} leg{'s' if k > 1 else ''} later") + f" {100 * p:.1f}%"
+        for k, p in enumerate(race.legs) if p >= 0.0005
+    )
+    lines.append(f"The race ends: {legs}")
+    return "\n".join(lines)
 
 
 def _format_leg_table(odds) -> str:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kernels.board import DICE_SHIFT, FIELD, SPACE_OFFSET, TILE_SLOTS
-from .rules.editions import Edition
+from .rules.editions import TRACK_LENGTH, Edition
 from .rules.position import Position
 
-__all__ = ["Encoded", "encode", "pack_board", "unpack_board"]
+__all__ = ["Encoded", "encode", "pack_board", "unpack_board", "spaces_of", "race_over", "full_pyramid"]
 
 
 @dataclass(frozen=True)
@@ -76,3 +76,21 @@ def encode(position: Position) -> Encoded:
         tiles=tiles,
         ncam=len(ed.camels),
     )
+
+
+def spaces_of(boards: np.ndarray, edition: Edition) -> np.ndarray:
+    """int64[n, camels]: each camel's space on each packed board."""
+    boards = np.asarray(boards, np.int64)
+    shifts = np.arange(len(edition.camels), dtype=np.int64) * FIELD + 3
+    return ((boards[:, None] >> shifts) & 31) - SPACE_OFFSET
+
+
+def race_over(boards: np.ndarray, edition: Edition) -> np.ndarray:
+    """bool[n]: whether some camel stands beyond the track on each board."""
+    spaces = spaces_of(boards, edition)
+    return ((spaces < 1) | (spaces > TRACK_LENGTH)).any(axis=1)
+
+
+def full_pyramid(edition: Edition) -> int:
+    """The pyramid bit mask at a leg start."""
+    return (1 << len(edition.dice)) - 1
