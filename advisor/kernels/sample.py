@@ -11,7 +11,7 @@ import numpy as np
 from numba import prange
 
 from ._jit import njit
-from .board import GREY, N_RACING, TILE_SLOTS, add_ranks, faces_of, roll
+from .board import GREY, N_RACING, TILE_SLOTS, add_ranks, roll
 from .rng import below, seed_stream
 
 CHUNK = 8192
@@ -36,11 +36,15 @@ def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
     for die in range(GREY + 1):
         left += (pyramid >> die) & 1
     for _ in range(rolls):
-        die = nth_die(pyramid, below(state, left))
+        # one draw picks the die and one of its six faces, equally likely
+        pick = below(state, left * 6)
+        die = nth_die(pyramid, pick // 6)
+        face = pick % 6
+        if die != GREY:
+            face //= 2  # a racing die reads 1, 1, 2, 2, 3, 3
         pyramid &= ~(1 << die)
         left -= 1
-        nfaces, _ = faces_of(die)
-        board, landed, over = roll(board, die, below(state, nfaces), tiles, ncam)
+        board, landed, over = roll(board, die, face, tiles, ncam)
         if landed:
             landings[landed] += 1
         if over:
