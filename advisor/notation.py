@@ -13,7 +13,7 @@ import re
 
 from .errors import PositionError
 from .rules.editions import EDITIONS, get_edition
-from .rules.position import Position, Tile
+from .rules.position import Position, Tile, check_leg_stack
 
 __all__ = ["parse_position", "format_position"]
 
@@ -102,7 +102,8 @@ def _parse_legtiles(tok: str, ed) -> dict[str, tuple[int, ...]]:
             raise PositionError(f"colour {colour} is listed twice", tok)
         if not digits.isdigit() and digits:
             raise PositionError(f"tile values of {colour} must be digits, got {digits!r}", tok)
-        out[colour] = tuple(int(d) for d in digits)  # Position checks it is a suffix
+        out[colour] = tuple(int(d) for d in digits)
+        check_leg_stack(ed, colour, out[colour], tok)
     return out
 
 

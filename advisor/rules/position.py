@@ -15,7 +15,7 @@ from typing import Iterable, Mapping, NamedTuple
 from ..errors import PositionError
 from .editions import TRACK_LENGTH, Edition, get_edition
 
-__all__ = ["Tile", "Position"]
+__all__ = ["Tile", "Position", "check_leg_stack"]
 
 
 class Tile(NamedTuple):
@@ -34,6 +34,18 @@ class Tile(NamedTuple):
     def token(self) -> str:
         owner = "" if self.owner is None else f"@{self.owner}"
         return f"{self.sign}{self.space}{owner}"
+
+
+def check_leg_stack(ed: Edition, colour: str, stack: tuple[int, ...], token: str) -> None:
+    """Raise unless ``stack`` (top first) is what can be left of a colour's
+    leg bet tiles: a suffix of the edition's stack."""
+    n = len(stack)
+    if n > len(ed.leg_stack) or tuple(stack) != ed.leg_stack[len(ed.leg_stack) - n:]:
+        raise PositionError(
+            f"colour {colour} holds {''.join(map(str, stack)) or 'nothing'}, which is not what "
+            f"can be left of the stack {''.join(map(str, ed.leg_stack))} (top first)",
+            token,
+        )
 
 
 def _stack_token(space: object, camels: object) -> str:
@@ -198,13 +210,7 @@ class Position:
             if len(values) != len(ed.racing):
                 raise PositionError(f"legtiles needs one stack per racing colour ({ed.racing})")
         for colour, stack in zip(ed.racing, values):
-            n = len(stack)
-            if n > len(ed.leg_stack) or stack != ed.leg_stack[len(ed.leg_stack) - n:]:
-                raise PositionError(
-                    f"colour {colour} holds {''.join(map(str, stack)) or 'nothing'}, which is not what "
-                    f"can be left of the stack {''.join(map(str, ed.leg_stack))} (top first)",
-                    f"legtiles:{colour}{''.join(map(str, stack))}",
-                )
+            check_leg_stack(ed, colour, stack, f"legtiles:{colour}{''.join(map(str, stack))}")
         return tuple(values)
 
     # ------------------------------------------------------------ accessors
