@@ -58,13 +58,37 @@ def test_tokens_as_separate_arguments_including_tile_options(capsys):
 
 
 def test_sampled_odds(capsys):
-    code, out, _ = run(["odds", "--json", "--samples", "20000", "--seed", "5", EXAMPLE_POSITION], capsys)
+    argv = ["odds", "--json", "--samples", "20000", "--seed", "5", EXAMPLE_POSITION]
+    code, out, _ = run(argv, capsys)
     data = json.loads(out)
-    assert code == 0 and data["leg_samples"] == 20000 and data["leg_seed"] == 5
-    code, out2, _ = run(["odds", "--json", "--samples", "20000", "--seed", "5", EXAMPLE_POSITION], capsys)
+    assert code == 0 and data["leg_samples"] == 20000 and data["seed"] == 5
+    assert data["race_samples"] >= 20000
+    code, out2, _ = run(argv, capsys)
     assert out2 == out
     code, out, _ = run(["odds", "--samples", "20000", "--seed", "5"], capsys)
     assert "sampled from 20,000 legs (seed 5" in out
+
+
+def test_race_odds_in_json(capsys):
+    code, out, _ = run(["odds", "--json", "--seed", "1", "--precision", "0.01", EXAMPLE_POSITION], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["seed"] == 1
+    assert set(data["race"]) == set("BGPRY") and data["race_samples"] > 0
+    assert sum(v["win"] for v in data["race"].values()) == pytest.approx(1.0)
+    assert sum(v["lose"] for v in data["race"].values()) == pytest.approx(1.0)
+    assert sum(data["race_legs"]) == pytest.approx(1.0)
+    # exact race: race_samples is 0
+    code, out, _ = run(["odds", "--json", "10:w 12:k 15:B 16:GPRY dice:Bx"], capsys)
+    data = json.loads(out)
+    assert data["race_samples"] == 0 and data["race"]["B"]["win"] == pytest.approx(0.6)
+    # --leg-only leaves the race out
+    code, out, _ = run(["odds", "--json", "--leg-only", EXAMPLE_POSITION], capsys)
+    assert "race" not in json.loads(out)
+
+
+def test_race_table(capsys):
+    code, out, _ = run(["odds", "--seed", "2", "--precision", "0.01", "--threads", "1"], capsys)
+    assert code == 0 and "Race odds" in out and "simulated races (seed 2)" in out and "The race ends" in out
 
 
 @pytest.mark.parametrize(
@@ -78,7 +102,9 @@ def test_sampled_odds(capsys):
         (["odds", "hello"], "invalid token 'hello'"),
         (["odds", "--samples", "0"], "--samples"),
         (["odds", "--samples", "many"], "--samples"),
-        (["odds", "--seed", "3"], "--seed only applies with --samples"),
+        (["odds", "--precision", "0"], "--precision"),
+        (["odds", "--precision", "fine"], "--precision"),
+        (["odds", "--threads", "0"], "--threads"),
         (["odds", "--bogus"], "unrecognized arguments"),
         (["fly"], "invalid choice"),
     ],
