@@ -16,7 +16,7 @@ from .kernels.board import DICE_SHIFT, FIELD, SPACE_OFFSET, TILE_SLOTS
 from .rules.editions import TRACK_LENGTH, Edition
 from .rules.position import Position
 
-__all__ = ["Encoded", "encode", "pack_board", "unpack_board", "spaces_of", "race_over", "full_pyramid"]
+__all__ = ["Encoded", "encode", "pack_board", "unpack_board", "spaces_of", "race_over", "full_pyramid", "rank_codes"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,21 @@ def race_over(boards: np.ndarray, edition: Edition) -> np.ndarray:
     """bool[n]: whether some camel stands beyond the track on each board."""
     spaces = spaces_of(boards, edition)
     return ((spaces < 1) | (spaces > TRACK_LENGTH)).any(axis=1)
+
+
+def rank_codes() -> np.ndarray:
+    """int64[RANK_CODES, 5]: the 0-based rank of each racing camel for each
+    race-order code of the kernels (``code = r0 + 5 r1 + 25 r2 + 125 r3``);
+    rows of codes that are no permutation hold -1."""
+    from .kernels.board import RANK_CODES
+
+    table = np.full((RANK_CODES, 5), -1, np.int64)
+    for code in range(RANK_CODES):
+        ranks = [code % 5, code // 5 % 5, code // 25 % 5, code // 125]
+        ranks.append(10 - sum(ranks))
+        if sorted(ranks) == [0, 1, 2, 3, 4]:
+            table[code] = ranks
+    return table
 
 
 def full_pyramid(edition: Edition) -> int:

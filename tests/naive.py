@@ -170,7 +170,7 @@ def naive_step(position, die, value, colour=None):
     return stacks_of(board), moved, landed, over
 
 
-def naive_leg_counts(position, collect=False):
+def naive_leg_counts(position, collect=False, track=None):
     """Enumerate every remaining sequence of the leg.
 
     Returns a dict with
@@ -180,7 +180,9 @@ def naive_leg_counts(position, collect=False):
     ``ended``: sequences in which the race ends during the leg;
     ``total``: all sequences;
     ``ends`` (if ``collect``): ``Counter`` of end stacks (race over or leg
-    over) -> sequences.
+    over) -> sequences;
+    ``joint`` (if ``track``, a tile's space): ``Counter`` of (race order,
+    landings on that tile) -> sequences.
     """
     ed = position.rules
     racing = ed.racing
@@ -190,6 +192,7 @@ def naive_leg_counts(position, collect=False):
     counts = [[0] * 5 for _ in racing]
     landings: Counter = Counter()
     ends: Counter = Counter()
+    joint: Counter = Counter()
     ended = 0
     total = 0
     for order in itertools.permutations(position.dice, rolls):
@@ -201,10 +204,12 @@ def naive_leg_counts(position, collect=False):
             total += weight
             board = copy_board(start)
             over = False
+            hits = 0
             for die, (value, colour, _) in zip(order, faces):
                 _, landed, over = apply_roll(board, die, value, colour, tiles, racing)
                 if landed is not None:
                     landings[landed] += weight
+                    hits += landed == track
                 if over:
                     break  # the leg is scored at once; later rolls never happen
             if over:
@@ -213,6 +218,8 @@ def naive_leg_counts(position, collect=False):
                 counts[racing.index(camel)][rank] += weight
             if collect:
                 ends[stacks_of(board)] += weight
+            if track is not None:
+                joint[(tuple(ranking(board, racing)), hits)] += weight
     out = {
         "counts": counts,
         "landings": {s: n for s, n in landings.items() if n},
@@ -221,6 +228,8 @@ def naive_leg_counts(position, collect=False):
     }
     if collect:
         out["ends"] = ends
+    if track is not None:
+        out["joint"] = joint
     return out
 
 

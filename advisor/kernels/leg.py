@@ -59,50 +59,58 @@ def _slot(key, bits):
 
 
 @njit(inline="always")
-def _insert(table, bits, key, weight):
-    """Add ``weight`` to ``key``'s entry; return 1 if the key is new.
+def _insert(table, bits, key, weight, base=0):
+    """Add ``weight`` to ``key``'s count; return 1 if the key is new.
 
-    ``table`` interleaves keys and counts (``[2*i]`` key, ``[2*i+1]`` count)
-    so that a probe touches one cache line."""
+    A table segment of ``2 << bits`` int64 starting at ``base`` interleaves
+    keys and counts (``[2*i]`` key, ``[2*i+1]`` count), so that a probe
+    touches one cache line."""
     mask = (1 << bits) - 1
     i = _slot(key, bits)
     while True:
-        k = table[2 * i]
+        k = table[base + 2 * i]
         if k == key:
-            table[2 * i + 1] += weight
+            table[base + 2 * i + 1] += weight
             return 0
         if k == _EMPTY:
-            table[2 * i] = key
-            table[2 * i + 1] = weight
+            table[base + 2 * i] = key
+            table[base + 2 * i + 1] = weight
             return 1
         i = (i + 1) & mask
 
 
 @njit
-def _new_table(bits):
-    return np.zeros(2 << bits, np.int64)
+def _new_table(bits, segments=1):
+    return np.zeros(segments * (2 << bits), np.int64)
 
 
 @njit
-def _grow(table, bits):
-    bigger = _new_table(bits + 1)
-    for i in range(0, table.size, 2):
-        if table[i] != _EMPTY:
-            _insert(bigger, bits + 1, table[i], table[i + 1])
+def _grow(table, bits, segments=1):
+    """Double every segment of a table (rehashing each into its own)."""
+    bigger = _new_table(bits + 1, segments)
+    old, new = 2 << bits, 4 << bits
+    for seg in range(segments):
+        for i in range(seg * old, (seg + 1) * old, 2):
+            if table[i] != _EMPTY:
+                _insert(bigger, bits + 1, table[i], table[i + 1], seg * new)
     return bigger, bits + 1
 
 
 @njit
-def _compact(table, count):
+def _compact(table, count, bits):
+    """The ``count`` entries of a table as ``(keys, counts, segment of each)``."""
+    seg_size = 2 << bits
     keys = np.empty(count, np.int64)
     counts = np.empty(count, np.int64)
+    segs = np.empty(count, np.int64)
     n = 0
     for i in range(0, table.size, 2):
         if table[i] != _EMPTY:
             keys[n] = table[i]
             counts[n] = table[i + 1]
+            segs[n] = i // seg_size
             n += 1
-    return keys, counts
+    return keys, counts, segs
 
 
 @njit
@@ -133,28 +141,46 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
     which the race ends during the leg, and (if ``collect``, else empty) the
     distinct end boards (race over or leg over) with their counts.
     """
+    orders = np.zeros((RANK_CODES, 1), np.int64)
+    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, ncam, collect, 0, orders, landings)
+    add_rank_codes(orders[:, 0], rank_counts)
+    return ended, end_k, end_v
+
+
+@njit
+def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, landings):
+    """:func:`enumerate_leg` returning the joint distribution of the final
+    race order and of the landings on one tile.
+
+    ``track`` is the space of the tile whose landings are counted (0: none);
+    ``orders`` int64[RANK_CODES, rolls + 1 if track else 1] is incremented:
+    ``orders[code, n]`` = sequences ending in race order ``code`` (see
+    :func:`~advisor.kernels.board.rank_code`) with ``n`` landings on the
+    tracked tile.  States with ``n`` landings so far live in segment ``n`` of
+    each level's hash table, so states merge only with equal ``n``.
+    """
+    nl = orders.shape[1]
     ndice = popcount(dice)
     comp = np.empty(rolls + 1, np.int64)
     for j in range(rolls + 1):
         comp[j] = completions(ndice - j, rolls - j)
     cur_k = np.empty(1, np.int64)
-    cur_v = np.empty(1, np.int64)
+    cur_v = np.ones(1, np.int64)
+    cur_n = np.zeros(1, np.int64)
     # End states are kept whole (``collect``); for rank counts alone, crazy
     # camels are dropped from the state once the grey die is out.
     merge_crazy = ncam > N_RACING and not collect
     if merge_crazy and not (dice >> GREY) & 1:
         board = without_crazy(board)
     cur_k[0] = board | (dice << DICE_SHIFT)
-    cur_v[0] = 1
     ended = 0
-    codes = np.zeros(RANK_CODES, np.int64)  # end boards counted by race order
     fbits = 6
     final = _new_table(fbits)
     fcount = 0
     for level in range(rolls):
         last = level == rolls - 1
         nbits = 6 if last else _initial_bits(cur_k.size * 4)
-        table = _new_table(nbits)
+        table = _new_table(nbits, nl)
         ncount = 0
         done = comp[level + 1]
         for s in range(cur_k.size):
@@ -162,10 +188,11 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
             # 6 for the grey die) without growing inside the loops below
             if collect and 2 * (fcount + MAX_CHILDREN) > (final.size >> 1):
                 final, fbits = _grow(final, fbits)
-            if not last and 2 * (ncount + MAX_CHILDREN) > (table.size >> 1):
-                table, nbits = _grow(table, nbits)
+            if not last and 2 * (ncount + MAX_CHILDREN) > (1 << nbits):
+                table, nbits = _grow(table, nbits, nl)
             key = cur_k[s]
             weight = cur_v[s]
+            hits = cur_n[s]
             b = key & BOARD_MASK
             pyramid = key >> DICE_SHIFT
             for die in range(GREY + 1):
@@ -182,10 +209,13 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
                         nb, landed, over = move_prepared(b, fc, unit, face % 3 + 1, -1, tiles)
                     else:
                         nb, landed, over = move_prepared(b, fc, unit, face + 1, 1, tiles)
+                    n = hits
                     if landed:
                         landings[landed] += w * done
+                        if landed == track:
+                            n += 1
                     if over or last:
-                        codes[rank_code(nb)] += w * done
+                        orders[rank_code(nb), n] += w * done
                         if over:
                             ended += w * done
                         if collect:
@@ -193,12 +223,11 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
                     else:
                         if merge_crazy and die == GREY:
                             nb = without_crazy(nb)
-                        ncount += _insert(table, nbits, nb | (rest << DICE_SHIFT), w)
+                        ncount += _insert(table, nbits, nb | (rest << DICE_SHIFT), w, n * (2 << nbits))
         if not last:
-            cur_k, cur_v = _compact(table, ncount)
-    add_rank_codes(codes, rank_counts)
+            cur_k, cur_v, cur_n = _compact(table, ncount, nbits)
     if collect:
-        end_k, end_v = _compact(final, fcount)
+        end_k, end_v, _ = _compact(final, fcount, fbits)
     else:
         end_k = np.empty(0, np.int64)
         end_v = np.empty(0, np.int64)
@@ -220,4 +249,4 @@ def leg_counts_batch(boards, dice, rolls, tiles, ncam, rank_counts, landings, en
         ended[i] = e
 
 
-__all__ = ["completions", "enumerate_leg", "leg_counts_batch", "N_RACING", "TILE_SLOTS"]
+__all__ = ["completions", "enumerate_leg", "enumerate_joint", "leg_counts_batch", "N_RACING", "TILE_SLOTS", "RANK_CODES"]
