@@ -19,6 +19,7 @@ from .rules.editions import EDITIONS, Edition, get_edition
 from .rules.moves import Step, step
 from .rules.position import Position, Tile
 from .rules.setup import random_position, setup_position
+from .state import GameState, PileCard, PlayerState, StateError
 
 __all__ = [
     "__version__",
@@ -42,6 +43,13 @@ __all__ = [
     "sample_leg_odds",
     "RaceOdds",
     "race_odds",
+    "best_moves",
+    "evaluate",
+    "legal_actions",
+    "GameState",
+    "PlayerState",
+    "PileCard",
+    "StateError",
     "warmup",
     "EXAMPLE_POSITION",
 ]
@@ -56,6 +64,9 @@ _LAZY = {
     "sample_leg_odds": "montecarlo",
     "race_odds": "montecarlo",
     "RaceOdds": "montecarlo",
+    "best_moves": "ev",
+    "evaluate": "ev",
+    "legal_actions": "ev",
     "warmup": "warm",
 }
 

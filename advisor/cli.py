@@ -64,6 +64,24 @@ def _build_parser() -> _Parser:
     odds.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     odds.add_argument("--leg-only", action="store_true", help="leg odds only, no race odds")
 
+    best = sub.add_parser(
+        "best",
+        help="every legal action ranked by expected value",
+        description="Every legal action of the advised player, ranked by expected value (coins), "
+        "with the probabilities behind each figure, its risk and how much it denies the next player. "
+        "Give a board string (defaults are stated in the output) or a game state JSON file "
+        "(see README). Without either, the built-in example is analysed.",
+    )
+    best.add_argument("position", nargs="*", help="board string or path of a game state JSON file")
+    best.add_argument("--player", type=_nonneg_int, help="the advised player (default: the player to move)")
+    best.add_argument("--players", type=_positive_int, help="number of players for a bare board (default 4)")
+    best.add_argument("--json", action="store_true", help="print one JSON object (see NOTATION.md)")
+    best.add_argument("--precision", type=_precision, default=0.002,
+                      help="race odds precision for overall cards (default 0.002)")
+    best.add_argument("--seed", type=_seed, help="seed of the race simulation (default: drawn and reported)")
+    best.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
+    best.add_argument("--no-denial", action="store_true", help="skip the denial column (faster)")
+
     sub.add_parser(
         "warmup",
         help="compile every kernel once (later runs load them from the cache)",
@@ -92,6 +110,16 @@ def _precision(text: str) -> float:
     return value
 
 
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -102,7 +130,7 @@ def _seed(text: str) -> int:
     return value
 
 
-_VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads")
+_VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -240,6 +268,97 @@ def _format_leg_table(odds) -> str:
     return "\n".join(lines)
 
 
+def _state_arg(args: argparse.Namespace):
+    """A GameState from a JSON file or a board string, and the defaults used."""
+    from pathlib import Path
+
+    from .state import DEFAULT_PLAYERS, GameState
+
+    text = " ".join(args.position)
+    if len(args.position) == 1 and (text.endswith(".json") or Path(text).is_file()):
+        if args.players is not None:
+            raise AdvisorError("--players applies to a bare board string, not to a game state file")
+        return GameState.load(text), []
+    position = _position_arg(args)
+    n = args.players or DEFAULT_PLAYERS
+    state = GameState.from_board(position, players=n)
+    return state, [
+        f"{n} players; player {args.player or 0} is advised" + ("" if args.player else " and to move"),
+        "every player: money 3, no leg or pyramid tiles, all five overall cards in hand, no partner",
+        "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
+    ]
+
+
+def _cmd_best(args: argparse.Namespace) -> int:
+    state, assumptions = _state_arg(args)
+    from .ev import best_moves
+    from .montecarlo import _threads
+
+    with _threads(args.threads):
+        frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
+                           denial=not args.no_denial)
+    player = frame.attrs["player"]
+    if args.json:
+        moves = [
+            {k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
+            for row in frame.to_dict(orient="records")
+        ]
+        out = {"position": str(state.position), "player": player, "moves": moves}
+        if assumptions:
+            out["assumptions"] = assumptions
+        if frame.attrs["race_samples"] is not None:
+            out["race_samples"] = frame.attrs["race_samples"]
+            out["seed"] = frame.attrs["seed"]
+        print(json.dumps(out))
+        return 0
+    print(_format_best(state, frame, assumptions))
+    return 0
+
+
+def _format_best(state, frame, assumptions) -> str:
+    player = frame.attrs["player"]
+    me = state.players[player]
+    lines = [f"Position: {state.position}  ({state.position.rules.title})",
+             f"Advice for player {player}: money {me.money}, "
+             f"leg tiles {' '.join(f'{c}{v}' for c, v in me.leg_tiles) or 'none'}, "
+             f"pyramid tiles {me.pyramid_tiles}, overall cards in hand {me.overall_cards or 'none'}"]
+    if assumptions:
+        lines.append("Assumed (no game state given): " + "; ".join(assumptions) + ".")
+    if frame.attrs["race_samples"] is not None:
+        samples = frame.attrs["race_samples"]
+        lines.append("Overall cards use race odds " + (
+            "computed exactly." if samples == 0 else f"from {samples:,} simulated races (seed {frame.attrs['seed']})."))
+    lines.append("")
+    lines.append(f"{'action':<10} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}  details")
+    for row in frame.to_dict(orient="records"):
+        lines.append(f"{row['action']:<10} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "
+                     f"{row['denial']:+7.3f}  {_details(row)}")
+    lines.append("")
+    lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
+                 "action's own payout; denial: how much the next player's best option drops.")
+    return "\n".join(lines)
+
+
+def _details(row: dict) -> str:
+    kind = row["kind"]
+    floor = f"; money floor {row['floor']:+.3f}" if abs(row.get("floor", 0) or 0) > 5e-4 else ""
+    if kind == "leg":
+        return (f"tile {int(row['value'])}: P(1st) {100 * row['p_first']:.1f}%, P(2nd) {100 * row['p_second']:.1f}%, "
+                f"P(3rd-5th) {100 * row['p_rest']:.1f}%{floor}")
+    if kind == "pyramid":
+        return f"+1 coin at leg end{floor}"
+    if kind == "tile":
+        out = f"landings {row['landings']:.3f}, held leg bets {row['bets_change']:+.3f}"
+        if row["overall_change"]:
+            out += f", overall cards {row['overall_change']:+.3f}"
+        return out + floor
+    if kind in ("winner", "loser"):
+        p = row["p_first"] if kind == "winner" else row["p_rest"]
+        word = "wins" if kind == "winner" else "finishes last"
+        return f"P({word}) {100 * p:.1f}%, card #{int(row['pile_place'])} on the pile{floor}"
+    return f"copy the partner's best tile at leg end{floor}"
+
+
 def _cmd_warmup(args: argparse.Namespace) -> int:
     import time
 
@@ -252,7 +371,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"odds": _cmd_odds, "warmup": _cmd_warmup}
+_COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "warmup": _cmd_warmup}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,442 @@
+"""The advisor: the expected value of every legal action, ranked.
+
+``ev`` is the expected change of the advised player's money, in coins,
+caused by the action (compared with the same state without it):
+
+* Leg scoring is valued from the **exact joint distribution** of the final
+  race order of this leg (and, for tiles, of the landings on the player's
+  own tile), so the money floor is applied to the whole leg payout of each
+  outcome, as the rules settle it: rewards and penalties of the scoring phase
+  are summed, then money stops at 0 (``max(0, money + landings + payout)``).
+  A broke player's penalties are therefore partly free.
+* ``leg:C``: the top tile ``v`` of colour C pays ``v`` if C is 1st, 1 if 2nd,
+  -1 otherwise.  Without the floor this is ``v P(1st) + P(2nd) - P(3rd..5th)``.
+* ``pyramid``: +1 coin at leg end, and nothing else changes in expectation:
+  the odds before the roll are the average of the odds after it over the
+  roll's outcomes, so every held bet keeps its expected value.
+* ``tile:+N`` / ``tile:-N``: the expected landings on the tile (one coin
+  each) with the tile's own effect on the movement, plus the change in value
+  of the bets the player holds: leg tiles (exact) and overall cards on the
+  piles (race odds with and without the tile, same seed and sample count, so
+  the difference is not dominated by noise).
+* ``winner:C`` / ``loser:C``: the card's place is the pile's current size.
+  The correct cards pay 8, 5, 3, 2, 1, 1, ... in placement order, a wrong
+  card costs 1.  Face-down cards of other players are modelled explicitly:
+  each names camel X with probability ``q_X``, independently (default: X's
+  current race probability to win, resp. to finish last; ``pile_model`` of
+  the state overrides it).  The floor uses the player's current money.
+* ``partner:P`` (2nd edition, 6-8 players): at leg scoring the player may add
+  the reward of one of P's tiles (leg tile or pyramid tile, +1) to their own,
+  choosing none when all are negative; valued on P's current tiles.
+
+Extra columns: ``sd`` and ``p_loss``, the standard deviation and the
+probability of a loss of the action's own payout (for a tile: its coins);
+``denial``, how much the best EV available to the next player drops because
+of the action (their leg tiles, pyramid and overall cards, each valued in
+expectation over the dice, so the pyramid's denial is 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+import numpy as np
+
+from .errors import IllegalActionError
+from .rules.editions import TRACK_LENGTH
+from .rules.position import Position, Tile
+from .state import GameState, PileCard
+
+__all__ = ["best_moves", "evaluate", "legal_actions", "pile_payout", "LegOutcomes"]
+
+PILE_PAYOUTS = (8, 5, 3, 2)
+
+
+def pile_payout(k: int) -> int:
+    """Payout of the ``k``-th (0-based) correct card of a pile: 8, 5, 3, 2, 1, 1, ..."""
+    return PILE_PAYOUTS[k] if k < len(PILE_PAYOUTS) else 1
+
+
+# --------------------------------------------------------------------------
+# The leg's outcome distribution
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegOutcomes:
+    """Distinct outcomes of the rest of the leg with exact probabilities.
+
+    ``prob``: float[n]; ``ranks``: int[n, 5] 0-based rank of each racing camel
+    (edition order); ``landings``: int[n] landings on the tracked tile (0 when
+    none is tracked).
+    """
+
+    prob: np.ndarray
+    ranks: np.ndarray
+    landings: np.ndarray
+
+    @classmethod
+    def of(cls, position: Position, track: int = 0) -> "LegOutcomes":
+        from .encode import encode, rank_codes
+        from .kernels.leg import RANK_CODES, enumerate_joint
+
+        enc = encode(position)
+        orders = np.zeros((RANK_CODES, enc.rolls + 1 if track else 1), np.int64)
+        enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, track, orders,
+                        np.zeros(enc.tiles.size, np.int64))
+        codes, hits = np.nonzero(orders)
+        counts = orders[codes, hits]
+        return cls(counts / counts.sum(), rank_codes()[codes], hits)
+
+    def rank_probs(self, camel: int) -> np.ndarray:
+        """P(rank k) of racing camel ``camel`` (index), k = 0..4."""
+        return np.bincount(self.ranks[:, camel], weights=self.prob, minlength=5)
+
+    def tile_payout(self, camel: int, value: int) -> np.ndarray:
+        """Per outcome, what a leg bet tile of ``value`` on ``camel`` pays."""
+        r = self.ranks[:, camel]
+        return np.where(r == 0, value, np.where(r == 1, 1, -1))
+
+
+def _moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, float]:
+    mean = float(prob @ values)
+    sd = float(np.sqrt(max(prob @ (values - mean) ** 2, 0.0)))
+    return mean, sd, float(prob[values < -1e-12].sum())
+
+
+# --------------------------------------------------------------------------
+# Valuation context
+# --------------------------------------------------------------------------
+
+
+class _Context:
+    """Everything shared by the valuations of one state."""
+
+    def __init__(self, state: GameState, player: int, precision: float, seed: int | None):
+        from .montecarlo import resolve_seed
+
+        self.state = state
+        self.pos = state.position
+        self.ed = self.pos.rules
+        self.racing = self.ed.racing
+        self.player = player
+        self.precision = precision
+        self.seed = resolve_seed(seed)
+        own = state.own_tile(player)
+        self.base = LegOutcomes.of(self.pos, own.space if own else 0)
+        self._race = None
+        self._leg_cache: dict[int, LegOutcomes] = {0: self.base} if not own else {}
+
+    # the leg outcome distribution without tracking (for other players)
+    def plain(self) -> LegOutcomes:
+        if 0 not in self._leg_cache:
+            self._leg_cache[0] = LegOutcomes.of(self.pos)
+        return self._leg_cache[0]
+
+    def race(self):
+        if self._race is None:
+            from .montecarlo import race_odds
+
+            self._race = race_odds(self.pos, precision=self.precision, seed=self.seed)
+        return self._race
+
+    # ---------------------------------------------------------- holdings
+    def holdings(self, player: int, leg: LegOutcomes) -> np.ndarray:
+        """Per outcome, the player's leg-scoring payout from what they hold:
+        leg tiles, pyramid tiles and (if partnered) the copied reward."""
+        pl = self.state.players[player]
+        total = np.full(leg.prob.size, float(pl.pyramid_tiles))
+        for colour, value in pl.leg_tiles:
+            total += leg.tile_payout(self.racing.index(colour), value)
+        if pl.partner is not None:
+            total += self.copy_value(pl.partner, leg)
+        return total
+
+    def copy_value(self, partner: int, leg: LegOutcomes) -> np.ndarray:
+        """Per outcome, the best reward among ``partner``'s tiles, or 0."""
+        pl = self.state.players[partner]
+        best = np.full(leg.prob.size, 1.0 if pl.pyramid_tiles else 0.0)
+        for colour, value in pl.leg_tiles:
+            best = np.maximum(best, leg.tile_payout(self.racing.index(colour), value))
+        return best
+
+    def settle(self, player: int, leg: LegOutcomes, extra: np.ndarray | float = 0.0,
+               landings: bool = True) -> np.ndarray:
+        """Per outcome, the player's money after leg scoring: landing coins
+        are paid at once, then the summed scoring settles at 0 at worst."""
+        money = self.state.players[player].money
+        coins = leg.landings if landings else 0
+        return np.maximum(0.0, money + coins + self.holdings(player, leg) + extra)
+
+    # ---------------------------------------------------------- overall cards
+    def pile_q(self, pile: str) -> np.ndarray:
+        """Probability that an unknown card of ``pile`` names each camel."""
+        model = self.state.pile_model or {}
+        if pile in model:
+            return np.array([model[pile][c] for c in self.racing], float)
+        race = self.race()
+        return race.win.copy() if pile == "winner" else race.lose.copy()
+
+    def card_payouts(self, pile: str, earlier: tuple[PileCard, ...], colour: str, outcome_probs: np.ndarray):
+        """Distribution of a card's payout: ``(values, probs)``.
+
+        ``earlier``: the cards placed before it; a card whose colour the state
+        gives is known, the others follow :meth:`pile_q`.
+        ``outcome_probs``: P(each camel wins) (or finishes last)."""
+        c = self.racing.index(colour)
+        known = sum(1 for e in earlier if e.colour == colour)
+        unknown = sum(1 for e in earlier if e.colour is None)
+        q = self.pile_q(pile)[c]
+        # number of unknown earlier cards naming the camel: Binomial(unknown, q)
+        k = np.arange(unknown + 1)
+        binom = np.array([_binom_pmf(unknown, j, q) for j in k])
+        values = np.array([pile_payout(known + j) for j in k] + [-1], float)
+        probs = np.concatenate([outcome_probs[c] * binom, [1 - outcome_probs[c]]])
+        return values, probs
+
+    def pile(self, name: str) -> tuple[PileCard, ...]:
+        return self.state.winner_pile if name == "winner" else self.state.loser_pile
+
+    def overall_odds(self, name: str, race=None) -> np.ndarray:
+        race = race if race is not None else self.race()
+        return race.win if name == "winner" else race.lose
+
+    def held_cards_value(self, race=None) -> float:
+        """Expected payout of the advised player's cards on both piles."""
+        total = 0.0
+        for name in ("winner", "loser"):
+            pile = self.pile(name)
+            for j, card in enumerate(pile):
+                if card.player == self.player and card.colour:
+                    values, probs = self.card_payouts(name, pile[:j], card.colour, self.overall_odds(name, race))
+                    total += float(values @ probs)
+        return total
+
+
+def _binom_pmf(n: int, k: int, p: float) -> float:
+    from math import comb
+
+    return comb(n, k) * p**k * (1 - p) ** (n - k)
+
+
+# --------------------------------------------------------------------------
+# Legal actions
+# --------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState, player: int | None = None) -> list[str]:
+    """Every legal action of ``player`` (default: the player to move), in a
+    fixed order: leg tiles, pyramid, tiles, overall cards, partnerships."""
+    player = state.check_player(player)
+    pos = state.position
+    ed = pos.rules
+    out = [f"leg:{c}" for c, left in zip(ed.racing, pos.legtiles) if left]
+    out.append("pyramid")
+    out += [f"tile:{sign}{space}" for space in tile_spaces(state, player) for sign in "+-"]
+    hand = state.players[player].overall_cards
+    out += [f"winner:{c}" for c in hand] + [f"loser:{c}" for c in hand]
+    out += [f"partner:{q}" for q in partner_options(state, player)]
+    return out
+
+
+def tile_spaces(state: GameState, player: int) -> list[int]:
+    """Spaces where ``player`` may place (or move) their tile: empty of
+    camels and tiles, not space 1, not next to another player's tile; their
+    own tile is lifted first and must go to a different space."""
+    pos = state.position
+    occupied = {space for space, _ in pos.stacks}
+    others = [t.space for t in pos.tiles if t.owner != player]
+    own = state.own_tile(player)
+    return [
+        s for s in range(2, TRACK_LENGTH + 1)
+        if s not in occupied and s not in others and all(abs(s - o) > 1 for o in others)
+        and (own is None or s != own.space)
+    ]
+
+
+def partner_options(state: GameState, player: int) -> list[int]:
+    ed = state.position.rules
+    if ed.partnership_players is None or state.n_players < ed.partnership_players:
+        return []
+    if state.players[player].partner is not None:
+        return []
+    return [q for q in range(state.n_players) if q != player and state.players[q].partner is None]
+
+
+# --------------------------------------------------------------------------
+# Valuations
+# --------------------------------------------------------------------------
+
+
+def _row(action: str, kind: str, ev: float, sd: float, p_loss: float, **extra) -> dict:
+    return {"action": action, "kind": kind, "ev": ev, "sd": sd, "p_loss": p_loss, **extra}
+
+
+def _value_leg(ctx: _Context, colour: str, player: int, leg: LegOutcomes, stacks) -> dict:
+    c = ctx.racing.index(colour)
+    value = stacks[c][0]
+    base = ctx.settle(player, leg, landings=player == ctx.player)
+    after = ctx.settle(player, leg, leg.tile_payout(c, value), landings=player == ctx.player)
+    ev, sd, p_loss = _moments(after - base, leg.prob)
+    p = leg.rank_probs(c)
+    linear = value * p[0] + p[1] - p[2:].sum()
+    return _row(f"leg:{colour}", "leg", ev, sd, p_loss, value=value, p_first=p[0], p_second=p[1],
+                p_rest=p[2:].sum(), floor=ev - linear)
+
+
+def _value_pyramid(ctx: _Context, player: int, leg: LegOutcomes) -> dict:
+    base = ctx.settle(player, leg, landings=player == ctx.player)
+    ev, sd, p_loss = _moments(ctx.settle(player, leg, 1.0, landings=player == ctx.player) - base, leg.prob)
+    return _row("pyramid", "pyramid", ev, sd, p_loss, value=1, floor=ev - 1)
+
+
+def _value_card(ctx: _Context, name: str, colour: str, player: int, pile: tuple[PileCard, ...]) -> dict:
+    values, probs = ctx.card_payouts(name, pile, colour, ctx.overall_odds(name))
+    money = ctx.state.players[player].money
+    settled = np.maximum(values, -money)
+    ev, sd, p_loss = _moments(settled, probs)
+    p = float(ctx.overall_odds(name)[ctx.racing.index(colour)])
+    return _row(f"{name}:{colour}", name, ev, sd, p_loss, p_first=p if name == "winner" else np.nan,
+                p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1,
+                floor=ev - float(values @ probs))
+
+
+def _value_partner(ctx: _Context, partner: int) -> dict:
+    leg = ctx.base
+    base = ctx.settle(ctx.player, leg)
+    after = ctx.settle(ctx.player, leg, ctx.copy_value(partner, leg))
+    ev, sd, p_loss = _moments(after - base, leg.prob)
+    return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
+
+
+def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes]:
+    pos = ctx.pos
+    tiles = [t for t in pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
+    new_pos = replace(pos, tiles=tuple(tiles))
+    leg = LegOutcomes.of(new_pos, space)
+    base = ctx.settle(ctx.player, ctx.base)
+    after = ctx.settle(ctx.player, leg)
+    leg_ev = float(leg.prob @ after - ctx.base.prob @ base)
+    landings = float(leg.prob @ leg.landings)
+    bets = float(leg.prob @ ctx.holdings(ctx.player, leg) - ctx.base.prob @ ctx.holdings(ctx.player, ctx.base))
+    own_before = float(ctx.base.prob @ ctx.base.landings)
+    overall = 0.0
+    if any(c.player == ctx.player and c.colour for c in ctx.state.winner_pile + ctx.state.loser_pile):
+        from .montecarlo import race_odds
+
+        base_race = ctx.race()
+        method = "auto" if base_race.exact else "sample"
+        new_race = race_odds(new_pos, samples=base_race.samples or None, precision=ctx.precision,
+                             seed=ctx.seed, method=method)
+        overall = ctx.held_cards_value(new_race) - ctx.held_cards_value()
+    _, sd, _ = _moments(leg.landings.astype(float), leg.prob)
+    row = _row(f"tile:{sign}{space}", "tile", leg_ev + overall, sd, 0.0,
+               landings=landings, bets_change=bets, overall_change=overall,
+               floor=leg_ev - (landings - own_before) - bets)
+    return row, leg
+
+
+# --------------------------------------------------------------------------
+# Denial: the next player's best alternative before and after
+# --------------------------------------------------------------------------
+
+
+def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> float:
+    """The best EV among ``player``'s leg tiles, pyramid and overall cards."""
+    best = _value_pyramid(ctx, player, leg)["ev"]
+    for colour, left in zip(ctx.racing, stacks):
+        if left:
+            best = max(best, _value_leg(ctx, colour, player, leg, stacks)["ev"])
+    hand = ctx.state.players[player].overall_cards
+    if hand:
+        for name in ("winner", "loser"):
+            for colour in hand:
+                best = max(best, _value_card(ctx, name, colour, player, piles[name])["ev"])
+    return best
+
+
+# --------------------------------------------------------------------------
+# Public entry points
+# --------------------------------------------------------------------------
+
+
+def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
+               seed: int | None = None, denial: bool = True):
+    """Every legal action of ``player`` (default: the player to move) with
+    its EV and the figures behind it, as a pandas DataFrame sorted by EV
+    (highest first).  A bare position gets the defaults of
+    :meth:`GameState.from_board` (stated in ``frame.attrs["assumptions"]``)."""
+    import pandas as pd
+
+    state, assumptions = _as_state(state)
+    player = state.check_player(player)
+    from .montecarlo import check_precision
+
+    ctx = _Context(state, player, check_precision(precision), seed)
+    rows = [_evaluate(ctx, action, denial) for action in legal_actions(state, player)]
+    frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+    frame.attrs.update(
+        position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
+        race_samples=ctx._race.samples if ctx._race is not None else None,
+    )
+    return frame
+
+
+def evaluate(state: GameState | Position | str, action: str, player: int | None = None, *,
+             precision: float = 0.002, seed: int | None = None, denial: bool = True) -> dict:
+    """The valuation of one action (a row of :func:`best_moves`)."""
+    state, _ = _as_state(state)
+    player = state.check_player(player)
+    legal = legal_actions(state, player)
+    if action not in legal:
+        raise IllegalActionError(
+            f"{action!r} is not a legal action for player {player} here (legal: {', '.join(legal)})"
+        )
+    from .montecarlo import check_precision
+
+    return _evaluate(_Context(state, player, check_precision(precision), seed), action, denial)
+
+
+def _as_state(state) -> tuple[GameState, list[str]]:
+    if isinstance(state, GameState):
+        return state, []
+    st = GameState.from_board(state)
+    return st, [
+        f"{st.n_players} players; the advised player is player 0, to move",
+        "every player: money 3, no leg tiles or pyramid tiles, all five overall cards in hand, no partner",
+        "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
+    ]
+
+
+def _evaluate(ctx: _Context, action: str, with_denial: bool) -> dict:
+    kind, _, arg = action.partition(":")
+    state, player = ctx.state, ctx.player
+    stacks = ctx.pos.legtiles
+    piles = {"winner": state.winner_pile, "loser": state.loser_pile}
+    leg_after = ctx.base
+    if kind == "leg":
+        row = _value_leg(ctx, arg, player, ctx.base, stacks)
+        c = ctx.racing.index(arg)
+        stacks = tuple(s[1:] if i == c else s for i, s in enumerate(stacks))
+    elif kind == "pyramid":
+        row = _value_pyramid(ctx, player, ctx.base)
+    elif kind == "tile":
+        row, leg_after = _value_tile(ctx, int(arg[1:]), arg[0])
+    elif kind in ("winner", "loser"):
+        row = _value_card(ctx, kind, arg, player, piles[kind])
+        piles = {**piles, kind: piles[kind] + (PileCard(player),)}  # face down for the others
+    else:
+        row = _value_partner(ctx, int(arg))
+    row["denial"] = 0.0
+    nxt = (player + 1) % state.n_players
+    if with_denial and kind not in ("pyramid", "partner"):
+        before = _best_for(ctx, nxt, ctx.plain(), ctx.pos.legtiles, {"winner": state.winner_pile,
+                                                                        "loser": state.loser_pile})
+        if kind == "tile":
+            leg_after = LegOutcomes(leg_after.prob, leg_after.ranks, np.zeros_like(leg_after.landings))
+        else:
+            leg_after = ctx.plain()
+        drop = before - _best_for(ctx, nxt, leg_after, stacks, piles)
+        row["denial"] = drop if abs(drop) > 1e-12 else 0.0
+    return row

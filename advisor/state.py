@@ -1,0 +1,346 @@
+"""``GameState``: everything the advisor needs to value actions.
+
+A game state is the board (a :class:`Position`, whose tiles carry their
+owners as ``+N@P``) plus, per player, money, the leg bet tiles held this leg,
+the pyramid tiles taken this leg, the overall cards still in hand and the
+current partner; the two overall piles in placement order; the number of
+players and the player to move.
+
+JSON form (``GameState.from_json`` / ``to_json``; every key but ``board`` is
+optional)::
+
+    {
+      "board": "1:B 2:YG 3:PR 14:w 15:k +5@1 dice:GPRx legtiles:B322",
+      "players": [
+        {"money": 3, "leg_tiles": ["B5"], "pyramid_tiles": 1,
+         "overall_cards": "GPRY", "partner": null},
+        {"money": 4}, {"money": 2}, {"money": 3}
+      ],
+      "to_move": 0,
+      "winner_pile": [{"player": 2}, {"player": 0, "colour": "B"}],
+      "loser_pile": [],
+      "pile_model": {"winner": {"B": 0.2, "G": 0.2, "P": 0.2, "R": 0.2, "Y": 0.2}}
+    }
+
+Defaults: 4 players (or as many as ``players`` lists); a player not listed,
+or a key left out, means money 3, no leg tiles, no pyramid tiles, all five
+overall cards in hand (less those the piles show as theirs), no partner.
+Pile entries are in placement order; ``colour`` is known for the advised
+player's own cards (and may be given for others' if known).  ``pile_model``
+overrides, per pile, the probability that an unknown card names each camel
+(default: the camel's current race probability to win / to lose).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import AdvisorError
+from .rules.position import Position
+
+__all__ = ["StateError", "PlayerState", "PileCard", "GameState", "DEFAULT_PLAYERS", "DEFAULT_MONEY"]
+
+DEFAULT_PLAYERS = 4
+DEFAULT_MONEY = 3
+
+
+class StateError(AdvisorError):
+    """A game state that is malformed or impossible; names the field."""
+
+    def __init__(self, where: str, message: str):
+        self.where = where
+        super().__init__(f"invalid game state at {where}: {message}")
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """One player's holdings.
+
+    ``leg_tiles``: ``(colour, value)`` leg bet tiles held this leg;
+    ``pyramid_tiles``: pyramid tiles taken this leg; ``overall_cards``:
+    colours of the overall cards still in hand; ``partner``: the player this
+    one is partnered with for the rest of the leg (2nd edition, 6-8 players).
+    """
+
+    money: int = DEFAULT_MONEY
+    leg_tiles: tuple[tuple[str, int], ...] = ()
+    pyramid_tiles: int = 0
+    overall_cards: str | None = None  # None: every colour not on a pile
+    partner: int | None = None
+
+
+@dataclass(frozen=True)
+class PileCard:
+    """A card on an overall pile: its owner and, if known, its colour."""
+
+    player: int
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A validated game state (see the module docstring for the JSON form)."""
+
+    position: Position
+    players: tuple[PlayerState, ...] = field(default_factory=lambda: (PlayerState(),) * DEFAULT_PLAYERS)
+    to_move: int = 0
+    winner_pile: tuple[PileCard, ...] = ()
+    loser_pile: tuple[PileCard, ...] = ()
+    pile_model: Mapping[str, Mapping[str, float]] | None = None
+
+    def __post_init__(self) -> None:
+        from .exact import as_position
+
+        try:
+            object.__setattr__(self, "position", as_position(self.position))
+        except AdvisorError as exc:
+            raise StateError("board", str(exc)) from None
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "winner_pile", tuple(self.winner_pile))
+        object.__setattr__(self, "loser_pile", tuple(self.loser_pile))
+        self._validate()
+        hands = tuple(
+            replace(pl, overall_cards=self._default_hand(i)) if pl.overall_cards is None else pl
+            for i, pl in enumerate(self.players)
+        )
+        object.__setattr__(self, "players", hands)
+
+    # ------------------------------------------------------------ checks
+    def _default_hand(self, player: int) -> str:
+        played = {c.colour for c in self.winner_pile + self.loser_pile if c.player == player and c.colour}
+        return "".join(c for c in self.position.racing if c not in played)
+
+    def _validate(self) -> None:
+        ed = self.position.rules
+        n = len(self.players)
+        if not ed.min_players <= n <= ed.max_players:
+            raise StateError("players", f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, not {n}")
+        if not _is_int(self.to_move) or not 0 <= self.to_move < n:
+            raise StateError("to_move", f"must be a player 0..{n - 1}")
+        for tile in self.position.tiles:
+            if tile.owner is not None and tile.owner >= n:
+                raise StateError("board", f"tile {tile.token} belongs to player {tile.owner}, but there are {n} players")
+        taken: dict[str, list[int]] = {}
+        for colour, left in zip(ed.racing, self.position.legtiles):
+            taken[colour] = list(ed.leg_stack[: len(ed.leg_stack) - len(left)])
+        rolled = len(ed.dice) - len(self.position.dice)
+        pyramid_total = 0
+        for i, pl in enumerate(self.players):
+            where = f"players[{i}]"
+            if not isinstance(pl, PlayerState):
+                raise StateError(where, "must be a PlayerState")
+            if not _is_int(pl.money) or pl.money < 0:
+                raise StateError(f"{where}.money", f"must be a whole number >= 0, not {pl.money!r}")
+            for colour, value in pl.leg_tiles:
+                if colour not in ed.racing:
+                    raise StateError(f"{where}.leg_tiles", f"unknown colour {colour!r} (racing camels: {ed.racing})")
+                if value not in taken[colour]:
+                    raise StateError(
+                        f"{where}.leg_tiles",
+                        f"tile {colour}{value} is not among the {colour} tiles taken this leg "
+                        f"({''.join(map(str, taken[colour])) or 'none'}; the board holds the rest)",
+                    )
+                taken[colour].remove(value)
+            if not _is_int(pl.pyramid_tiles) or pl.pyramid_tiles < 0:
+                raise StateError(f"{where}.pyramid_tiles", "must be a whole number >= 0")
+            pyramid_total += pl.pyramid_tiles
+            if pl.overall_cards is not None:
+                cards = pl.overall_cards
+                if not isinstance(cards, str) or any(c not in ed.racing for c in cards) or len(set(cards)) != len(cards):
+                    raise StateError(f"{where}.overall_cards", f"must be distinct racing colours from {ed.racing}, not {cards!r}")
+            if pl.partner is not None:
+                self._check_partner(i, pl.partner, n)
+        if pyramid_total > rolled:
+            raise StateError("players", f"{pyramid_total} pyramid tiles taken, but only {rolled} dice rolled this leg")
+        self._check_piles(n)
+        self._check_model()
+
+    def _check_partner(self, i: int, partner: int, n: int) -> None:
+        ed = self.position.rules
+        where = f"players[{i}].partner"
+        if ed.partnership_players is None or n < ed.partnership_players:
+            raise StateError(where, f"partnerships need the second edition with {SECOND_PARTNERS}-8 players")
+        if not _is_int(partner) or not 0 <= partner < n or partner == i:
+            raise StateError(where, f"must be another player 0..{n - 1}")
+        if self.players[partner].partner != i:
+            raise StateError(where, f"player {partner} is not partnered with player {i}")
+
+    def _check_piles(self, n: int) -> None:
+        ed = self.position.rules
+        used: dict[int, list[str]] = {}
+        for name, pile in (("winner_pile", self.winner_pile), ("loser_pile", self.loser_pile)):
+            for k, card in enumerate(pile):
+                where = f"{name}[{k}]"
+                if not isinstance(card, PileCard):
+                    raise StateError(where, "must be a PileCard")
+                if not _is_int(card.player) or not 0 <= card.player < n:
+                    raise StateError(f"{where}.player", f"must be a player 0..{n - 1}")
+                if card.colour is not None:
+                    if card.colour not in ed.racing:
+                        raise StateError(f"{where}.colour", f"unknown colour {card.colour!r}")
+                    if card.colour in used.get(card.player, []):
+                        raise StateError(where, f"player {card.player} has only one {card.colour} card")
+                    hand = self.players[card.player].overall_cards
+                    if hand is not None and card.colour in hand:
+                        raise StateError(where, f"player {card.player} still holds the {card.colour} card")
+                used.setdefault(card.player, []).append(card.colour or "?")
+        for player, cards in used.items():
+            hand = self.players[player].overall_cards
+            if len(cards) + (len(hand) if hand is not None else 0) > len(ed.racing):
+                raise StateError(
+                    f"players[{player}].overall_cards",
+                    f"{len(cards)} cards on the piles plus {len(hand or '')} in hand exceed {len(ed.racing)}",
+                )
+
+    def _check_model(self) -> None:
+        if self.pile_model is None:
+            return
+        racing = self.position.racing
+        for pile, probs in self.pile_model.items():
+            where = f"pile_model.{pile}"
+            if pile not in ("winner", "loser"):
+                raise StateError("pile_model", f"piles are 'winner' and 'loser', not {pile!r}")
+            if not isinstance(probs, Mapping) or set(probs) != set(racing):
+                raise StateError(where, f"give a probability for each of {racing}")
+            values = list(probs.values())
+            if any(not isinstance(v, (int, float)) or v < 0 for v in values) or abs(sum(values) - 1) > 1e-9:
+                raise StateError(where, "probabilities must be >= 0 and sum to 1")
+
+    # ------------------------------------------------------------ access
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def player(self, i: int) -> PlayerState:
+        return self.players[i]
+
+    def own_tile(self, player: int):
+        """The tile ``player`` has on the track, or ``None``."""
+        for tile in self.position.tiles:
+            if tile.owner == player:
+                return tile
+        return None
+
+    def check_player(self, player: int | None) -> int:
+        """``player`` (default: the player to move), checked."""
+        if player is None:
+            return self.to_move
+        if not _is_int(player) or not 0 <= player < self.n_players:
+            raise StateError("player", f"must be a player 0..{self.n_players - 1}, not {player!r}")
+        return player
+
+    # ------------------------------------------------------------ I/O
+    @classmethod
+    def from_board(cls, board: Position | str, *, players: int = DEFAULT_PLAYERS, to_move: int = 0) -> "GameState":
+        """Defaults for a bare board string: ``players`` players with money
+        3, no bets, all overall cards in hand, empty piles."""
+        if not _is_int(players):
+            raise StateError("players", f"must be a whole number, not {players!r}")
+        return cls(board, (PlayerState(),) * players, to_move)
+
+    @classmethod
+    def from_json(cls, data: str | Mapping[str, Any]) -> "GameState":
+        """A state from a JSON object (or its text)."""
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise StateError("(file)", f"not valid JSON: {exc}") from None
+        if not isinstance(data, Mapping):
+            raise StateError("(top)", "must be a JSON object")
+        known = {"board", "players", "to_move", "winner_pile", "loser_pile", "pile_model"}
+        extra = set(data) - known
+        if extra:
+            raise StateError(sorted(extra)[0], f"unknown key (expected some of {', '.join(sorted(known))})")
+        if "board" not in data:
+            raise StateError("board", "missing: the board string is required")
+        if not isinstance(data["board"], str):
+            raise StateError("board", "must be a board string")
+        raw_players = data.get("players", DEFAULT_PLAYERS)
+        if _is_int(raw_players):
+            players = [PlayerState()] * raw_players
+        elif isinstance(raw_players, list):
+            players = [_player_from_json(i, p) for i, p in enumerate(raw_players)]
+        else:
+            raise StateError("players", "must be a list of players or a player count")
+        piles = {name: _pile_from_json(name, data.get(name, [])) for name in ("winner_pile", "loser_pile")}
+        return cls(data["board"], tuple(players), data.get("to_move", 0), pile_model=data.get("pile_model"), **piles)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "GameState":
+        try:
+            text = Path(path).read_text()
+        except OSError as exc:
+            raise StateError("(file)", f"cannot read {path}: {exc.strerror}") from None
+        return cls.from_json(text)
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {
+            "board": str(self.position),
+            "players": [
+                {
+                    "money": p.money,
+                    "leg_tiles": [f"{c}{v}" for c, v in p.leg_tiles],
+                    "pyramid_tiles": p.pyramid_tiles,
+                    "overall_cards": p.overall_cards,
+                    "partner": p.partner,
+                }
+                for p in self.players
+            ],
+            "to_move": self.to_move,
+            "winner_pile": [_card_json(c) for c in self.winner_pile],
+            "loser_pile": [_card_json(c) for c in self.loser_pile],
+        }
+        if self.pile_model is not None:
+            out["pile_model"] = {k: dict(v) for k, v in self.pile_model.items()}
+        return out
+
+
+SECOND_PARTNERS = 6
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _card_json(card: PileCard) -> dict:
+    return {"player": card.player} if card.colour is None else {"player": card.player, "colour": card.colour}
+
+
+def _player_from_json(i: int, raw: object) -> PlayerState:
+    where = f"players[{i}]"
+    if not isinstance(raw, Mapping):
+        raise StateError(where, "must be an object")
+    known = {"money", "leg_tiles", "pyramid_tiles", "overall_cards", "partner"}
+    extra = set(raw) - known
+    if extra:
+        raise StateError(f"{where}.{sorted(extra)[0]}", f"unknown key (expected some of {', '.join(sorted(known))})")
+    tiles = raw.get("leg_tiles", [])
+    if not isinstance(tiles, list):
+        raise StateError(f"{where}.leg_tiles", "must be a list such as [\"B5\", \"G3\"]")
+    parsed = []
+    for t in tiles:
+        if not isinstance(t, str) or len(t) != 2 or not t[1].isdigit():
+            raise StateError(f"{where}.leg_tiles", f"{t!r} is not a tile such as \"B5\"")
+        parsed.append((t[0], int(t[1])))
+    return PlayerState(
+        money=raw.get("money", DEFAULT_MONEY),
+        leg_tiles=tuple(parsed),
+        pyramid_tiles=raw.get("pyramid_tiles", 0),
+        overall_cards=raw.get("overall_cards"),
+        partner=raw.get("partner"),
+    )
+
+
+def _pile_from_json(name: str, raw: object) -> tuple[PileCard, ...]:
+    if not isinstance(raw, list):
+        raise StateError(name, "must be a list of cards in placement order")
+    cards = []
+    for k, entry in enumerate(raw):
+        if not isinstance(entry, Mapping) or "player" not in entry or set(entry) - {"player", "colour"}:
+            raise StateError(f"{name}[{k}]", 'must be {"player": P} or {"player": P, "colour": C}')
+        cards.append(PileCard(entry["player"], entry.get("colour")))
+    return tuple(cards)
