@@ -1,0 +1,228 @@
+"""The advisor's figures against direct computations from the naive
+reference (exact where the inputs are exact)."""
+
+from math import comb
+
+import numpy as np
+import pytest
+
+from advisor import IllegalActionError, Position, Tile, leg_odds, parse_position, race_odds
+from advisor.ev import best_moves, evaluate, legal_actions, pile_payout
+from advisor.state import GameState, PileCard, PlayerState
+from naive import naive_leg_counts
+
+EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
+
+
+def outcomes(position, track=-1):
+    """{(order, landings on track): probability} by the naive reference."""
+    res = naive_leg_counts(position, track=track)
+    return {k: v / res["total"] for k, v in res["joint"].items()}
+
+
+def tile_pay(order, colour, value):
+    rank = order.index(colour)
+    return value if rank == 0 else 1 if rank == 1 else -1
+
+
+def expected(dist, fn):
+    return sum(p * fn(order, n) for (order, n), p in dist.items())
+
+
+def state_with(board, players, **kw):
+    return GameState(board, tuple(players), **kw)
+
+
+def row(frame, action):
+    return frame.set_index("action").loc[action]
+
+
+def test_leg_tile_ev_is_the_textbook_formula_without_the_floor():
+    frame = best_moves(EXAMPLE, seed=1, denial=False)
+    odds = leg_odds(EXAMPLE)
+    for colour in "BGPRY":
+        p = odds.rank[odds.camels.index(colour)]
+        assert row(frame, f"leg:{colour}")["ev"] == pytest.approx(5 * p[0] + p[1] - p[2:].sum(), abs=1e-12)
+    assert row(frame, "pyramid")["ev"] == 1.0
+
+
+def test_money_floor_on_the_whole_leg_payout():
+    # Player 0 is broke and holds B5 and Y3: B is surely last, Y 4th.
+    board = "1:B 2:YG 3:PR 14:w 15:k dice:GPRx legtiles:B322,Y22"
+    me = PlayerState(money=0, leg_tiles=(("B", 5), ("Y", 3)), pyramid_tiles=0)
+    state = state_with(board, [me, PlayerState(), PlayerState(), PlayerState()])
+    dist = outcomes(parse_position(board))
+    held = lambda o: tile_pay(o, "B", 5) + tile_pay(o, "Y", 3)  # noqa: E731
+    base = expected(dist, lambda o, n: max(0, held(o)))
+    frame = best_moves(state, seed=1, denial=False)
+    for colour in "GPR":
+        want = expected(dist, lambda o, n: max(0, held(o) + tile_pay(o, colour, 5))) - base
+        got = row(frame, f"leg:{colour}")
+        assert got["ev"] == pytest.approx(want, abs=1e-12)
+        assert got["floor"] == pytest.approx(want - (got["value"] * got["p_first"] + got["p_second"] - got["p_rest"]))
+    # the pyramid's +1 only covers part of a debt that cannot be paid anyway
+    assert row(frame, "pyramid")["ev"] == pytest.approx(0.0, abs=1e-12)
+    assert row(frame, "pyramid")["floor"] == pytest.approx(-1.0)
+
+
+def test_floor_partly_binding():
+    board = "1:B 2:YG 3:PR 14:w 15:k dice:GPRx legtiles:G322"
+    me = PlayerState(money=1, leg_tiles=(("G", 5),))
+    state = state_with(board, [me] + [PlayerState()] * 3)
+    dist = outcomes(parse_position(board))
+    base = expected(dist, lambda o, n: max(0, 1 + tile_pay(o, "G", 5)))
+    want = expected(dist, lambda o, n: max(0, 1 + tile_pay(o, "G", 5) + tile_pay(o, "P", 5))) - base
+    assert evaluate(state, "leg:P", seed=1)["ev"] == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("space, sign", [(12, "+"), (13, "-"), (4, "+"), (4, "-")])
+def test_tile_ev_landings_and_held_bets(space, sign):
+    board = "1:B 2:YG 3:PR 14:w 15:k dice:GPRx legtiles:R322"
+    me = PlayerState(money=2, leg_tiles=(("R", 5),), overall_cards="")
+    state = state_with(board, [me] + [PlayerState()] * 3)
+    pos = parse_position(board)
+    new = Position(pos.edition, pos.stacks, (Tile(space, sign, 0),), pos.dice, pos.legtiles)
+    before, after = outcomes(pos), outcomes(new, track=space)
+    want = (expected(after, lambda o, n: max(0, 2 + n + tile_pay(o, "R", 5)))
+            - expected(before, lambda o, n: max(0, 2 + tile_pay(o, "R", 5))))
+    got = evaluate(state, f"tile:{sign}{space}", seed=1)
+    assert got["ev"] == pytest.approx(want, abs=1e-12)
+    assert got["landings"] == pytest.approx(expected(after, lambda o, n: n), abs=1e-12)
+    bets = expected(after, lambda o, n: tile_pay(o, "R", 5)) - expected(before, lambda o, n: tile_pay(o, "R", 5))
+    assert got["bets_change"] == pytest.approx(bets, abs=1e-12)
+    assert got["overall_change"] == 0.0
+
+
+def test_moving_an_existing_tile_loses_its_old_landings():
+    board = "1:B 2:YG 3:PR 14:w 15:k +12@0 dice:GPRx"
+    state = state_with(board, [PlayerState(overall_cards="")] + [PlayerState()] * 3)
+    pos = parse_position(board)
+    new = Position(pos.edition, pos.stacks, (Tile(10, "+", 0),), pos.dice)
+    want = expected(outcomes(new, 10), lambda o, n: 3 + n) - expected(outcomes(pos, 12), lambda o, n: 3 + n)
+    assert evaluate(state, "tile:+10", seed=1)["ev"] == pytest.approx(want, abs=1e-12)
+    assert "tile:+12" not in legal_actions(state) and "tile:-12" not in legal_actions(state)
+
+
+def test_legal_tile_spaces():
+    state = GameState.from_board("1:B 2:YG 3:PR 14:w 15:k +5@1 -8 dice:GPRx")
+    spaces = {int(a[6:]) for a in legal_actions(state) if a.startswith("tile:")}
+    # not 1, not on camels (1,2,3,14,15), not on or next to others' tiles (5, 8)
+    assert spaces == {10, 11, 12, 13, 16}
+
+
+def test_every_legal_action_once_and_sorted():
+    frame = best_moves(EXAMPLE, seed=2)
+    assert sorted(frame["action"]) == sorted(legal_actions(GameState.from_board(EXAMPLE)))
+    assert frame["action"].is_unique and frame["ev"].is_monotonic_decreasing
+    assert frame.attrs["assumptions"]
+
+
+def test_overall_cards_with_face_down_cards():
+    # the race must end within two legs: race odds are exact
+    board = "10:w 12:k 15:B 16:GPRY dice:Bx"
+    race = race_odds(board)
+    assert race.exact
+    pile = (PileCard(1), PileCard(0, "Y"), PileCard(2))  # two unknown cards and one of ours
+    me = PlayerState(overall_cards="BGPR")
+    state = state_with(board, [me, PlayerState(), PlayerState()], winner_pile=pile)
+    frame = best_moves(state, seed=1, denial=False)
+    for i, colour in enumerate(race.camels):
+        if colour == "Y":
+            assert "winner:Y" not in set(frame["action"])
+            continue
+        p, q = race.win[i], race.win[i]
+        ev_correct = sum(comb(2, j) * q**j * (1 - q) ** (2 - j) * pile_payout(j) for j in range(3))
+        assert row(frame, f"winner:{colour}")["ev"] == pytest.approx(p * ev_correct - (1 - p), abs=1e-12)
+    # a user model of the unknown cards
+    model = {"winner": {"B": 1.0, "G": 0.0, "P": 0.0, "R": 0.0, "Y": 0.0}}
+    state = state_with(board, [me, PlayerState(), PlayerState()], winner_pile=pile, pile_model=model)
+    pb = race.win[0]
+    assert evaluate(state, "winner:B", seed=1)["ev"] == pytest.approx(pb * pile_payout(2) - (1 - pb), abs=1e-12)
+    # the known Y card of ours counts when Y wins
+    py = race.win[race.camels.index("Y")]
+    me2 = PlayerState(overall_cards="BGPR")
+    state = state_with(board, [me2, PlayerState(overall_cards="BGPRY"), PlayerState()],
+                       winner_pile=(PileCard(0, "Y"),), to_move=1)
+    assert evaluate(state, "winner:Y", seed=1)["ev"] == pytest.approx(py * pile_payout(1) - (1 - py), abs=1e-12)
+
+
+def test_loser_card_and_floor_at_zero_money():
+    board = "10:w 12:k 15:B 16:GPRY dice:Bx"
+    race = race_odds(board)
+    state = state_with(board, [PlayerState(money=0)] + [PlayerState()] * 2)
+    i = race.camels.index("G")
+    got = evaluate(state, "loser:G", seed=1)
+    # broke: a wrong card costs nothing
+    assert got["ev"] == pytest.approx(race.lose[i] * 8, abs=1e-12)
+    assert got["floor"] == pytest.approx(1 - race.lose[i], abs=1e-12)
+
+
+def test_partnership_copies_the_best_tile():
+    board = "1:B 2:YG 3:PR 14:w 15:k dice:GPRx legtiles:R2,G322"
+    players = [PlayerState(money=5)] + [PlayerState()] * 5
+    players[3] = PlayerState(leg_tiles=(("R", 5), ("R", 2), ("G", 5)), pyramid_tiles=1)
+    state = state_with(board, players)
+    assert {a for a in legal_actions(state) if a.startswith("partner:")} == {f"partner:{q}" for q in range(1, 6)}
+    dist = outcomes(parse_position(board))
+    want = expected(dist, lambda o, n: max(1, tile_pay(o, "R", 5), tile_pay(o, "R", 2), tile_pay(o, "G", 5)))
+    assert evaluate(state, "partner:3", seed=1)["ev"] == pytest.approx(want, abs=1e-12)
+    assert evaluate(state, "partner:1", seed=1)["ev"] == 0.0
+    # partnered players cannot partner again; first edition and small games have none
+    players[0] = PlayerState(partner=3)
+    players[3] = PlayerState(partner=0, leg_tiles=(("R", 5),))
+    state = state_with(board, players)
+    assert not [a for a in legal_actions(state) if a.startswith("partner:")]
+    assert not [a for a in legal_actions(GameState.from_board(board, players=5)) if a.startswith("partner:")]
+
+
+def test_denial_of_taking_the_top_tile():
+    # nobody holds overall cards: the next player's options are leg tiles and the pyramid
+    players = [PlayerState(overall_cards="")] * 4
+    state = state_with(EXAMPLE, players)
+    odds = leg_odds(EXAMPLE)
+    ev = lambda c, v: v * odds.probability(c, 1) + odds.probability(c, 2) - sum(  # noqa: E731
+        odds.probability(c, k) for k in (3, 4, 5))
+    before = max(ev(c, 5) for c in "BGPRY")
+    after = max([ev(c, 5) for c in "BGPY"] + [ev("R", 3), 1.0])
+    assert evaluate(state, "leg:R", seed=1)["denial"] == pytest.approx(before - after, abs=1e-12)
+    assert evaluate(state, "pyramid", seed=1)["denial"] == 0.0
+    assert evaluate(state, "leg:B", seed=1)["denial"] == 0.0
+
+
+def test_tile_out_of_reach_changes_no_overall_card_value():
+    # Nothing reaches space 16 this leg, so the race odds with the tile use the
+    # same end states and the same random numbers: the change is exactly 0.
+    board = "1:B 2:YG 3:PR 7:w 8:k dice:GPx"
+    me = PlayerState(overall_cards="GPRY")
+    state = state_with(board, [me] + [PlayerState()] * 3, winner_pile=(PileCard(0, "B"),))
+    got = evaluate(state, "tile:+16", seed=4, precision=0.01)
+    assert got["landings"] == 0.0 and got["overall_change"] == 0.0 and got["ev"] == 0.0
+
+
+def test_tile_near_the_finish_moves_overall_card_value():
+    board = "12:B 13:YG 14:PR 3:w 5:k dice:GPRx"
+    me = PlayerState(overall_cards="GPRY")
+    state = state_with(board, [me] + [PlayerState()] * 3, winner_pile=(PileCard(0, "B"),))
+    got = evaluate(state, "tile:-15", seed=4, precision=0.01)
+    assert got["overall_change"] != 0.0
+
+
+def test_risk_columns():
+    frame = best_moves(EXAMPLE, seed=3, denial=False)
+    r = row(frame, "leg:B")  # B is surely last: a sure loss of 1
+    assert r["sd"] == 0.0 and r["p_loss"] == 1.0
+    r = row(frame, "pyramid")
+    assert r["sd"] == 0.0 and r["p_loss"] == 0.0
+    r = row(frame, "leg:R")
+    odds = leg_odds(EXAMPLE)
+    p = odds.rank[3]
+    mean = 5 * p[0] + p[1] - p[2:].sum()
+    var = 25 * p[0] + p[1] + p[2:].sum() - mean**2
+    assert r["sd"] == pytest.approx(np.sqrt(var)) and r["p_loss"] == pytest.approx(p[2:].sum())
+
+
+def test_illegal_actions_are_refused():
+    state = GameState.from_board("1:B 2:YG 3:PR 14:w 15:k dice:GPRx legtiles:B")
+    for action in ("leg:B", "tile:+2", "tile:+14", "winner:w", "partner:1", "fly"):
+        with pytest.raises(IllegalActionError):
+            evaluate(state, action)
