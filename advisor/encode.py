@@ -9,6 +9,7 @@ This module is the only Python code that knows the packed board layout of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -91,10 +92,11 @@ def race_over(boards: np.ndarray, edition: Edition) -> np.ndarray:
     return ((spaces < 1) | (spaces > TRACK_LENGTH)).any(axis=1)
 
 
+@lru_cache(maxsize=1)
 def rank_codes() -> np.ndarray:
     """int64[RANK_CODES, 5]: the 0-based rank of each racing camel for each
     race-order code of the kernels (``code = r0 + 5 r1 + 25 r2 + 125 r3``);
-    rows of codes that are no permutation hold -1."""
+    rows of codes that are no permutation hold -1.  Read-only (cached)."""
     from .kernels.board import RANK_CODES
 
     table = np.full((RANK_CODES, 5), -1, np.int64)
@@ -103,6 +105,7 @@ def rank_codes() -> np.ndarray:
         ranks.append(10 - sum(ranks))
         if sorted(ranks) == [0, 1, 2, 3, 4]:
             table[code] = ranks
+    table.flags.writeable = False
     return table
 
 

@@ -33,7 +33,9 @@ Extra columns: ``sd`` and ``p_loss``, the standard deviation and the
 probability of a loss of the action's own payout (for a tile: its coins);
 ``denial``, how much the best EV available to the next player drops because
 of the action (their leg tiles, pyramid and overall cards, each valued in
-expectation over the dice, so the pyramid's denial is 0).
+expectation over the dice, so the pyramid's denial is 0; when the advised
+player holds no overall card, the race odds behind the next player's cards
+are taken at precision 0.01).
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ from .state import GameState, PileCard
 __all__ = ["best_moves", "evaluate", "legal_actions", "pile_payout", "LegOutcomes"]
 
 PILE_PAYOUTS = (8, 5, 3, 2)
+#: Race odds precision for the denial column when the advised player holds
+#: no overall card (the next player's cards are its only use).
+DENIAL_PRECISION = 0.01
 
 
 def pile_payout(k: int) -> int:
@@ -127,6 +132,12 @@ class _Context:
         self.base = LegOutcomes.of(self.pos, own.space if own else 0)
         self._race = None
         self._leg_cache: dict[int, LegOutcomes] = {0: self.base} if not own else {}
+        st = state
+        # the player's own overall cards need race odds at full precision;
+        # otherwise only the denial column needs them, and coarser ones do
+        self.own_cards = bool(st.players[player].overall_cards) or any(
+            c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
+        self._denial_cache: dict = {}
 
     # the leg outcome distribution without tracking (for other players)
     def plain(self) -> LegOutcomes:
@@ -138,7 +149,8 @@ class _Context:
         if self._race is None:
             from .montecarlo import race_odds
 
-            self._race = race_odds(self.pos, precision=self.precision, seed=self.seed)
+            precision = self.precision if self.own_cards else max(self.precision, DENIAL_PRECISION)
+            self._race = race_odds(self.pos, precision=precision, seed=self.seed)
         return self._race
 
     # ---------------------------------------------------------- holdings
@@ -348,12 +360,15 @@ def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> fl
     for colour, left in zip(ctx.racing, stacks):
         if left:
             best = max(best, _value_leg(ctx, colour, player, leg, stacks)["ev"])
-    hand = ctx.state.players[player].overall_cards
-    if hand:
-        for name in ("winner", "loser"):
-            for colour in hand:
-                best = max(best, _value_card(ctx, name, colour, player, piles[name])["ev"])
-    return best
+    key = (player, piles["winner"], piles["loser"])
+    if key not in ctx._denial_cache:  # overall cards depend on the piles only
+        hand = ctx.state.players[player].overall_cards
+        ctx._denial_cache[key] = max(
+            (_value_card(ctx, name, colour, player, piles[name])["ev"]
+             for name in ("winner", "loser") for colour in hand),
+            default=-np.inf,
+        )
+    return max(best, ctx._denial_cache[key])
 
 
 # --------------------------------------------------------------------------
@@ -431,8 +446,10 @@ def _evaluate(ctx: _Context, action: str, with_denial: bool) -> dict:
     row["denial"] = 0.0
     nxt = (player + 1) % state.n_players
     if with_denial and kind not in ("pyramid", "partner"):
-        before = _best_for(ctx, nxt, ctx.plain(), ctx.pos.legtiles, {"winner": state.winner_pile,
-                                                                        "loser": state.loser_pile})
+        if "before" not in ctx._denial_cache:
+            ctx._denial_cache["before"] = _best_for(
+                ctx, nxt, ctx.plain(), ctx.pos.legtiles, {"winner": state.winner_pile, "loser": state.loser_pile})
+        before = ctx._denial_cache["before"]
         if kind == "tile":
             leg_after = LegOutcomes(leg_after.prob, leg_after.ranks, np.zeros_like(leg_after.landings))
         else:

@@ -14,8 +14,9 @@ __all__ = ["warmup"]
 
 
 def _tasks() -> list[tuple[str, Callable[[], object]]]:
+    from .ev import best_moves
     from .exact import leg_odds, leg_odds_many
-    from .montecarlo import sample_leg_odds
+    from .montecarlo import race_odds, sample_leg_odds
     from .rules.moves import step
     from .notation import parse_position
 
@@ -26,6 +27,8 @@ def _tasks() -> list[tuple[str, Callable[[], object]]]:
         ("exact leg enumeration", lambda: (leg_odds(second), leg_odds(first))),
         ("batch leg enumeration", lambda: leg_odds_many([second, first])),
         ("leg sampler", lambda: sample_leg_odds(second, samples=1000, seed=0)),
+        ("race simulation", lambda: race_odds(first, samples=1000, seed=0)),
+        ("advisor (joint leg odds)", lambda: best_moves(second, seed=0, precision=0.05)),
     ]
 
 
