@@ -90,14 +90,25 @@ def _build_parser() -> _Parser:
     return parser
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _int_option(low: int, high: int | None = None, what: str = ""):
+    """An argparse type: a whole number in ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(
+                f"must be {what or ('at least %d' % low)}, got {value}")
+        return value
+
+    return parse
+
+
+_positive_int = _int_option(1)
+_nonneg_int = _int_option(0, what="0 or more")
+_seed = _int_option(0, 2**63 - 1, "0..2**63-1")
 
 
 def _precision(text: str) -> float:
@@ -107,26 +118,6 @@ def _precision(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number such as 0.002, got {text!r}") from None
     if not 1e-4 <= value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 0.0001 and below 1, got {text}")
-    return value
-
-
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"must be 0..2**63-1, got {value}")
     return value
 
 
@@ -321,7 +312,7 @@ def _format_best(state, frame, assumptions) -> str:
     lines = [f"Position: {state.position}  ({state.position.rules.title})",
              f"Advice for player {player}: money {me.money}, "
              f"leg tiles {' '.join(f'{c}{v}' for c, v in me.leg_tiles) or 'none'}, "
-             f"pyramid tiles {me.pyramid_tiles}, overall cards in hand {me.overall_cards or 'none'}"]
+             f"pyramid tiles {me.pyramid_tiles}, overall cards in hand {state.hand(player) or 'none'}"]
     if assumptions:
         lines.append("Assumed (no game state given): " + "; ".join(assumptions) + ".")
     if frame.attrs["race_samples"] is not None:

@@ -135,7 +135,7 @@ class _Context:
         st = state
         # the player's own overall cards need race odds at full precision;
         # otherwise only the denial column needs them, and coarser ones do
-        self.own_cards = bool(st.players[player].overall_cards) or any(
+        self.own_cards = bool(st.hand(player)) or any(
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
         self._denial_cache: dict = {}
 
@@ -246,7 +246,7 @@ def legal_actions(state: GameState, player: int | None = None) -> list[str]:
     out = [f"leg:{c}" for c, left in zip(ed.racing, pos.legtiles) if left]
     out.append("pyramid")
     out += [f"tile:{sign}{space}" for space in tile_spaces(state, player) for sign in "+-"]
-    hand = state.players[player].overall_cards
+    hand = state.hand(player)
     out += [f"winner:{c}" for c in hand] + [f"loser:{c}" for c in hand]
     out += [f"partner:{q}" for q in partner_options(state, player)]
     return out
@@ -362,7 +362,7 @@ def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> fl
             best = max(best, _value_leg(ctx, colour, player, leg, stacks)["ev"])
     key = (player, piles["winner"], piles["loser"])
     if key not in ctx._denial_cache:  # overall cards depend on the piles only
-        hand = ctx.state.players[player].overall_cards
+        hand = ctx.state.hand(player)
         ctx._denial_cache[key] = max(
             (_value_card(ctx, name, colour, player, piles[name])["ev"]
              for name in ("winner", "loser") for colour in hand),

@@ -34,7 +34,8 @@ overrides, per pile, the probability that an unknown card names each camel
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -102,16 +103,24 @@ class GameState:
         object.__setattr__(self, "winner_pile", tuple(self.winner_pile))
         object.__setattr__(self, "loser_pile", tuple(self.loser_pile))
         self._validate()
-        hands = tuple(
-            replace(pl, overall_cards=self._default_hand(i)) if pl.overall_cards is None else pl
-            for i, pl in enumerate(self.players)
-        )
-        object.__setattr__(self, "players", hands)
 
-    # ------------------------------------------------------------ checks
-    def _default_hand(self, player: int) -> str:
+    # ------------------------------------------------------------ hands
+    def hand(self, player: int) -> str:
+        """The overall cards ``player`` still holds: as given, else every
+        colour not known to be on a pile as theirs.  (A player whose
+        face-down cards' colours are unknown is then assumed to hold every
+        other colour; the advice asks the advised player to give their hand.)"""
+        given = self.players[player].overall_cards
+        if given is not None:
+            return given
         played = {c.colour for c in self.winner_pile + self.loser_pile if c.player == player and c.colour}
         return "".join(c for c in self.position.racing if c not in played)
+
+    def unknown_cards(self, player: int) -> int:
+        """Cards of ``player`` on the piles whose colour the state does not give."""
+        return sum(1 for c in self.winner_pile + self.loser_pile if c.player == player and c.colour is None)
+
+    # ------------------------------------------------------------ checks
 
     def _validate(self) -> None:
         ed = self.position.rules
@@ -179,8 +188,8 @@ class GameState:
                 if not _is_int(card.player) or not 0 <= card.player < n:
                     raise StateError(f"{where}.player", f"must be a player 0..{n - 1}")
                 if card.colour is not None:
-                    if card.colour not in ed.racing:
-                        raise StateError(f"{where}.colour", f"unknown colour {card.colour!r}")
+                    if not isinstance(card.colour, str) or len(card.colour) != 1 or card.colour not in ed.racing:
+                        raise StateError(f"{where}.colour", f"must be one racing colour of {ed.racing}, not {card.colour!r}")
                     if card.colour in used.get(card.player, []):
                         raise StateError(where, f"player {card.player} has only one {card.colour} card")
                     hand = self.players[card.player].overall_cards
@@ -199,6 +208,8 @@ class GameState:
         if self.pile_model is None:
             return
         racing = self.position.racing
+        if not isinstance(self.pile_model, Mapping):
+            raise StateError("pile_model", 'must be an object such as {"winner": {"B": 0.2, ...}}')
         for pile, probs in self.pile_model.items():
             where = f"pile_model.{pile}"
             if pile not in ("winner", "loser"):
@@ -206,7 +217,8 @@ class GameState:
             if not isinstance(probs, Mapping) or set(probs) != set(racing):
                 raise StateError(where, f"give a probability for each of {racing}")
             values = list(probs.values())
-            if any(not isinstance(v, (int, float)) or v < 0 for v in values) or abs(sum(values) - 1) > 1e-9:
+            if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0
+                   for v in values) or abs(sum(values) - 1) > 1e-9:
                 raise StateError(where, "probabilities must be >= 0 and sum to 1")
 
     # ------------------------------------------------------------ access
@@ -225,11 +237,18 @@ class GameState:
         return None
 
     def check_player(self, player: int | None) -> int:
-        """``player`` (default: the player to move), checked."""
+        """``player`` (default: the player to move), checked as the advised
+        player: their hand must be known."""
         if player is None:
-            return self.to_move
+            player = self.to_move
         if not _is_int(player) or not 0 <= player < self.n_players:
             raise StateError("player", f"must be a player 0..{self.n_players - 1}, not {player!r}")
+        if self.unknown_cards(player) and self.players[player].overall_cards is None:
+            raise StateError(
+                f"players[{player}].overall_cards",
+                f"player {player} has {self.unknown_cards(player)} card(s) of unknown colour on the piles: "
+                "give their colours on the piles or the cards still in hand",
+            )
         return player
 
     # ------------------------------------------------------------ I/O
@@ -272,9 +291,11 @@ class GameState:
     @classmethod
     def load(cls, path: str | Path) -> "GameState":
         try:
-            text = Path(path).read_text()
+            text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise StateError("(file)", f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise StateError("(file)", f"{path} is not UTF-8 text") from None
         return cls.from_json(text)
 
     def to_json(self) -> dict:
@@ -323,7 +344,7 @@ def _player_from_json(i: int, raw: object) -> PlayerState:
         raise StateError(f"{where}.leg_tiles", "must be a list such as [\"B5\", \"G3\"]")
     parsed = []
     for t in tiles:
-        if not isinstance(t, str) or len(t) != 2 or not t[1].isdigit():
+        if not isinstance(t, str) or len(t) != 2 or t[1] not in "0123456789":
             raise StateError(f"{where}.leg_tiles", f"{t!r} is not a tile such as \"B5\"")
         parsed.append((t[0], int(t[1])))
     return PlayerState(

@@ -16,37 +16,17 @@ valued, ~2 x 10-13 exact enumerations with landing tracking):
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, print_cold, timed  # noqa: E402
+
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
-
-_COLD = """
-import time
-t0 = time.perf_counter()
-from advisor import best_moves
-best_moves('1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx', seed=1)
-print(time.perf_counter() - t0)
-"""
-
-
-def cold_figures() -> tuple[float, float]:
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        run = lambda: float(  # noqa: E731
-            subprocess.run([sys.executable, "-c", _COLD], env=env, check=True, capture_output=True, text=True)
-            .stdout.split()[-1]
-        )
-        return run(), run()
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -61,10 +41,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     print(f"camelup-advisor advice benchmark: numba {numba.__version__}, "
           f"{numba.config.NUMBA_NUM_THREADS} cores, seed {args.seed}")
-    compile_s, load_s = cold_figures()
-    print("\nCold start (fresh processes, best_moves on the example position):")
-    print(f"  empty cache (compile)          {compile_s:8.2f} s")
-    print(f"  cached kernels (load)          {load_s:8.2f} s")
+    print_cold(timed("from advisor import best_moves\nbest_moves('1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx', seed=1)"),
+               "best_moves on the example position")
 
     n = 5 if args.quick else 20
     boards = [str(setup_position("second", rng)) + " legtiles:B322,G322" for _ in range(n)]

@@ -20,52 +20,19 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, per_call, print_cold, timed  # noqa: E402
+
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import numpy as np  # noqa: E402
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
-
-_COLD = f"""
-import time
-t0 = time.perf_counter()
-from advisor import leg_odds
-leg_odds({EXAMPLE!r}); leg_odds('first 1:B 2:YG 3:OW dice:BG')
-print(time.perf_counter() - t0)
-"""
-
-
-def cold_figures() -> tuple[float, float]:
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        run = lambda: float(  # noqa: E731
-            subprocess.run([sys.executable, "-c", _COLD], env=env, check=True, capture_output=True, text=True)
-            .stdout.split()[-1]
-        )
-        return run(), run()
-
-
-def per_call(fn, items, repeats: int = 3) -> list[float]:
-    """Seconds per item: the best of ``repeats`` calls (the machine is
-    shared; the minimum is the least disturbed figure)."""
-    out = []
-    for item in items:
-        best = float("inf")
-        for _ in range(repeats):
-            start = time.perf_counter()
-            fn(item)
-            best = min(best, time.perf_counter() - start)
-        out.append(best)
-    return out
-
 
 def fmt_us(seconds: float) -> str:
     return f"{seconds * 1e6:10.1f} us"
@@ -91,10 +58,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     print(f"camelup-advisor leg benchmark: numba {numba.__version__}, {os.cpu_count()} cores, seed {args.seed}")
 
-    compile_s, load_s = cold_figures()
-    print("\nCold start (fresh processes, leg_odds on a second and a first edition position):")
-    print(f"  empty cache (compile)          {compile_s:8.2f} s")
-    print(f"  cached kernels (load)          {load_s:8.2f} s")
+    print_cold(timed(f"from advisor import leg_odds\nleg_odds({EXAMPLE!r}); leg_odds('first 1:B 2:YG 3:OW dice:BG')"),
+               "leg_odds on a second and a first edition position")
 
     leg_odds(EXAMPLE)
     leg_odds_many([EXAMPLE])

@@ -9,39 +9,19 @@ leg, and the ratio to a pure-Python simulator built on tests/naive.py.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, print_cold, timed  # noqa: E402
+
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import numpy as np  # noqa: E402
-
-_COLD = """
-import time
-t0 = time.perf_counter()
-from advisor import race_odds
-race_odds('1:B 2:YG 3:PR 14:w 15:k', samples=1000, seed=1)
-print(time.perf_counter() - t0)
-"""
-
-
-def cold_figures() -> tuple[float, float]:
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        run = lambda: float(  # noqa: E731
-            subprocess.run([sys.executable, "-c", _COLD], env=env, check=True, capture_output=True, text=True)
-            .stdout.split()[-1]
-        )
-        return run(), run()
-
 
 def naive_race(position, rng: random.Random) -> str:
     """One random race in pure Python (tests/naive.py rules): the winner."""
@@ -76,10 +56,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"camelup-advisor race benchmark: numba {numba.__version__}, {cores} cores, seed {args.seed}")
-    compile_s, load_s = cold_figures()
-    print("\nCold start (fresh processes, one race_odds call):")
-    print(f"  empty cache (compile)          {compile_s:8.2f} s")
-    print(f"  cached kernels (load)          {load_s:8.2f} s")
+    print_cold(timed("from advisor import race_odds\nrace_odds('1:B 2:YG 3:PR 14:w 15:k', samples=1000, seed=1)"),
+               "one race_odds call")
 
     # -- raw simulation speed from the start of a game
     start = setup_position("second", rng)

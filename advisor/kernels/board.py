@@ -223,19 +223,25 @@ def rank_of(board, i):
 
 
 @njit(inline="always")
-def add_ranks(board, weight, rank_counts):
-    """Add ``weight`` to ``rank_counts[camel, rank]`` for every racing camel."""
+def ranks_of(board):
+    """The 0-based ranks ``(r0, ..., r4)`` of the five racing camels: the
+    number of racing camels ahead of each (fields are distinct)."""
     f0 = field_of(board, 0)
     f1 = field_of(board, 1)
     f2 = field_of(board, 2)
     f3 = field_of(board, 3)
     f4 = field_of(board, 4)
-    # rank = number of racing camels ahead; fields are distinct
     r0 = (f1 > f0) + (f2 > f0) + (f3 > f0) + (f4 > f0)
     r1 = (f0 > f1) + (f2 > f1) + (f3 > f1) + (f4 > f1)
     r2 = (f0 > f2) + (f1 > f2) + (f3 > f2) + (f4 > f2)
     r3 = (f0 > f3) + (f1 > f3) + (f2 > f3) + (f4 > f3)
-    r4 = 10 - r0 - r1 - r2 - r3
+    return r0, r1, r2, r3, 10 - r0 - r1 - r2 - r3
+
+
+@njit(inline="always")
+def add_ranks(board, weight, rank_counts):
+    """Add ``weight`` to ``rank_counts[camel, rank]`` for every racing camel."""
+    r0, r1, r2, r3, r4 = ranks_of(board)
     rank_counts[0, r0] += weight
     rank_counts[1, r1] += weight
     rank_counts[2, r2] += weight
@@ -252,15 +258,7 @@ def rank_code(board):
     """The race order of the racing camels as one number (see RANK_CODES):
     ``r_i`` is the 0-based rank of camel ``i``.  Counting codes and expanding
     them once (:func:`add_rank_codes`) is cheaper than five counters per board."""
-    f0 = field_of(board, 0)
-    f1 = field_of(board, 1)
-    f2 = field_of(board, 2)
-    f3 = field_of(board, 3)
-    f4 = field_of(board, 4)
-    r0 = (f1 > f0) + (f2 > f0) + (f3 > f0) + (f4 > f0)
-    r1 = (f0 > f1) + (f2 > f1) + (f3 > f1) + (f4 > f1)
-    r2 = (f0 > f2) + (f1 > f2) + (f3 > f2) + (f4 > f2)
-    r3 = (f0 > f3) + (f1 > f3) + (f2 > f3) + (f4 > f3)
+    r0, r1, r2, r3, _ = ranks_of(board)
     return r0 + 5 * r1 + 25 * r2 + 125 * r3
 
 
