@@ -211,6 +211,7 @@ def race_odds(
     seed: int | None = None,
     threads: int | None = None,
     method: str = "auto",
+    replicates: int | None = None,
 ) -> RaceOdds:
     """Whole-race odds of ``position``: P(win), P(last), final ranks, legs left.
 
@@ -223,18 +224,25 @@ def race_odds(
     ``seed`` makes the result reproducible whatever ``threads`` is.
     ``method="sample"`` samples the later legs even when the next leg could be
     enumerated (races ending in the current leg are always exact).
+    ``replicates``: with ``samples``, split them into this many independent
+    replicates (default 32; more give a more accurate standard error).
     """
     position = as_position(position)
     if samples is not None:
         samples = check_samples(samples)
     precision = check_precision(precision)
     seed = resolve_seed(seed)
+    if replicates is not None:
+        if samples is None:
+            raise AdvisorError("replicates applies with samples only")
+        if isinstance(replicates, bool) or not isinstance(replicates, int) or not 2 <= replicates <= samples:
+            raise AdvisorError(f"replicates must be a whole number 2..samples, not {replicates!r}")
     if method not in ("auto", "sample"):
         raise AdvisorError(f"method must be 'auto' or 'sample', not {method!r}")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
         raise AdvisorError(f"threads must be a whole number >= 1, not {threads!r}")
     with _threads(threads):
-        return _race_odds(position, samples, precision, seed, method == "auto")
+        return _race_odds(position, samples, precision, seed, method == "auto", replicates or MIN_REPLICATES)
 
 
 class _threads:
@@ -257,7 +265,8 @@ class _threads:
             numba.set_num_threads(self.saved)
 
 
-def _race_odds(position: Position, samples: int | None, precision: float, seed: int, try_exact: bool) -> RaceOdds:
+def _race_odds(position: Position, samples: int | None, precision: float, seed: int, try_exact: bool,
+               replicates: int) -> RaceOdds:
     from .encode import encode, full_pyramid, race_over
     from .kernels.leg import enumerate_leg
     from .kernels.race import MAX_LEGS, race_replicates, score_boards
@@ -303,8 +312,8 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
         return ranks, legs
 
     if samples is not None:
-        per = -(-samples // MIN_REPLICATES)
-        ranks, legs = run(MIN_REPLICATES, per, 0)
+        per = -(-samples // replicates)
+        ranks, legs = run(replicates, per, 0)
     else:
         per = REPLICATE_SIZE
         ranks, legs = run(MIN_REPLICATES, per, 0)

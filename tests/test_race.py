@@ -129,6 +129,11 @@ def test_same_seed_same_answer_whatever_the_thread_count():
     np.testing.assert_array_equal(a.rank, b.rank)
 
 
+def test_replicates_split_the_samples():
+    race = race_odds(setup_position("second", 3), samples=6400, replicates=64, seed=2)
+    assert race.replicates == 64 and race.samples == 6400
+
+
 def test_first_edition_race():
     race = race_odds(setup_position("first", 2), seed=1, precision=0.005)
     assert race.camels == tuple("BGOYW")
@@ -138,7 +143,8 @@ def test_first_edition_race():
 @pytest.mark.parametrize(
     "kwargs",
     [{"precision": 0}, {"precision": 1.5}, {"precision": "x"}, {"threads": 0},
-     {"method": "exact"}, {"samples": 0}, {"seed": -3}],
+     {"method": "exact"}, {"samples": 0}, {"seed": -3}, {"replicates": 4},
+     {"samples": 100, "replicates": 1}, {"samples": 100, "replicates": 101}],
 )
 def test_bad_arguments(kwargs):
     with pytest.raises(AdvisorError):
