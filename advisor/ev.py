@@ -48,19 +48,14 @@ import numpy as np
 from .errors import IllegalActionError
 from .rules.editions import TRACK_LENGTH
 from .rules.position import Position, Tile
+from .rules.scoring import pile_payout
 from .state import GameState, PileCard
 
 __all__ = ["best_moves", "evaluate", "legal_actions", "pile_payout", "LegOutcomes"]
 
-PILE_PAYOUTS = (8, 5, 3, 2)
 #: Race odds precision for the denial column when the advised player holds
 #: no overall card (the next player's cards are its only use).
 DENIAL_PRECISION = 0.01
-
-
-def pile_payout(k: int) -> int:
-    """Payout of the ``k``-th (0-based) correct card of a pile: 8, 5, 3, 2, 1, 1, ..."""
-    return PILE_PAYOUTS[k] if k < len(PILE_PAYOUTS) else 1
 
 
 # --------------------------------------------------------------------------

@@ -67,7 +67,8 @@ def sample_leg_odds(position: Position | str, *, samples: int, seed: int | None 
 # Whole-race odds
 # --------------------------------------------------------------------------
 
-#: Races per replicate when sampling to a precision target.
+#: Most races per replicate when sampling to a precision target (a coarse
+#: target takes fewer: enough for it if a probability were 1/2).
 REPLICATE_SIZE = 2048
 #: Replicates in the first round (and the fewest ever used).
 MIN_REPLICATES = 32
@@ -315,7 +316,10 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
         per = -(-samples // replicates)
         ranks, legs = run(replicates, per, 0)
     else:
-        per = REPLICATE_SIZE
+        # first round: enough races for the target if a probability were 1/2
+        # (at most REPLICATE_SIZE per replicate, at least 64)
+        worst = 0.25 * (2.05 / precision) ** 2 * weight_open**2
+        per = int(min(REPLICATE_SIZE, max(64, np.ceil(worst / MIN_REPLICATES))))
         ranks, legs = run(MIN_REPLICATES, per, 0)
         while True:
             reps = ranks.shape[0]

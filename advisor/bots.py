@@ -1,0 +1,86 @@
+"""Bots: a small policy interface and the built-in players.
+
+A policy maps what a player sees (:meth:`advisor.game.Game.view`) to an
+action: ``policy.choose(state, player, rng) -> str``.  ``rng`` is a
+``numpy.random.Generator`` owned by the seat, so a seeded game is
+reproducible.
+
+* ``random``: a uniformly random legal action.
+* ``heuristic``: takes the leg bet tile with the highest expected value if
+  that value exceeds 1 coin, else takes a pyramid tile (the "roll unless a leg
+  tile is worth more than the +1" rule of thumb).
+* ``advisor``: EV-greedy: the action ranked first by :func:`advisor.best_moves`
+  (no denial column; race odds at +-2 percentage points).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from .state import GameState
+
+__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "BOTS", "make_bot"]
+
+
+class Policy(Protocol):
+    name: str
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str: ...
+
+
+class RandomBot:
+    name = "random"
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        from .ev import legal_actions
+
+        actions = legal_actions(state, player)
+        return actions[int(rng.integers(len(actions)))]
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        from .exact import leg_odds
+
+        pos = state.position
+        odds = leg_odds(pos)
+        best, best_ev = "pyramid", 1.0
+        for i, (colour, stack) in enumerate(zip(pos.racing, pos.legtiles)):
+            if stack:
+                p = odds.rank[i]
+                ev = stack[0] * p[0] + p[1] - p[2:].sum()
+                if ev > best_ev:
+                    best, best_ev = f"leg:{colour}", ev
+        return best
+
+
+class GreedyBot:
+    """The advisor's first choice.  ``precision``: of the race odds behind
+    the overall cards (default +-0.02)."""
+
+    name = "advisor"
+
+    def __init__(self, precision: float = 0.02):
+        self.precision = precision
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        from .ev import best_moves
+
+        frame = best_moves(state, player, precision=self.precision, seed=int(rng.integers(2**62)), denial=False)
+        return str(frame["action"].iloc[0])
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot}
+
+
+def make_bot(name: str) -> Policy:
+    from .errors import AdvisorError
+
+    try:
+        return BOTS[name]()
+    except KeyError:
+        raise AdvisorError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
