@@ -82,6 +82,25 @@ def _build_parser() -> _Parser:
     best.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     best.add_argument("--no-denial", action="store_true", help="skip the denial column (faster)")
 
+    for name, text in (
+        ("simulate", "play games between bots and write their records (JSON lines)"),
+        ("tournament", "seat-rotated games between bots: win rates with 95% intervals, average money"),
+    ):
+        cmd = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ". Bots: "
+                             "random, heuristic (best leg tile if worth more than 1 coin, else roll), "
+                             "advisor (EV-greedy).")
+        cmd.add_argument("--players", type=_positive_int, default=4, help="players (default 4)")
+        cmd.add_argument("--bots", default="advisor,heuristic,random,random",
+                         help="comma-separated bots, one per seat (default: advisor,heuristic,random,random)")
+        cmd.add_argument("--games", type=_positive_int, default=100, help="games to play (default 100)")
+        cmd.add_argument("--edition", choices=("second", "first"), default="second")
+        cmd.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
+        cmd.add_argument("--processes", type=_positive_int, help="worker processes (default: one per core)")
+        cmd.add_argument("-o", "--output", help="JSON lines file for the game records"
+                         + (" (required)" if name == "simulate" else ""), required=name == "simulate")
+        if name == "tournament":
+            cmd.add_argument("--json", action="store_true", help="print the table as JSON")
+
     sub.add_parser(
         "warmup",
         help="compile every kernel once (later runs load them from the cache)",
@@ -121,7 +140,8 @@ def _precision(text: str) -> float:
     return value
 
 
-_VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players")
+_VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players", "--games",
+                  "--processes")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -350,6 +370,49 @@ def _details(row: dict) -> str:
     return f"copy the partner's best tile at leg end{floor}"
 
 
+def _bots_arg(args: argparse.Namespace) -> list[str]:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(bots) != args.players:
+        raise AdvisorError(f"--bots names {len(bots)} bots for {args.players} players: give one per seat")
+    return bots
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .game import write_records
+    from .simulate import simulate
+
+    bots = _bots_arg(args)
+    records = list(simulate(bots, args.games, edition=args.edition, seed=args.seed, processes=args.processes))
+    write_records(records, args.output)
+    legs = [r[-1]["legs"] for r in records]
+    turns = [r[-1]["turns"] for r in records]
+    print(f"{len(records)} games written to {args.output}: {sum(legs) / len(legs):.2f} legs and "
+          f"{sum(turns) / len(turns):.1f} turns per game on average.")
+    return 0
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from .game import write_records
+    from .simulate import tournament
+
+    bots = _bots_arg(args)
+    records: list | None = [] if args.output else None
+    frame = tournament(bots, args.games, edition=args.edition, seed=args.seed, processes=args.processes,
+                       records=records)
+    if records is not None:
+        write_records(records, args.output)
+    if args.json:
+        print(json.dumps({"games": args.games, "seed": args.seed, "edition": args.edition,
+                          "bots": frame.to_dict(orient="records")}))
+        return 0
+    print(f"{args.games} games, {args.players} players, {args.edition} edition, seats rotated, seed {args.seed}:")
+    print(f"{'seat entry':<14}{'win rate':>10}   95% interval   {'money':>7}   95% interval")
+    for k, row in frame.iterrows():
+        print(f"{k}:{row['bot']:<12}{100 * row['win_rate']:9.1f}%   {100 * row['win_lo']:4.1f}-{100 * row['win_hi']:4.1f}%"
+              f"   {row['money']:7.2f}   {row['money_lo']:.2f}-{row['money_hi']:.2f}")
+    return 0
+
+
 def _cmd_warmup(args: argparse.Namespace) -> int:
     import time
 
@@ -362,7 +425,8 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "warmup": _cmd_warmup}
+_COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
+             "warmup": _cmd_warmup}
 
 
 if __name__ == "__main__":  # pragma: no cover
