@@ -101,6 +101,15 @@ def _build_parser() -> _Parser:
         if name == "tournament":
             cmd.add_argument("--json", action="store_true", help="print the table as JSON")
 
+    play = sub.add_parser(
+        "play", help="an interactive game: humans and bots at one table",
+        description="Play Camel Up in the terminal. On your turn type an action (leg:R, pyramid, "
+        "tile:+7, winner:B, ...) or 'odds', 'best' (the advisor's ranking), 'help', 'quit'.")
+    play.add_argument("--seats", default="human,advisor,heuristic,random",
+                      help="comma-separated seats: human or a bot (default: human,advisor,heuristic,random)")
+    play.add_argument("--edition", choices=("second", "first"), default="second")
+    play.add_argument("--seed", type=_seed, help="seed of the game (default: drawn and shown)")
+
     sub.add_parser(
         "warmup",
         help="compile every kernel once (later runs load them from the cache)",
@@ -413,6 +422,23 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .bots import BOTS
+    from .play import play
+    from .rules.editions import get_edition
+
+    seats = [x.strip() for x in args.seats.split(",") if x.strip()]
+    for seat in seats:
+        if seat != "human" and seat not in BOTS:
+            raise AdvisorError(f"unknown seat {seat!r}: use human or a bot ({', '.join(BOTS)})")
+    ed = get_edition(args.edition)
+    if not ed.min_players <= len(seats) <= ed.max_players:
+        raise AdvisorError(f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, "
+                           f"not {len(seats)}")
+    play(seats, edition=args.edition, seed=args.seed)
+    return 0
+
+
 def _cmd_warmup(args: argparse.Namespace) -> int:
     import time
 
@@ -426,7 +452,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
-             "warmup": _cmd_warmup}
+             "play": _cmd_play, "warmup": _cmd_warmup}
 
 
 if __name__ == "__main__":  # pragma: no cover
