@@ -11,6 +11,7 @@ reproducible.
   tile is worth more than the +1" rule of thumb).
 * ``advisor``: EV-greedy: the action ranked first by :func:`advisor.best_moves`
   (no denial column; race odds at +-2 percentage points).
+* ``denial``: EV-greedy plus half the denial value of each action.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from .state import GameState
 
-__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "BOTS", "make_bot"]
+__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "BOTS", "make_bot"]
 
 
 class Policy(Protocol):
@@ -74,7 +75,26 @@ class GreedyBot:
         return str(frame["action"].iloc[0])
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot}
+class DenialBot(GreedyBot):
+    """EV-greedy plus ``weight`` times the denial value of each action: an
+    action that also takes the best option away from the next player (the
+    top leg tile, a good pile place) is worth more than its own EV."""
+
+    name = "denial"
+
+    def __init__(self, precision: float = 0.02, weight: float = 0.5):
+        super().__init__(precision)
+        self.weight = weight
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        from .ev import best_moves
+
+        frame = best_moves(state, player, precision=self.precision, seed=int(rng.integers(2**62)), denial=True)
+        score = frame["ev"] + self.weight * frame["denial"]
+        return str(frame["action"].iloc[int(np.argmax(score.to_numpy()))])
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot}
 
 
 def make_bot(name: str) -> Policy:

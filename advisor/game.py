@@ -115,6 +115,9 @@ class Game:
         from .montecarlo import resolve_seed
 
         ed = get_edition(edition)
+        if isinstance(players, bool) or not isinstance(players, int) or not ed.min_players <= players <= ed.max_players:
+            raise IllegalActionError(
+                f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, not {players!r}")
         self.seed = resolve_seed(seed)
         self.rng = np.random.default_rng(self.seed)
         board = setup_position(ed.name, self.rng) if position is None else position
@@ -228,6 +231,7 @@ class Game:
             self.state = GameState(pos, tuple(players), (player + 1) % st.n_players,
                                    piles["winner"], piles["loser"])
         self.turns += 1
+        entry["board"] = self.board()  # after the action: replays check it
         self.record.append(entry)
         if self.finished:
             self.record.append(self.summary())
@@ -275,17 +279,22 @@ class Game:
 
     # ------------------------------------------------------------ record
     def summary(self) -> dict:
+        """The record's end line (the game must be over)."""
+        if not self.finished:
+            raise IllegalActionError("the game is not over")
         return {
             "type": "end", "money": self.money(), "winners": self.winners(),
             "winner_camel": self.winner_camel, "loser_camel": self.loser_camel,
-            "legs": self.legs, "turns": self.turns,
-            "final_board": " ".join(f"{s}:{c}" for s, c in self.final_stacks),
+            "legs": self.legs, "turns": self.turns, "final_board": self.board(),
         }
 
     def board(self) -> str:
-        """The current board string (the final stacks once the race is over)."""
+        """The current board string; once the race is over, the final stacks
+        (spaces beyond the track as they are, see the rulings)."""
         if self.finished:
-            return " ".join(f"{s}:{c}" for s, c in self.final_stacks)
+            ed = self.state.position.rules
+            edition = [] if ed.name == "second" else [ed.name]
+            return " ".join(edition + [f"{s}:{c}" for s, c in self.final_stacks])
         return str(self.state.position)
 
 
@@ -306,28 +315,27 @@ def replay(record: list[dict], upto: int | None = None) -> Game:
     game.record[0] = dict(setup)
     for entry in record[1:]:
         if entry.get("type") == "end":
-            if upto is None and entry != game.summary():
-                raise ValueError(f"the record's end line {entry} does not match the replay {game.summary()}")
+            if upto is None and (not game.finished or entry != game.summary()):
+                raise ValueError(f"the record's end line {entry} does not match the replay "
+                                 f"({game.summary() if game.finished else 'the game is not over'})")
             break
         if upto is not None and game.turns >= upto:
             break
         roll = Roll(**entry["roll"]) if "roll" in entry else None
         if entry["player"] != game.to_move:
             raise ValueError(f"turn {entry['turn']}: player {entry['player']} is not to move")
-        game.apply(entry["action"], roll)
+        done = game.apply(entry["action"], roll)
+        if "board" in entry and entry["board"] != done["board"]:
+            raise ValueError(f"turn {entry['turn']}: the record's board {entry['board']!r} does not match "
+                             f"the replay's {done['board']!r}")
     return game
 
 
 def boards(record: list[dict]) -> list[str]:
-    """The board string before every turn of the game, and at its end."""
-    game = replay(record[:1])
-    out = [game.board()]
-    for entry in record[1:]:
-        if entry.get("type") != "action":
-            continue
-        game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
-        out.append(game.board())
-    return out
+    """The board string before every turn of the game, and at its end
+    (the record is replayed and checked)."""
+    replay(record)
+    return [record[0]["board"]] + [e["board"] for e in record[1:] if e.get("type") == "action"]
 
 
 def write_records(games: list[list[dict]], path) -> None:
