@@ -14,6 +14,7 @@ import sys
 
 from . import EXAMPLE_POSITION, __version__
 from .errors import AdvisorError
+from .report import format_advice, format_leg_odds, format_race_odds
 
 __all__ = ["main"]
 
@@ -86,6 +87,7 @@ def _build_parser() -> _Parser:
         ("simulate", "play games between bots and write their records (JSON lines)"),
         ("tournament", "seat-rotated games between bots: win rates with 95% intervals, average money"),
     ):
+        text = text.replace("%", "%%")  # argparse formats help texts
         cmd = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ". Bots: "
                              "random, heuristic (best leg tile if worth more than 1 coin, else roll), "
                              "advisor (EV-greedy).")
@@ -226,66 +228,11 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             out["seed"] = seed
         print(json.dumps(out))
         return 0
-    print(_format_leg_table(odds))
+    print(format_leg_odds(odds))
     if race is not None:
         print()
-        print(_format_race_table(race))
+        print(format_race_odds(race))
     return 0
-
-
-def _format_race_table(race) -> str:
-    from .exact import RANK_LABELS
-
-    if race.exact:
-        head = "Race odds, exact (the race must end within this leg or the next):"
-    else:
-        head = (f"Race odds, {race.samples:,} simulated races (seed {race.seed}), "
-                f"95% intervals; later legs sampled from the exact end states of this leg:")
-    hw = race.half_width()
-
-    def cell(p: float, h: float) -> str:
-        return f"{100 * p:5.1f}%" + ("       " if race.exact else f" +-{100 * h:4.2f}")
-
-    lines = [head, "camel       win           lose      " + "".join(f"{x:>7}" for x in RANK_LABELS)]
-    for i in sorted(range(len(race.camels)), key=lambda i: -race.win[i]):
-        lines.append(
-            f"  {race.camels[i]}   {cell(race.win[i], hw[i, 0])}  {cell(race.lose[i], hw[i, -1])}  "
-            + "".join(f"{100 * x:6.1f}%" for x in race.rank[i])
-        )
-    legs = ", ".join(
-        ("this leg" if k == 0 else f"{k} leg{'s' if k > 1 else ''} later") + f" {100 * p:.1f}%"
-        for k, p in enumerate(race.legs) if p >= 0.0005
-    )
-    lines.append(f"The race ends: {legs}")
-    return "\n".join(lines)
-
-
-def _format_leg_table(odds) -> str:
-    from .exact import RANK_LABELS
-
-    p = odds.position
-    ed = p.rules
-    rolls = len(p.dice) - ed.dice_left
-    lines = [f"Position: {p}  ({ed.title})"]
-    if odds.exact:
-        lines.append(
-            f"Leg odds, exact over {odds.total:,} equally likely die sequences "
-            f"({rolls} roll{'s' if rolls != 1 else ''} left in this leg):"
-        )
-    else:
-        half = 1.96 * float(odds.stderr.max()) * 100
-        lines.append(
-            f"Leg odds, sampled from {odds.samples:,} legs (seed {odds.seed}; +-{half:.2f} pp at 95%):"
-        )
-    lines.append("camel " + "".join(f"{label:>8}" for label in RANK_LABELS))
-    for camel in odds.order():
-        row = odds.rank[odds.camels.index(camel)]
-        lines.append(f"  {camel}   " + "".join(f"{100 * x:7.1f}%" for x in row))
-    lines.append(f"P(the race ends during this leg): {100 * odds.race_ends:.1f}%")
-    for space, expected in odds.expected_landings().items():
-        tile = p.tile_at(space)
-        lines.append(f"Tile {tile.token}: expected landings this leg {expected:.3f}")
-    return "\n".join(lines)
 
 
 def _state_arg(args: argparse.Namespace):
@@ -331,52 +278,8 @@ def _cmd_best(args: argparse.Namespace) -> int:
             out["seed"] = frame.attrs["seed"]
         print(json.dumps(out))
         return 0
-    print(_format_best(state, frame, assumptions))
+    print(format_advice(state, frame, assumptions))
     return 0
-
-
-def _format_best(state, frame, assumptions) -> str:
-    player = frame.attrs["player"]
-    me = state.players[player]
-    lines = [f"Position: {state.position}  ({state.position.rules.title})",
-             f"Advice for player {player}: money {me.money}, "
-             f"leg tiles {' '.join(f'{c}{v}' for c, v in me.leg_tiles) or 'none'}, "
-             f"pyramid tiles {me.pyramid_tiles}, overall cards in hand {state.hand(player) or 'none'}"]
-    if assumptions:
-        lines.append("Assumed (no game state given): " + "; ".join(assumptions) + ".")
-    if frame.attrs["race_samples"] is not None:
-        samples = frame.attrs["race_samples"]
-        lines.append("Overall cards use race odds " + (
-            "computed exactly." if samples == 0 else f"from {samples:,} simulated races (seed {frame.attrs['seed']})."))
-    lines.append("")
-    lines.append(f"{'action':<10} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}  details")
-    for row in frame.to_dict(orient="records"):
-        lines.append(f"{row['action']:<10} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "
-                     f"{row['denial']:+7.3f}  {_details(row)}")
-    lines.append("")
-    lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
-                 "action's own payout; denial: how much the next player's best option drops.")
-    return "\n".join(lines)
-
-
-def _details(row: dict) -> str:
-    kind = row["kind"]
-    floor = f"; money floor {row['floor']:+.3f}" if abs(row.get("floor", 0) or 0) > 5e-4 else ""
-    if kind == "leg":
-        return (f"tile {int(row['value'])}: P(1st) {100 * row['p_first']:.1f}%, P(2nd) {100 * row['p_second']:.1f}%, "
-                f"P(3rd-5th) {100 * row['p_rest']:.1f}%{floor}")
-    if kind == "pyramid":
-        return f"+1 coin at leg end{floor}"
-    if kind == "tile":
-        out = f"landings {row['landings']:.3f}, held leg bets {row['bets_change']:+.3f}"
-        if row["overall_change"]:
-            out += f", overall cards {row['overall_change']:+.3f}"
-        return out + floor
-    if kind in ("winner", "loser"):
-        p = row["p_first"] if kind == "winner" else row["p_rest"]
-        word = "wins" if kind == "winner" else "finishes last"
-        return f"P({word}) {100 * p:.1f}%, card #{int(row['pile_place'])} on the pile{floor}"
-    return f"copy the partner's best tile at leg end{floor}"
 
 
 def _bots_arg(args: argparse.Namespace) -> list[str]:

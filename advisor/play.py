@@ -17,6 +17,7 @@ import numpy as np
 from .bots import make_bot
 from .errors import AdvisorError
 from .game import Game
+from .report import format_leg_odds, format_race_odds
 
 __all__ = ["play", "render"]
 
@@ -126,12 +127,11 @@ def _describe(entry: dict) -> str:
 
 
 def _odds_text(game: Game) -> str:
-    from .cli import _format_leg_table, _format_race_table
     from .exact import leg_odds
     from .montecarlo import race_odds
 
     pos = game.state.position
-    return _format_leg_table(leg_odds(pos)) + "\n\n" + _format_race_table(race_odds(pos, precision=0.005, seed=0))
+    return format_leg_odds(leg_odds(pos)) + "\n\n" + format_race_odds(race_odds(pos, precision=0.005, seed=0))
 
 
 def _best_text(game: Game, player: int) -> str:

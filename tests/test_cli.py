@@ -151,3 +151,9 @@ def test_module_entry_point_exit_status():
         [sys.executable, "-m", "advisor.cli", "odds", "1:B"], capture_output=True, text=True
     )
     assert proc.returncode == 2 and proc.stderr.startswith("camelup: error:")
+
+
+@pytest.mark.parametrize("command", ["odds", "best", "simulate", "tournament", "play", "warmup"])
+def test_every_command_has_help(command, capsys):
+    assert main([command, "--help"]) == 0
+    assert "usage: camelup " + command in capsys.readouterr().out
