@@ -103,6 +103,24 @@ def _build_parser() -> _Parser:
         if name == "tournament":
             cmd.add_argument("--json", action="store_true", help="print the table as JSON")
 
+    batch = sub.add_parser(
+        "batch", help="analyse a file of positions into CSV or JSON lines",
+        description="Analyse every position of INPUT (.txt: one board string per line; .csv: a "
+        "'position' column; .jsonl: a 'position' key) into OUTPUT (.csv or .jsonl): exact leg rank "
+        "probabilities, and on request race odds, the best action, or every action's EV (--moves, "
+        "long format). Bad rows get an 'error' and do not stop the batch; the exit status is 1 when "
+        "any row failed. Memory stays flat: rows are processed and written in chunks.")
+    batch.add_argument("input", help="input file (.txt, .csv or .jsonl)")
+    batch.add_argument("-o", "--output", required=True, help="output file (.csv or .jsonl)")
+    batch.add_argument("--race", action="store_true", help="add race win/lose odds")
+    batch.add_argument("--advice", action="store_true", help="add the best action and its EV")
+    batch.add_argument("--moves", action="store_true", help="write every action's EV (long format) instead")
+    batch.add_argument("--precision", type=_precision, default=0.01,
+                       help="race odds precision (default 0.01 = +-1 percentage point)")
+    batch.add_argument("--seed", type=_seed, default=0, help="seed of the race odds (default 0)")
+    batch.add_argument("--resume", action="store_true", help="continue an interrupted run into OUTPUT")
+    batch.add_argument("--chunk", type=_positive_int, default=10_000, help="rows per chunk (default 10000)")
+
     play = sub.add_parser(
         "play", help="an interactive game: humans and bots at one table",
         description="Play Camel Up in the terminal. On your turn type an action (leg:R, pyramid, "
@@ -152,7 +170,7 @@ def _precision(text: str) -> float:
 
 
 _VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players", "--games",
-                  "--processes")
+                  "--processes", "--chunk")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -325,6 +343,15 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_batch(args: argparse.Namespace) -> int:
+    from .batch import run_batch
+
+    rows, failed = run_batch(args.input, args.output, race=args.race, precision=args.precision, seed=args.seed,
+                             advice=args.advice, moves=args.moves, resume=args.resume, chunk=args.chunk)
+    print(f"{rows} position(s) analysed into {args.output}; {failed} failed.", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from .bots import BOTS
     from .play import play
@@ -355,7 +382,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
-             "play": _cmd_play, "warmup": _cmd_warmup}
+             "play": _cmd_play, "batch": _cmd_batch, "warmup": _cmd_warmup}
 
 
 if __name__ == "__main__":  # pragma: no cover

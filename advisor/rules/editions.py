@@ -7,6 +7,7 @@ fields instead of testing ``edition == ...``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 __all__ = ["Edition", "EDITIONS", "FIRST", "SECOND", "get_edition", "TRACK_LENGTH", "GREY_DIE"]
 
@@ -50,25 +51,25 @@ class Edition:
     max_players: int
     partnership_players: int | None
 
-    @property
+    @cached_property
     def has_grey_die(self) -> bool:
         return bool(self.crazy)
 
-    @property
+    @cached_property
     def camels(self) -> str:
         """Every camel letter: racing first, then crazy."""
         return self.racing + self.crazy
 
-    @property
+    @cached_property
     def dice(self) -> str:
         """Every die letter in the pyramid at a leg start, canonical order."""
         return self.racing + (GREY_DIE if self.has_grey_die else "")
 
-    @property
+    @cached_property
     def rolls_per_leg(self) -> int:
         return len(self.dice) - self.dice_left
 
-    @property
+    @cached_property
     def min_pyramid(self) -> int:
         """Fewest dice a mid-leg pyramid can hold (one more than ``dice_left``)."""
         return self.dice_left + 1

@@ -10,6 +10,7 @@ rule of ../shared/NOTATION.md (and anything else impossible) and raises
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Mapping, NamedTuple
 
 from ..errors import PositionError
@@ -98,7 +99,19 @@ class Position:
         set_("legtiles", self._check_legtiles(ed))
 
     def _check_stacks(self, ed: Edition) -> tuple[tuple[int, str], ...]:
-        raw = self.stacks.items() if isinstance(self.stacks, Mapping) else self.stacks
+        raw = list(self.stacks.items() if isinstance(self.stacks, Mapping) else self.stacks)
+        # fast path for valid input; anything odd is explained by _explain_stacks
+        try:
+            spaces = {space for space, _ in raw}
+            letters = "".join(camels for _, camels in raw)
+            if (len(spaces) == len(raw) and all(type(s) is int and 1 <= s <= TRACK_LENGTH for s in spaces)
+                    and all(type(c) is str and c for _, c in raw) and sorted(letters) == sorted(ed.camels)):
+                return tuple(sorted((space, camels) for space, camels in raw))
+        except (TypeError, ValueError):
+            pass
+        return self._explain_stacks(ed, raw)
+
+    def _explain_stacks(self, ed: Edition, raw) -> tuple[tuple[int, str], ...]:
         seen_spaces: set[int] = set()
         seen_camels: set[str] = set()
         out = []
@@ -214,7 +227,7 @@ class Position:
         return tuple(values)
 
     # ------------------------------------------------------------ accessors
-    @property
+    @cached_property
     def rules(self) -> Edition:
         """The :class:`~advisor.rules.editions.Edition` of this position."""
         return get_edition(self.edition)

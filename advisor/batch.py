@@ -1,0 +1,283 @@
+"""Many positions -> one pandas DataFrame; streaming batch files.
+
+:func:`analyse` takes board strings (a list, a pandas Series, or a DataFrame
+with a ``position`` column) and returns one row per position:
+
+* ``position``: the canonical board string (or the input, if it failed);
+  ``error``: empty, or the message that rejected the row;
+* ``C_1st`` .. ``C_5th`` for every racing camel C: exact leg rank
+  probabilities (one kernel call per chunk and edition, all cores);
+* with ``race=True``: ``C_win``, ``C_lose`` and ``race_samples`` (race odds
+  to ``precision``; seeded per row, so a row's figures do not depend on the
+  chunking);
+* with ``advice=True``: ``best_action`` and ``best_ev`` (the advisor's first
+  choice for the player to move, defaults of a bare board).
+
+Bad rows never stop a batch: they get their ``error`` and NaN figures.
+:func:`run_batch` streams files of any length through :func:`analyse` in
+chunks, writing as it goes, and can resume an interrupted run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from .errors import AdvisorError
+
+__all__ = ["analyse", "analyse_moves", "run_batch", "read_positions"]
+
+CHUNK = 10_000
+
+
+def _texts(positions) -> list[str]:
+    import pandas as pd
+
+    if isinstance(positions, pd.DataFrame):
+        if "position" not in positions.columns:
+            raise AdvisorError("the DataFrame needs a 'position' column of board strings")
+        positions = positions["position"]
+    return ["" if p is None else str(p) for p in list(positions)]
+
+
+def _row_seed(seed: int, text: str) -> int:
+    import hashlib
+
+    digest = hashlib.sha256(f"{seed}:{text}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int = 0,
+            advice: bool = False):
+    """Analyse many positions; one DataFrame row per input (see the module
+    docstring for the columns)."""
+    import pandas as pd
+
+    from .exact import RANK_LABELS, leg_odds_many
+    from .notation import parse_position
+
+    texts = _texts(positions)
+    parsed: list = []
+    errors: list[str] = []
+    for text in texts:
+        try:
+            parsed.append(parse_position(text))
+            errors.append("")
+        except AdvisorError as exc:
+            parsed.append(None)
+            errors.append(str(exc))
+    good = [i for i, p in enumerate(parsed) if p is not None]
+    frame = pd.DataFrame({
+        "position": [str(p) if p is not None else t for t, p in zip(texts, parsed)],
+        "error": errors,
+    })
+    if good:
+        results = leg_odds_many([parsed[i] for i in good])
+        columns: dict[str, np.ndarray] = {}
+        for k, res in enumerate(results):
+            for camel, probs in zip(res.camels, res.rank):
+                for label, p in zip(RANK_LABELS, probs):
+                    name = f"{camel}_{label}"
+                    if name not in columns:
+                        columns[name] = np.full(len(texts), np.nan)
+                    columns[name][good[k]] = p
+        frame = pd.concat([frame, pd.DataFrame(columns)], axis=1)
+        extra: list[dict] = [{} for _ in texts]
+        for i in good:
+            if race:
+                _add_race(extra[i], parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
+            if advice:
+                _add_advice(extra[i], parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
+        if race or advice:
+            frame = pd.concat([frame, pd.DataFrame(extra)], axis=1)
+    frame.attrs.update(race=race, precision=precision, seed=seed, advice=advice)
+    return frame
+
+
+def _add_race(row: dict, pos, precision: float, seed: int) -> None:
+    from .montecarlo import race_odds
+
+    res = race_odds(pos, precision=precision, seed=seed)
+    for i, camel in enumerate(res.camels):
+        row[f"{camel}_win"] = float(res.win[i])
+        row[f"{camel}_lose"] = float(res.lose[i])
+    row["race_samples"] = res.samples
+
+
+def _add_advice(row: dict, pos, precision: float, seed: int) -> None:
+    from .ev import best_moves
+
+    frame = best_moves(pos, precision=precision, seed=seed, denial=False)
+    row["best_action"] = str(frame["action"].iloc[0])
+    row["best_ev"] = float(frame["ev"].iloc[0])
+
+
+def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
+    """The EV of every legal action of every position, in long format: one
+    row per (position, action) with ``ev``, ``sd``, ``p_loss``; bad rows
+    give one row with their ``error``."""
+    import pandas as pd
+
+    from .ev import best_moves
+    from .notation import parse_position
+
+    rows = []
+    for text in _texts(positions):
+        try:
+            pos = parse_position(text)
+        except AdvisorError as exc:
+            rows.append({"position": text, "error": str(exc)})
+            continue
+        frame = best_moves(pos, precision=precision, seed=_row_seed(seed, str(pos)), denial=False)
+        for r in frame[["action", "ev", "sd", "p_loss"]].to_dict(orient="records"):
+            rows.append({"position": str(pos), "error": "", **r})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------
+
+_INPUTS = (".txt", ".csv", ".jsonl")
+_OUTPUTS = (".csv", ".jsonl")
+
+
+def _kind(path: Path, allowed: tuple[str, ...], what: str) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in allowed:
+        raise AdvisorError(f"{what} {path}: use one of {', '.join(allowed)} (by extension)")
+    return suffix
+
+
+def read_positions(path: str | Path, skip: int = 0) -> Iterator[str]:
+    """Board strings from a text file (one per line; blank lines and lines
+    starting with # are skipped), a CSV file with a ``position`` column, or
+    JSON lines with a ``position`` (or ``board``) key; the first ``skip``
+    are passed over."""
+    path = Path(path)
+    kind = _kind(path, _INPUTS, "input")
+    if not path.is_file():
+        raise AdvisorError(f"input {path}: no such file")
+    n = 0
+    if kind == ".csv":
+        import pandas as pd
+
+        try:
+            reader = pd.read_csv(path, chunksize=CHUNK, dtype=str, keep_default_na=False)
+            for chunk in reader:
+                if "position" not in chunk.columns:
+                    raise AdvisorError(f"input {path}: no 'position' column")
+                for text in chunk["position"]:
+                    n += 1
+                    if n > skip:
+                        yield text
+        except pd.errors.ParserError as exc:
+            raise AdvisorError(f"input {path}: not a readable CSV file ({exc})") from None
+        return
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line or (kind == ".txt" and line.startswith("#")):
+                continue
+            if kind == ".jsonl":
+                try:
+                    obj = json.loads(line)
+                    text = obj.get("position", obj.get("board", "")) if isinstance(obj, dict) else ""
+                except json.JSONDecodeError:
+                    text = line  # reported as a bad position
+                line = str(text)
+            n += 1
+            if n > skip:
+                yield line
+
+
+def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _rows_written(path: Path, kind: str) -> int:
+    if not path.exists():
+        return 0
+    with open(path, encoding="utf-8") as fh:
+        lines = sum(1 for line in fh if line.strip())
+    return max(0, lines - 1) if kind == ".csv" else lines
+
+
+def run_batch(input_path, output_path, *, race: bool = False, precision: float = 0.01, seed: int = 0,
+              advice: bool = False, moves: bool = False, resume: bool = False, chunk: int = CHUNK,
+              progress: bool | None = None) -> tuple[int, int]:
+    """Stream ``input_path`` through :func:`analyse` (or :func:`analyse_moves`
+    with ``moves``) in chunks of ``chunk`` rows, appending to
+    ``output_path`` as it goes; memory stays flat.  ``resume`` skips the
+    input rows an earlier run already wrote.  Returns ``(rows, failed)``."""
+    from tqdm import tqdm
+
+    src, dst = Path(input_path), Path(output_path)
+    out_kind = _kind(dst, _OUTPUTS, "output")
+    _kind(src, _INPUTS, "input")
+    if moves and resume:
+        raise AdvisorError("--resume is not available with --moves (rows per position vary)")
+    done = _rows_written(dst, out_kind) if resume else 0
+    if not resume and dst.exists():
+        dst.unlink()
+    columns: list[str] | None = None
+    if resume and done and out_kind == ".csv":
+        with open(dst, encoding="utf-8") as fh:
+            columns = fh.readline().strip().split(",")
+    if progress is None:
+        progress = sys.stderr.isatty()
+    rows = failed = 0
+    bar = tqdm(unit="pos", disable=not progress, file=sys.stderr, initial=done)
+    try:
+        for texts in _chunks(read_positions(src, skip=done), chunk):
+            if moves:
+                frame = analyse_moves(texts, precision=precision, seed=seed)
+            else:
+                frame = analyse(texts, race=race, precision=precision, seed=seed, advice=advice)
+            failed += int((frame["error"] != "").sum()) if not moves else \
+                int(frame.drop_duplicates("position")["error"].ne("").sum())
+            rows += len(texts)
+            if out_kind == ".csv":
+                if columns is None:
+                    columns = _all_columns(frame, race, advice, moves)
+                frame.reindex(columns=columns).to_csv(dst, mode="a", header=not dst.exists() or
+                                                      dst.stat().st_size == 0, index=False)
+            else:
+                with open(dst, "a", encoding="utf-8") as fh:
+                    for record in frame.to_dict(orient="records"):
+                        clean = {k: v for k, v in record.items() if not (isinstance(v, float) and np.isnan(v))}
+                        fh.write(json.dumps(clean) + "\n")
+            bar.update(len(texts))
+    finally:
+        bar.close()
+    return rows, failed
+
+
+def _all_columns(frame, race: bool, advice: bool, moves: bool) -> list[str]:
+    """Every column a batch can produce, in a fixed order (a CSV header must
+    cover later chunks too, whatever editions they hold)."""
+    from .exact import RANK_LABELS
+    from .rules.editions import EDITIONS
+
+    if moves:
+        return ["position", "error", "action", "ev", "sd", "p_loss"]
+    camels = []
+    for ed in EDITIONS.values():
+        camels += [c for c in ed.racing if c not in camels]
+    cols = ["position", "error"] + [f"{c}_{label}" for c in camels for label in RANK_LABELS]
+    if race:
+        cols += [f"{c}_{w}" for c in camels for w in ("win", "lose")] + ["race_samples"]
+    if advice:
+        cols += ["best_action", "best_ev"]
+    return cols
