@@ -82,6 +82,7 @@ def _build_parser() -> _Parser:
     best.add_argument("--seed", type=_seed, help="seed of the race simulation (default: drawn and reported)")
     best.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     best.add_argument("--no-denial", action="store_true", help="skip the denial column (faster)")
+    best.add_argument("--chart", help="also draw the EVs and the tile landing heat map to this picture file")
 
     for name, text in (
         ("simulate", "play games between bots and write their records (JSON lines)"),
@@ -120,6 +121,22 @@ def _build_parser() -> _Parser:
     batch.add_argument("--seed", type=_seed, default=0, help="seed of the race odds (default 0)")
     batch.add_argument("--resume", action="store_true", help="continue an interrupted run into OUTPUT")
     batch.add_argument("--chunk", type=_positive_int, default=10_000, help="rows per chunk (default 10000)")
+
+    chart = sub.add_parser(
+        "chart", help="probability curves through a recorded game",
+        description="Draw each camel's P(wins the leg), P(wins the race) and P(finishes last) after "
+        "every turn of a game record (from camelup simulate), leg ends and the actual result marked. "
+        "The format follows the extension of OUTPUT (.png, .svg, .pdf).")
+    chart.add_argument("record", help="game records (JSON lines)")
+    chart.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
+    chart.add_argument("--game", type=_nonneg_int, default=0, help="which game of the file (default 0)")
+    chart.add_argument("--precision", type=_precision, default=0.01, help="race odds precision (default 0.01)")
+    show = sub.add_parser(
+        "show", help="a picture of a position with its leg odds",
+        description="Draw the board (track, stacks, crazy camels, tiles, pyramid) with P(1st this leg).")
+    show.add_argument("position", nargs="*", help="board string (default: the built-in example)")
+    show.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
+    show.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
 
     play = sub.add_parser(
         "play", help="an interactive game: humans and bots at one table",
@@ -170,7 +187,7 @@ def _precision(text: str) -> float:
 
 
 _VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players", "--games",
-                  "--processes", "--chunk")
+                  "--processes", "--chunk", "--game")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -283,6 +300,14 @@ def _cmd_best(args: argparse.Namespace) -> int:
         frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
                            denial=not args.no_denial)
     player = frame.attrs["player"]
+    if args.chart:
+        from .plotting import plot_advice, plot_landings
+
+        fig = _figure((9, 9))
+        top, bottom = fig.subplots(2, 1, height_ratios=[3, 1])
+        plot_advice(frame, top)
+        plot_landings(frame, bottom)
+        _save(fig, args.chart)
     if args.json:
         moves = [
             {k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
@@ -352,6 +377,70 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+_PICTURES = (".png", ".svg", ".pdf")
+
+
+def _figure(size):
+    from pathlib import Path  # noqa: F401  (keeps imports local to picture commands)
+
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=size, layout="constrained")
+
+
+def _save(fig, path: str) -> None:
+    from pathlib import Path
+
+    if Path(path).suffix.lower() not in _PICTURES:
+        raise AdvisorError(f"picture file {path}: use one of {', '.join(_PICTURES)} (by extension)")
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise AdvisorError(f"cannot write {path}: {exc.strerror}") from None
+    print(f"Wrote {path}", file=sys.stderr)
+
+
+def _cmd_chart(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .game import read_records
+    from .plotting import game_odds, plot_game_odds
+
+    if Path(args.output).suffix.lower() not in _PICTURES:
+        raise AdvisorError(f"picture file {args.output}: use one of {', '.join(_PICTURES)} (by extension)")
+    if not Path(args.record).is_file():
+        raise AdvisorError(f"game records {args.record}: no such file")
+    try:
+        games = read_records(args.record)
+    except ValueError as exc:
+        raise AdvisorError(str(exc)) from None
+    if args.game >= len(games):
+        raise AdvisorError(f"--game {args.game}: the file holds {len(games)} game(s)")
+    try:
+        frame = game_odds(games[args.game], precision=args.precision)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise AdvisorError(f"game {args.game} of {args.record} is not a valid record: {exc}") from None
+    fig = _figure((11, 10))
+    for ax, what in zip(fig.subplots(3, 1, sharex=True), ("leg", "win", "lose")):
+        plot_game_odds(games[args.game], ax, what=what, frame=frame)
+    _save(fig, args.output)
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .plotting import plot_board
+
+    if Path(args.output).suffix.lower() not in _PICTURES:
+        raise AdvisorError(f"picture file {args.output}: use one of {', '.join(_PICTURES)} (by extension)")
+    position = _position_arg(args)
+    fig = _figure((12, 3.8))
+    plot_board(position, fig.add_subplot())
+    _save(fig, args.output)
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from .bots import BOTS
     from .play import play
@@ -382,7 +471,8 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
-             "play": _cmd_play, "batch": _cmd_batch, "warmup": _cmd_warmup}
+             "play": _cmd_play, "batch": _cmd_batch, "chart": _cmd_chart, "show": _cmd_show,
+             "warmup": _cmd_warmup}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -334,8 +334,8 @@ def replay(record: list[dict], upto: int | None = None) -> Game:
 def boards(record: list[dict]) -> list[str]:
     """The board string before every turn of the game, and at its end
     (the record is replayed and checked)."""
-    replay(record)
-    return [record[0]["board"]] + [e["board"] for e in record[1:] if e.get("type") == "action"]
+    game = replay(record)
+    return [record[0]["board"]] + [e["board"] for e in game.record[1:] if e.get("type") == "action"]
 
 
 def write_records(games: list[list[dict]], path) -> None:

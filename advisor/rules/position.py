@@ -276,3 +276,9 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position.from_string({str(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture in notebooks."""
+        from ..plotting import position_svg
+
+        return position_svg(self)

@@ -1,0 +1,179 @@
+"""Charts (matplotlib).  Every function takes ``ax=None`` (a new figure when
+omitted) and returns the Axes it drew on.
+
+* :func:`plot_board`: the track, the stacks in their colours, crazy camels,
+  tiles and the dice still in the pyramid;
+* :func:`plot_game_odds`: each camel's probability of winning the leg and the
+  race (and of finishing last) after every turn of a recorded game, leg
+  boundaries and the actual results marked;
+* :func:`plot_advice`: the EV of every action as a bar chart;
+* :func:`plot_landings`: a heat map of the track for tile placement
+  (expected landings of a cheering and a booing tile on every legal space).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "plot_advice", "plot_landings",
+           "position_svg"]
+
+#: Drawing colours of the camels (racing and crazy).
+CAMEL_COLOURS = {
+    "B": "#1f5fbf", "G": "#2e9e44", "P": "#8a3fb5", "R": "#d62728", "Y": "#f2c014",
+    "O": "#f07f16", "W": "#f4f4f4", "w": "#ffffff", "k": "#202020",
+}
+
+
+def _axes(ax, size=(10, 3)):
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=size)
+    return ax
+
+
+def plot_board(position, ax=None, *, odds=None):
+    """Draw ``position`` (a Position or board string).  ``odds``: a LegOdds
+    to print P(1st) beside the track (default: computed)."""
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    from .exact import as_position, leg_odds
+
+    pos = as_position(position)
+    ax = _axes(ax, (12, 3.6))
+    ed = pos.rules
+    for space in range(1, 17):
+        ax.add_patch(Rectangle((space - 0.5, -0.5), 1, 0.35, facecolor="#e8d9b5", edgecolor="#a08a5a"))
+        ax.text(space, -0.33, str(space), ha="center", va="center", fontsize=8)
+        tile = pos.tile_at(space)
+        if tile is not None:
+            owner = "" if tile.owner is None else f"P{tile.owner}"
+            ax.text(space, 0.2, f"{tile.sign}\n{owner}", ha="center", va="bottom", fontsize=11,
+                    color="#2e7d32" if tile.sign == "+" else "#b71c1c", fontweight="bold")
+    for space, camels in pos.stacks:
+        for height, camel in enumerate(camels):
+            crazy = camel in ed.crazy
+            ax.add_patch(FancyBboxPatch((space - 0.38, -0.1 + 0.42 * height), 0.76, 0.36,
+                                        boxstyle="round,pad=0.02", facecolor=CAMEL_COLOURS[camel],
+                                        edgecolor="black", linewidth=1.5 if crazy else 0.8,
+                                        linestyle="--" if crazy else "-"))
+            ax.text(space, 0.08 + 0.42 * height, camel, ha="center", va="center", fontsize=9,
+                    color="white" if camel in "BPRGk" else "black")
+    ax.text(16.7, -0.33, "finish", fontsize=8, va="center")
+    ax.text(0.5, 3.05, "Pyramid: " + " ".join(pos.dice), fontsize=9)
+    odds = odds if odds is not None else leg_odds(pos)
+    best = "  ".join(f"{c} {100 * odds.probability(c):.0f}%" for c in odds.order())
+    ax.text(0.5, 2.75, "P(1st this leg): " + best, fontsize=9)
+    ax.set_xlim(0.3, 17.6)
+    ax.set_ylim(-0.6, 3.3)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"{ed.title}: {pos}", fontsize=9)
+    return ax
+
+
+def position_svg(position) -> str:
+    """The board picture of :func:`plot_board` as SVG text (for notebooks)."""
+    import io
+
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(12, 3.6))
+    plot_board(position, fig.add_subplot())
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    return buf.getvalue()
+
+
+def game_odds(record, *, precision: float = 0.01, seed: int = 0):
+    """A DataFrame with one row per position of a recorded game (before each
+    turn): turn, leg, and for every racing camel ``C_leg`` (P(1st this
+    leg)), ``C_win`` and ``C_lose`` (race odds)."""
+    import pandas as pd
+
+    from .exact import leg_odds
+    from .game import boards, replay
+    from .rules.position import Position
+    from .montecarlo import race_odds
+
+    texts = boards(record)[:-1]  # positions before each turn (the last is the end)
+    legs = [1]
+    for entry in record[1:]:
+        if entry.get("type") == "action":
+            legs.append(legs[-1] + (1 if entry.get("leg_over") else 0))
+    rows = []
+    cache: dict[str, tuple] = {}
+    for turn, text in enumerate(texts):
+        key = text.split(" legtiles:")[0]  # leg tiles do not change the odds
+        if key not in cache:
+            pos = Position.from_string(text)
+            cache[key] = (leg_odds(pos), race_odds(pos, precision=precision, seed=seed))
+        leg, race = cache[key]
+        row = {"turn": turn, "leg": legs[turn]}
+        for i, c in enumerate(leg.camels):
+            row[f"{c}_leg"] = leg.rank[i, 0]
+            row[f"{c}_win"] = race.win[i]
+            row[f"{c}_lose"] = race.lose[i]
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    game = replay(record)
+    frame.attrs.update(winner=game.winner_camel, loser=game.loser_camel, camels=leg.camels)
+    return frame
+
+
+def plot_game_odds(record, ax=None, *, what: str = "win", precision: float = 0.01, seed: int = 0, frame=None):
+    """Probability curves through a recorded game: ``what`` is ``"win"`` (race
+    winner), ``"lose"`` (race loser) or ``"leg"`` (leg winner).  Leg
+    boundaries are dashed lines; the actual winner (or loser) is drawn bold."""
+    if what not in ("win", "lose", "leg"):
+        raise ValueError(f"what must be 'win', 'lose' or 'leg', not {what!r}")
+    frame = frame if frame is not None else game_odds(record, precision=precision, seed=seed)
+    ax = _axes(ax, (10, 4))
+    actual = frame.attrs["loser"] if what == "lose" else frame.attrs["winner"]
+    for camel in frame.attrs["camels"]:
+        bold = camel == actual and what != "leg"
+        ax.plot(frame["turn"], frame[f"{camel}_{what}"], color=CAMEL_COLOURS[camel], linewidth=3 if bold else 1.4,
+                label=camel + (" (actual)" if bold else ""))
+    for turn in frame.index[frame["leg"].diff().fillna(0) > 0]:
+        ax.axvline(frame.at[turn, "turn"] - 0.5, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xlabel("turn")
+    ax.set_ylabel({"win": "P(wins the race)", "lose": "P(finishes last)", "leg": "P(wins the leg)"}[what])
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper left", fontsize=8, ncol=5)
+    ax.set_title(f"Race won by {frame.attrs['winner']}, last {frame.attrs['loser']}; dashed: leg ends")
+    return ax
+
+
+def plot_advice(frame, ax=None, *, top: int | None = 20):
+    """The EV of every action of a :func:`advisor.best_moves` frame (best
+    first), as horizontal bars; ``top`` limits the number of bars."""
+    ax = _axes(ax, (7, 6))
+    data = frame.head(top) if top else frame
+    kinds = {"leg": "#1f77b4", "pyramid": "#7f7f7f", "tile": "#2ca02c", "winner": "#ff7f0e",
+             "loser": "#9467bd", "partner": "#8c564b"}
+    ax.barh(range(len(data)), data["ev"], color=[kinds.get(k, "#333333") for k in data["kind"]])
+    ax.set_yticks(range(len(data)), data["action"])
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("expected value (coins)")
+    ax.set_title(f"Advice for player {frame.attrs.get('player', 0)}: {frame.attrs.get('position', '')}", fontsize=8)
+    return ax
+
+
+def plot_landings(frame, ax=None):
+    """Heat map of the track for tile placement from a
+    :func:`advisor.best_moves` frame: expected landings of a cheering (+) and a
+    booing (-) tile on every space where the player may place one."""
+    ax = _axes(ax, (10, 2.2))
+    grid = np.full((2, 16), np.nan)
+    tiles = frame[frame["kind"] == "tile"]
+    for action, landings in zip(tiles["action"], tiles["landings"]):
+        sign, space = action[5], int(action[6:])
+        grid[0 if sign == "+" else 1, space - 1] = landings
+    image = ax.imshow(grid, aspect="auto", cmap="viridis", extent=(0.5, 16.5, 1.5, -0.5))
+    ax.set_yticks([0, 1], ["+ cheering", "- booing"])
+    ax.set_xticks(range(1, 17))
+    ax.set_xlabel("space (blank: not a legal place)")
+    ax.figure.colorbar(image, ax=ax, label="expected landings")
+    return ax
