@@ -1,0 +1,25 @@
+"""The notebooks run top to bottom (executed as a user would, in a kernel)."""
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_notebooks():
+    assert {p.stem for p in NOTEBOOKS} >= {"tour", "batch_study", "game_odds"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs(path):
+    book = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(book, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    outputs = [o for cell in book.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert outputs  # every notebook shows results
