@@ -142,8 +142,8 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
 # Files
 # --------------------------------------------------------------------------
 
-_INPUTS = (".txt", ".csv", ".jsonl")
-_OUTPUTS = (".csv", ".jsonl")
+_INPUTS = (".txt", ".csv", ".jsonl", ".parquet")
+_OUTPUTS = (".csv", ".jsonl", ".parquet")
 
 
 def _kind(path: Path, allowed: tuple[str, ...], what: str) -> str:
@@ -155,14 +155,28 @@ def _kind(path: Path, allowed: tuple[str, ...], what: str) -> str:
 
 def read_positions(path: str | Path, skip: int = 0) -> Iterator[str]:
     """Board strings from a text file (one per line; blank lines and lines
-    starting with # are skipped), a CSV file with a ``position`` column, or
-    JSON lines with a ``position`` (or ``board``) key; the first ``skip``
-    are passed over."""
+    starting with # are skipped), a CSV or Parquet file with a ``position``
+    column, or JSON lines with a ``position`` (or ``board``) key; the first
+    ``skip`` are passed over."""
     path = Path(path)
     kind = _kind(path, _INPUTS, "input")
     if not path.is_file():
         raise AdvisorError(f"input {path}: no such file")
     n = 0
+    if kind == ".parquet":
+        pq = _pyarrow_parquet()
+        try:
+            source = pq.ParquetFile(path)
+        except Exception as exc:  # pyarrow raises several types for unreadable files
+            raise AdvisorError(f"input {path}: not a readable Parquet file ({exc})") from None
+        if "position" not in source.schema_arrow.names:
+            raise AdvisorError(f"input {path}: no 'position' column")
+        for batch in source.iter_batches(batch_size=CHUNK, columns=["position"]):
+            for text in batch.column(0).to_pylist():
+                n += 1
+                if n > skip:
+                    yield "" if text is None else str(text)
+        return
     if kind == ".csv":
         import pandas as pd
 
@@ -209,6 +223,8 @@ def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
 def _rows_written(path: Path, kind: str) -> int:
     if not path.exists():
         return 0
+    if kind == ".parquet":
+        return _pyarrow_parquet().ParquetFile(path).metadata.num_rows
     with open(path, encoding="utf-8") as fh:
         lines = sum(1 for line in fh if line.strip())
     return max(0, lines - 1) if kind == ".csv" else lines
@@ -231,40 +247,87 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
     done = _rows_written(dst, out_kind) if resume else 0
     if not resume and dst.exists():
         dst.unlink()
-    columns: list[str] | None = None
-    if resume and done and out_kind == ".csv":
-        with open(dst, encoding="utf-8") as fh:
-            columns = fh.readline().strip().split(",")
     if progress is None:
         progress = sys.stderr.isatty()
     rows = failed = 0
     bar = tqdm(unit="pos", disable=not progress, file=sys.stderr, initial=done)
+    sink = _Sink(dst, out_kind, _all_columns(race, advice, moves), resume=resume)
     try:
         for texts in _chunks(read_positions(src, skip=done), chunk):
             if moves:
                 frame = analyse_moves(texts, precision=precision, seed=seed)
+                failed += int(frame.drop_duplicates("position")["error"].ne("").sum())
             else:
                 frame = analyse(texts, race=race, precision=precision, seed=seed, advice=advice)
-            failed += int((frame["error"] != "").sum()) if not moves else \
-                int(frame.drop_duplicates("position")["error"].ne("").sum())
+                failed += int(frame["error"].ne("").sum())
             rows += len(texts)
-            if out_kind == ".csv":
-                if columns is None:
-                    columns = _all_columns(frame, race, advice, moves)
-                frame.reindex(columns=columns).to_csv(dst, mode="a", header=not dst.exists() or
-                                                      dst.stat().st_size == 0, index=False)
-            else:
-                with open(dst, "a", encoding="utf-8") as fh:
-                    for record in frame.to_dict(orient="records"):
-                        clean = {k: v for k, v in record.items() if not (isinstance(v, float) and np.isnan(v))}
-                        fh.write(json.dumps(clean) + "\n")
+            sink.write(frame)
             bar.update(len(texts))
     finally:
+        sink.close()
         bar.close()
     return rows, failed
 
 
-def _all_columns(frame, race: bool, advice: bool, moves: bool) -> list[str]:
+class _Sink:
+    """Appends result chunks to a CSV, JSON lines or Parquet file with one
+    fixed set of columns (so every chunk fits the header / schema)."""
+
+    def __init__(self, path: Path, kind: str, columns: list[str], resume: bool = False):
+        self.path, self.kind, self.columns = path, kind, columns
+        self.writer = None
+        if kind == ".parquet":
+            import pyarrow as pa
+
+            pq = _pyarrow_parquet()
+            self.schema = pa.schema([(c, pa.string() if c in _TEXT_COLUMNS else
+                                      pa.int64() if c == "race_samples" else pa.float64()) for c in columns])
+            self.tmp = path.with_name(path.name + ".part")
+            self.writer = pq.ParquetWriter(self.tmp, self.schema)
+            if resume and path.exists():  # copy what an earlier run wrote, row group by row group
+                old = pq.ParquetFile(path)
+                for i in range(old.num_row_groups):
+                    self.writer.write_table(old.read_row_group(i).cast(self.schema))
+
+    def write(self, frame) -> None:
+        import pandas as pd
+
+        frame = frame.reindex(columns=self.columns)
+        if "race_samples" in frame:  # a count: integer, empty for failed rows
+            frame = frame.astype({"race_samples": "Int64"})
+        if self.kind == ".csv":
+            header = not self.path.exists() or self.path.stat().st_size == 0
+            frame.to_csv(self.path, mode="a", header=header, index=False)
+        elif self.kind == ".jsonl":
+            with open(self.path, "a", encoding="utf-8") as fh:
+                for record in frame.to_dict(orient="records"):
+                    clean = {k: (int(v) if k == "race_samples" else v) for k, v in record.items()
+                             if not (v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)))}
+                    fh.write(json.dumps(clean) + "\n")
+        else:
+            import pyarrow as pa
+
+            self.writer.write_table(pa.Table.from_pandas(frame, schema=self.schema, preserve_index=False))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.tmp.replace(self.path)
+            self.writer = None
+
+
+_TEXT_COLUMNS = {"position", "error", "best_action", "action"}
+
+
+def _pyarrow_parquet():
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise AdvisorError("Parquet files need pyarrow: pip install 'camelup-advisor[parquet]'") from None
+    return pq
+
+
+def _all_columns(race: bool, advice: bool, moves: bool) -> list[str]:
     """Every column a batch can produce, in a fixed order (a CSV header must
     cover later chunks too, whatever editions they hold)."""
     from .exact import RANK_LABELS

@@ -121,6 +121,9 @@ def _build_parser() -> _Parser:
     batch.add_argument("--seed", type=_seed, default=0, help="seed of the race odds (default 0)")
     batch.add_argument("--resume", action="store_true", help="continue an interrupted run into OUTPUT")
     batch.add_argument("--chunk", type=_positive_int, default=10_000, help="rows per chunk (default 10000)")
+    batch.add_argument("--engine", choices=("local", "dask"), default="local",
+                       help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
+    batch.add_argument("--scheduler", help="address of the Dask scheduler, e.g. tcp://10.0.0.5:8786")
 
     chart = sub.add_parser(
         "chart", help="probability curves through a recorded game",
@@ -187,7 +190,7 @@ def _precision(text: str) -> float:
 
 
 _VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players", "--games",
-                  "--processes", "--chunk", "--game")
+                  "--processes", "--chunk", "--game", "--scheduler", "--engine")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -371,8 +374,22 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 def _cmd_batch(args: argparse.Namespace) -> int:
     from .batch import run_batch
 
-    rows, failed = run_batch(args.input, args.output, race=args.race, precision=args.precision, seed=args.seed,
-                             advice=args.advice, moves=args.moves, resume=args.resume, chunk=args.chunk)
+    if args.engine == "dask":
+        if not args.scheduler:
+            raise AdvisorError("--engine dask needs --scheduler ADDRESS")
+        if args.resume:
+            raise AdvisorError("--resume is not available with --engine dask")
+        from .distributed import run_batch_dask
+
+        rows, failed = run_batch_dask(args.input, args.output, scheduler=args.scheduler, race=args.race,
+                                      precision=args.precision, seed=args.seed, advice=args.advice,
+                                      moves=args.moves)
+    else:
+        if args.scheduler:
+            raise AdvisorError("--scheduler applies to --engine dask only")
+        rows, failed = run_batch(args.input, args.output, race=args.race, precision=args.precision,
+                                 seed=args.seed, advice=args.advice, moves=args.moves, resume=args.resume,
+                                 chunk=args.chunk)
     print(f"{rows} position(s) analysed into {args.output}; {failed} failed.", file=sys.stderr)
     return 1 if failed else 0
 

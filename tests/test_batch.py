@@ -112,3 +112,19 @@ def test_cli_batch_bad_input(tmp_path, monkeypatch, capsys, argv, fragment):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_parquet_in_and_out_with_resume(tmp_path):
+    texts = many(40) + BAD
+    pd.DataFrame({"position": texts}).to_parquet(tmp_path / "in.parquet")
+    assert run_batch(tmp_path / "in.parquet", tmp_path / "full.parquet", race=True, precision=0.05) == (42, 2)
+    full = pd.read_parquet(tmp_path / "full.parquet")
+    assert list(full["position"][:40]) == list(analyse(texts[:40])["position"])
+    assert str(full["race_samples"].dtype) == "int64" or full["race_samples"].isna().sum() == 2
+    pd.DataFrame({"position": texts[:15]}).to_parquet(tmp_path / "in.parquet")
+    run_batch(tmp_path / "in.parquet", tmp_path / "part.parquet", race=True, precision=0.05, chunk=4)
+    pd.DataFrame({"position": texts}).to_parquet(tmp_path / "in.parquet")
+    rows, failed = run_batch(tmp_path / "in.parquet", tmp_path / "part.parquet", race=True, precision=0.05,
+                             resume=True, chunk=8)
+    assert (rows, failed) == (27, 2)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "part.parquet"), full)
