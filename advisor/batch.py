@@ -34,14 +34,38 @@ __all__ = ["analyse", "analyse_moves", "run_batch", "read_positions"]
 CHUNK = 10_000
 
 
-def _texts(positions) -> list[str]:
+def _texts(positions) -> list:
+    """The items of a batch: board strings, Positions, GameStates or game
+    state dicts (JSON form) are kept; anything else becomes a string."""
     import pandas as pd
+
+    from .rules.position import Position
+    from .state import GameState
 
     if isinstance(positions, pd.DataFrame):
         if "position" not in positions.columns:
             raise AdvisorError("the DataFrame needs a 'position' column of board strings")
         positions = positions["position"]
-    return ["" if p is None else str(p) for p in list(positions)]
+    return [p if isinstance(p, (dict, Position, GameState)) else "" if p is None else str(p)
+            for p in list(positions)]
+
+
+def _parse_item(item):
+    """``(position, state, label)`` of a batch item; raises AdvisorError."""
+    from .notation import parse_position
+    from .rules.position import Position
+    from .state import GameState
+
+    if isinstance(item, GameState):
+        return item.position, item, str(item.position)
+    if isinstance(item, dict):
+        label = str(item.get("board", ""))
+        state = GameState.from_json(item)
+        return state.position, state, str(state.position)
+    if isinstance(item, Position):
+        return item, None, str(item)
+    pos = parse_position(item)
+    return pos, None, str(pos)
 
 
 def _row_seed(seed: int, text: str) -> int:
@@ -53,28 +77,32 @@ def _row_seed(seed: int, text: str) -> int:
 
 def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int = 0,
             advice: bool = False):
-    """Analyse many positions; one DataFrame row per input (see the module
-    docstring for the columns)."""
+    """Analyse many positions (board strings, Positions, or game states as
+    GameState objects or their JSON dicts, whose players, money and piles the
+    advice then uses); one DataFrame row per input (see the module docstring
+    for the columns)."""
     import pandas as pd
 
     from .exact import RANK_LABELS, leg_odds_many
-    from .notation import parse_position
 
     texts = _texts(positions)
     parsed: list = []
+    states: list = []
+    labels: list[str] = []
     errors: list[str] = []
-    for text in texts:
+    for item in texts:
         try:
-            parsed.append(parse_position(text))
+            pos, state, label = _parse_item(item)
             errors.append("")
         except AdvisorError as exc:
-            parsed.append(None)
+            pos, state = None, None
+            label = str(item.get("board", "")) if isinstance(item, dict) else str(item)
             errors.append(str(exc))
+        parsed.append(pos)
+        states.append(state)
+        labels.append(label)
     good = [i for i, p in enumerate(parsed) if p is not None]
-    frame = pd.DataFrame({
-        "position": [str(p) if p is not None else t for t, p in zip(texts, parsed)],
-        "error": errors,
-    })
+    frame = pd.DataFrame({"position": labels, "error": errors})
     if good:
         results = leg_odds_many([parsed[i] for i in good])
         columns: dict[str, np.ndarray] = {}
@@ -91,7 +119,7 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
             if race:
                 _add_race(extra[i], parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
             if advice:
-                _add_advice(extra[i], parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
+                _add_advice(extra[i], states[i] or parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
         if race or advice:
             frame = pd.concat([frame, pd.DataFrame(extra)], axis=1)
     frame.attrs.update(race=race, precision=precision, seed=seed, advice=advice)
@@ -108,10 +136,14 @@ def _add_race(row: dict, pos, precision: float, seed: int) -> None:
     row["race_samples"] = res.samples
 
 
-def _add_advice(row: dict, pos, precision: float, seed: int) -> None:
+def _add_advice(row: dict, pos_or_state, precision: float, seed: int) -> None:
     from .ev import best_moves
 
-    frame = best_moves(pos, precision=precision, seed=seed, denial=False)
+    try:
+        frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False)
+    except AdvisorError as exc:  # e.g. a state whose advised player's hand is unknown
+        row["error"] = str(exc)
+        return
     row["best_action"] = str(frame["action"].iloc[0])
     row["best_ev"] = float(frame["ev"].iloc[0])
 
@@ -123,18 +155,18 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
     import pandas as pd
 
     from .ev import best_moves
-    from .notation import parse_position
 
     rows = []
-    for text in _texts(positions):
+    for item in _texts(positions):
         try:
-            pos = parse_position(text)
+            pos, state, label = _parse_item(item)
+            frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False)
         except AdvisorError as exc:
-            rows.append({"position": text, "error": str(exc)})
+            rows.append({"position": str(item.get("board", "")) if isinstance(item, dict) else str(item),
+                         "error": str(exc)})
             continue
-        frame = best_moves(pos, precision=precision, seed=_row_seed(seed, str(pos)), denial=False)
         for r in frame[["action", "ev", "sd", "p_loss"]].to_dict(orient="records"):
-            rows.append({"position": str(pos), "error": "", **r})
+            rows.append({"position": label, "error": "", **r})
     return pd.DataFrame(rows)
 
 
@@ -153,11 +185,12 @@ def _kind(path: Path, allowed: tuple[str, ...], what: str) -> str:
     return suffix
 
 
-def read_positions(path: str | Path, skip: int = 0) -> Iterator[str]:
+def read_positions(path: str | Path, skip: int = 0) -> Iterator:
     """Board strings from a text file (one per line; blank lines and lines
     starting with # are skipped), a CSV or Parquet file with a ``position``
-    column, or JSON lines with a ``position`` (or ``board``) key; the first
-    ``skip`` are passed over."""
+    column, or JSON lines with a ``position`` key; a JSON line with a
+    ``board`` key is a whole game state (see :mod:`advisor.state`) and comes
+    as its dict.  The first ``skip`` are passed over."""
     path = Path(path)
     kind = _kind(path, _INPUTS, "input")
     if not path.is_file():
@@ -200,10 +233,14 @@ def read_positions(path: str | Path, skip: int = 0) -> Iterator[str]:
             if kind == ".jsonl":
                 try:
                     obj = json.loads(line)
-                    text = obj.get("position", obj.get("board", "")) if isinstance(obj, dict) else ""
                 except json.JSONDecodeError:
-                    text = line  # reported as a bad position
-                line = str(text)
+                    obj = line  # reported as a bad position
+                if isinstance(obj, dict) and "board" in obj:
+                    line = obj  # a game state
+                elif isinstance(obj, dict):
+                    line = str(obj.get("position", ""))
+                else:
+                    line = str(obj)
             n += 1
             if n > skip:
                 yield line

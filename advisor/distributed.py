@@ -48,7 +48,9 @@ def _json_line(line: str) -> str | None:
         obj = json.loads(line)
     except json.JSONDecodeError:
         return line  # reported as a bad position
-    return str(obj.get("position", obj.get("board", ""))) if isinstance(obj, dict) else ""
+    if isinstance(obj, dict) and "board" in obj:
+        return json.dumps(obj)  # a game state, decoded again by the partition job
+    return str(obj.get("position", "")) if isinstance(obj, dict) else str(obj)
 
 
 def _is_row(x) -> bool:
@@ -71,7 +73,7 @@ def _read(src: str, kind: str, blocksize: str):
 
 
 def _analyse_partition(part, *, columns, race, precision, seed, advice, moves):
-    texts = list(part["position"])
+    texts = [json.loads(t) if isinstance(t, str) and t.startswith("{") else t for t in part["position"]]
     if moves:
         frame = analyse_moves(texts, precision=precision, seed=seed)
     else:

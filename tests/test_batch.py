@@ -128,3 +128,21 @@ def test_parquet_in_and_out_with_resume(tmp_path):
                              resume=True, chunk=8)
     assert (rows, failed) == (27, 2)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "part.parquet"), full)
+
+
+def test_game_states_as_json_lines_use_the_players_holdings(tmp_path):
+    board = "1:B 2:YG 3:PR 14:w 15:k dice:GPRx legtiles:R322"
+    rich = {"board": board, "players": [{"money": 0, "leg_tiles": ["R5"], "overall_cards": ""}, {}, {}]}
+    lines = [json.dumps(rich), json.dumps({"position": board}), json.dumps({"board": board, "players": 1})]
+    (tmp_path / "states.jsonl").write_text("\n".join(lines) + "\n")
+    rows, failed = run_batch(tmp_path / "states.jsonl", tmp_path / "out.csv", advice=True, precision=0.05)
+    assert (rows, failed) == (3, 1)
+    out = pd.read_csv(tmp_path / "out.csv", keep_default_na=False)
+    assert "players" in out.at[2, "error"]
+    from advisor import GameState, best_moves
+
+    want = best_moves(GameState.from_json(rich), precision=0.05, denial=False)
+    # player 0 holds R5 and no overall cards: the state changes the advice
+    assert out.at[0, "best_action"] == want["action"].iloc[0]
+    assert float(out.at[0, "best_ev"]) == pytest.approx(want["ev"].iloc[0])
+    assert out.at[0, "position"] == out.at[1, "position"]
