@@ -257,6 +257,17 @@ def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
         yield chunk
 
 
+def _count_rows(path: Path, kind: str) -> int | None:
+    """Rows of an input file, for the progress bar's ETA (a quick scan)."""
+    if not path.is_file():
+        return None
+    if kind == ".parquet":
+        return _pyarrow_parquet().ParquetFile(path).metadata.num_rows
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        rows = sum(1 for line in fh if line.strip() and not (kind == ".txt" and line.lstrip().startswith("#")))
+    return max(0, rows - 1) if kind == ".csv" else rows
+
+
 def _rows_written(path: Path, kind: str) -> int:
     if not path.exists():
         return 0
@@ -287,7 +298,8 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
     if progress is None:
         progress = sys.stderr.isatty()
     rows = failed = 0
-    bar = tqdm(unit="pos", disable=not progress, file=sys.stderr, initial=done)
+    total = _count_rows(src, _kind(src, _INPUTS, "input")) if progress else None
+    bar = tqdm(unit="pos", disable=not progress, file=sys.stderr, initial=done, total=total)
     sink = _Sink(dst, out_kind, _all_columns(race, advice, moves), resume=resume)
     try:
         for texts in _chunks(read_positions(src, skip=done), chunk):

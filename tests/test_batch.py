@@ -146,3 +146,10 @@ def test_game_states_as_json_lines_use_the_players_holdings(tmp_path):
     assert out.at[0, "best_action"] == want["action"].iloc[0]
     assert float(out.at[0, "best_ev"]) == pytest.approx(want["ev"].iloc[0])
     assert out.at[0, "position"] == out.at[1, "position"]
+
+
+def test_progress_bar_counts_the_rows(tmp_path, capsys):
+    write_inputs(tmp_path, many(12))
+    run_batch(tmp_path / "in.txt", tmp_path / "o.csv", progress=True, chunk=5)
+    err = capsys.readouterr().err
+    assert "12/12" in err and "pos/s" in err
