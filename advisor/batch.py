@@ -59,7 +59,6 @@ def _parse_item(item):
     if isinstance(item, GameState):
         return item.position, item, str(item.position)
     if isinstance(item, dict):
-        label = str(item.get("board", ""))
         state = GameState.from_json(item)
         return state.position, state, str(state.position)
     if isinstance(item, Position):

@@ -398,8 +398,6 @@ _PICTURES = (".png", ".svg", ".pdf")
 
 
 def _figure(size):
-    from pathlib import Path  # noqa: F401  (keeps imports local to picture commands)
-
     from matplotlib.figure import Figure
 
     return Figure(figsize=size, layout="constrained")

@@ -41,7 +41,6 @@ are taken at precision 0.01).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 import numpy as np
 
