@@ -74,6 +74,7 @@ class LegOutcomes:
     prob: np.ndarray
     ranks: np.ndarray
     landings: np.ndarray
+    reached: np.ndarray | None = None  # 1 where some move ends (see enumerate_joint)
 
     @classmethod
     def of(cls, position: Position, track: int = 0) -> "LegOutcomes":
@@ -82,11 +83,12 @@ class LegOutcomes:
 
         enc = encode(position)
         orders = np.zeros((RANK_CODES, enc.rolls + 1 if track else 1), np.int64)
+        reached = np.zeros(enc.tiles.size, np.int64)
         enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, track, orders,
-                        np.zeros(enc.tiles.size, np.int64))
+                        np.zeros(enc.tiles.size, np.int64), reached)
         codes, hits = np.nonzero(orders)
         counts = orders[codes, hits]
-        return cls(counts / counts.sum(), rank_codes()[codes], hits)
+        return cls(counts / counts.sum(), rank_codes()[codes], hits, reached)
 
     def rank_probs(self, camel: int) -> np.ndarray:
         """P(rank k) of racing camel ``camel`` (index), k = 0..4."""
@@ -318,6 +320,12 @@ def _value_partner(ctx: _Context, partner: int) -> dict:
 
 def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes]:
     pos = ctx.pos
+    if ctx.state.own_tile(ctx.player) is None and not ctx.base.reached[space]:
+        # No move of this leg ends on that space: with the tile there the leg
+        # unfolds exactly as without it, so it earns and changes nothing.
+        row = _row(f"tile:{sign}{space}", "tile", 0.0, 0.0, 0.0, landings=0.0, bets_change=0.0,
+                   overall_change=0.0, floor=0.0)
+        return row, ctx.base
     tiles = [t for t in pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
     new_pos = replace(pos, tiles=tuple(tiles))
     leg = LegOutcomes.of(new_pos, space)

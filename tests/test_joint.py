@@ -24,7 +24,8 @@ def kernel_joint(pos, track):
     enc = encode(pos)
     orders = np.zeros((RANK_CODES, enc.rolls + 1), np.int64)
     landings = np.zeros(enc.tiles.size, np.int64)
-    enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, track, orders, landings)
+    enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, track, orders, landings,
+                    np.zeros(enc.tiles.size, np.int64))
     ranks = rank_codes()
     racing = pos.rules.racing
     out = Counter()
@@ -60,7 +61,7 @@ def test_untracked_matches_enumerate_leg():
     enc = encode(pos)
     orders = np.zeros((RANK_CODES, 1), np.int64)
     enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, 0, orders,
-                    np.zeros(enc.tiles.size, np.int64))
+                    np.zeros(enc.tiles.size, np.int64), np.zeros(enc.tiles.size, np.int64))
     ranks = np.zeros((5, 5), np.int64)
     enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, ranks, np.zeros(enc.tiles.size, np.int64))
     table = rank_codes()
@@ -75,3 +76,25 @@ def test_rank_codes_cover_every_order_once():
     table = rank_codes()
     valid = table[table[:, 0] >= 0]
     assert len(valid) == 120 and len({tuple(r) for r in valid}) == 120
+
+
+def test_reached_spaces_are_where_moves_end():
+    """A tile on a space no move ends on changes nothing: every other space
+    of the track gets no landing when a tile is put there."""
+    rng = np.random.default_rng(23)
+    for _ in range(25):
+        pos = random_position("second", rng, dice=3)
+        enc = encode(pos)
+        reached = np.zeros(enc.tiles.size, np.int64)
+        enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, 0,
+                        np.zeros((RANK_CODES, 1), np.int64), np.zeros(enc.tiles.size, np.int64), reached)
+        occupied = {s for s, _ in pos.stacks}
+        for space in range(2, 17):
+            if space in occupied:
+                continue
+            from advisor import Tile
+            from dataclasses import replace
+
+            with_tile = replace(pos, tiles=(Tile(space, "+", 0),))
+            landings = naive_leg_counts(with_tile)["landings"].get(space, 0)
+            assert (landings > 0) == bool(reached[space]), (str(pos), space)

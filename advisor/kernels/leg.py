@@ -24,6 +24,8 @@ from ._jit import njit
 from .board import (
     BOARD_MASK,
     DICE_SHIFT,
+    SPACE_OFFSET,
+    TRACK,
     GREY,
     N_RACING,
     TILE_SLOTS,
@@ -142,13 +144,14 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
     distinct end boards (race over or leg over) with their counts.
     """
     orders = np.zeros((RANK_CODES, 1), np.int64)
-    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, ncam, collect, 0, orders, landings)
+    reached = np.zeros(TILE_SLOTS, np.int64)
+    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, ncam, collect, 0, orders, landings, reached)
     add_rank_codes(orders[:, 0], rank_counts)
     return ended, end_k, end_v
 
 
 @njit
-def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, landings):
+def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, landings, reached):
     """:func:`enumerate_leg` returning the joint distribution of the final
     race order and of the landings on one tile.
 
@@ -158,6 +161,8 @@ def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, lan
     :func:`~advisor.kernels.board.rank_code`) with ``n`` landings on the
     tracked tile.  States with ``n`` landings so far live in segment ``n`` of
     each level's hash table, so states merge only with equal ``n``.
+    ``reached`` int64[TILE_SLOTS] is set to 1 at every space on which some
+    move ends (before any tile effect): a new tile elsewhere changes nothing.
     """
     nl = orders.shape[1]
     ndice = popcount(dice)
@@ -206,9 +211,13 @@ def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, lan
                 for face in range(nfaces):
                     if die == GREY:
                         fc, unit = unit_of(b, crazy_mover(b, face // 3))
-                        nb, landed, over = move_prepared(b, fc, unit, face % 3 + 1, -1, tiles)
+                        step = -(face % 3 + 1)
                     else:
-                        nb, landed, over = move_prepared(b, fc, unit, face + 1, 1, tiles)
+                        step = face + 1
+                    nb, landed, over = move_prepared(b, fc, unit, abs(step), 1 if step > 0 else -1, tiles)
+                    dest = (fc >> 3) - SPACE_OFFSET + step
+                    if 1 <= dest <= TRACK:
+                        reached[dest] = 1
                     n = hits
                     if landed:
                         landings[landed] += w * done
