@@ -127,19 +127,12 @@ class _Context:
         own = state.own_tile(player)
         self.base = LegOutcomes.of(self.pos, own.space if own else 0)
         self._race = None
-        self._leg_cache: dict[int, LegOutcomes] = {0: self.base} if not own else {}
         st = state
         # the player's own overall cards need race odds at full precision;
         # otherwise only the denial column needs them, and coarser ones do
         self.own_cards = bool(st.hand(player)) or any(
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
         self._denial_cache: dict = {}
-
-    # the leg outcome distribution without tracking (for other players)
-    def plain(self) -> LegOutcomes:
-        if 0 not in self._leg_cache:
-            self._leg_cache[0] = LegOutcomes.of(self.pos)
-        return self._leg_cache[0]
 
     def race(self):
         if self._race is None:
@@ -448,14 +441,12 @@ def _evaluate(ctx: _Context, action: str, with_denial: bool) -> dict:
     row["denial"] = 0.0
     nxt = (player + 1) % state.n_players
     if with_denial and kind not in ("pyramid", "partner"):
+        # the next player's options never count landings (only the advised
+        # player's own tile pays them), so any leg distribution of the board serves
         if "before" not in ctx._denial_cache:
             ctx._denial_cache["before"] = _best_for(
-                ctx, nxt, ctx.plain(), ctx.pos.legtiles, {"winner": state.winner_pile, "loser": state.loser_pile})
+                ctx, nxt, ctx.base, ctx.pos.legtiles, {"winner": state.winner_pile, "loser": state.loser_pile})
         before = ctx._denial_cache["before"]
-        if kind == "tile":
-            leg_after = LegOutcomes(leg_after.prob, leg_after.ranks, np.zeros_like(leg_after.landings))
-        else:
-            leg_after = ctx.plain()
         drop = before - _best_for(ctx, nxt, leg_after, stacks, piles)
         row["denial"] = drop if abs(drop) > 1e-12 else 0.0
     return row
