@@ -295,6 +295,8 @@ def _state_arg(args: argparse.Namespace):
 
 
 def _cmd_best(args: argparse.Namespace) -> int:
+    if args.chart:
+        _picture_path(args.chart)
     state, assumptions = _state_arg(args)
     from .ev import best_moves
     from .montecarlo import _threads
@@ -403,11 +405,17 @@ def _figure(size):
     return Figure(figsize=size, layout="constrained")
 
 
-def _save(fig, path: str) -> None:
+def _picture_path(path: str) -> str:
+    """``path`` if its extension names a picture format (checked before any
+    work is done)."""
     from pathlib import Path
 
     if Path(path).suffix.lower() not in _PICTURES:
         raise AdvisorError(f"picture file {path}: use one of {', '.join(_PICTURES)} (by extension)")
+    return path
+
+
+def _save(fig, path: str) -> None:
     try:
         fig.savefig(path, dpi=120)
     except OSError as exc:
@@ -421,8 +429,7 @@ def _cmd_chart(args: argparse.Namespace) -> int:
     from .game import read_records
     from .plotting import game_odds, plot_game_odds
 
-    if Path(args.output).suffix.lower() not in _PICTURES:
-        raise AdvisorError(f"picture file {args.output}: use one of {', '.join(_PICTURES)} (by extension)")
+    _picture_path(args.output)
     if not Path(args.record).is_file():
         raise AdvisorError(f"game records {args.record}: no such file")
     try:
@@ -443,12 +450,9 @@ def _cmd_chart(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .plotting import plot_board
 
-    if Path(args.output).suffix.lower() not in _PICTURES:
-        raise AdvisorError(f"picture file {args.output}: use one of {', '.join(_PICTURES)} (by extension)")
+    _picture_path(args.output)
     position = _position_arg(args)
     fig = _figure((12, 3.8))
     plot_board(position, fig.add_subplot())
