@@ -469,10 +469,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     for seat in seats:
         if seat != "human" and seat not in BOTS:
             raise AdvisorError(f"unknown seat {seat!r}: use human or a bot ({', '.join(BOTS)})")
-    ed = get_edition(args.edition)
-    if not ed.min_players <= len(seats) <= ed.max_players:
-        raise AdvisorError(f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, "
-                           f"not {len(seats)}")
+    problem = get_edition(args.edition).players_problem(len(seats))
+    if problem:  # checked before the game prints anything
+        raise AdvisorError(problem)
     play(seats, edition=args.edition, seed=args.seed)
     return 0
 

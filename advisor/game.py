@@ -115,9 +115,9 @@ class Game:
         from .montecarlo import resolve_seed
 
         ed = get_edition(edition)
-        if isinstance(players, bool) or not isinstance(players, int) or not ed.min_players <= players <= ed.max_players:
-            raise IllegalActionError(
-                f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, not {players!r}")
+        problem = ed.players_problem(players)
+        if problem:
+            raise IllegalActionError(problem)
         self.seed = resolve_seed(seed)
         self.rng = np.random.default_rng(self.seed)
         board = setup_position(ed.name, self.rng) if position is None else position

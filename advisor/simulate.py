@@ -45,10 +45,9 @@ def _check(bots: Sequence[str], edition: str, games: int) -> None:
     from .rules.editions import get_edition
 
     ed = get_edition(edition)
-    if not ed.min_players <= len(bots) <= ed.max_players:
-        raise AdvisorError(
-            f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players; {len(bots)} bots given"
-        )
+    problem = ed.players_problem(len(bots))
+    if problem:
+        raise AdvisorError(f"{problem} (one bot per seat)")
     for name in bots:
         if name not in BOTS:
             raise AdvisorError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")

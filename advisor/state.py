@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import AdvisorError
+from .rules.editions import SECOND
 from .rules.position import Position
 
 __all__ = ["StateError", "PlayerState", "PileCard", "GameState", "DEFAULT_PLAYERS", "DEFAULT_MONEY"]
@@ -125,8 +126,9 @@ class GameState:
     def _validate(self) -> None:
         ed = self.position.rules
         n = len(self.players)
-        if not ed.min_players <= n <= ed.max_players:
-            raise StateError("players", f"the {ed.name} edition is for {ed.min_players}-{ed.max_players} players, not {n}")
+        problem = ed.players_problem(n)
+        if problem:
+            raise StateError("players", problem)
         if not _is_int(self.to_move) or not 0 <= self.to_move < n:
             raise StateError("to_move", f"must be a player 0..{n - 1}")
         for tile in self.position.tiles:
@@ -171,7 +173,8 @@ class GameState:
         ed = self.position.rules
         where = f"players[{i}].partner"
         if ed.partnership_players is None or n < ed.partnership_players:
-            raise StateError(where, f"partnerships need the second edition with {SECOND_PARTNERS}-8 players")
+            raise StateError(where, f"partnerships need the second edition with "
+                                    f"{SECOND.partnership_players}-{SECOND.max_players} players")
         if not _is_int(partner) or not 0 <= partner < n or partner == i:
             raise StateError(where, f"must be another player 0..{n - 1}")
         if self.players[partner].partner != i:
@@ -318,9 +321,6 @@ class GameState:
         if self.pile_model is not None:
             out["pile_model"] = {k: dict(v) for k, v in self.pile_model.items()}
         return out
-
-
-SECOND_PARTNERS = 6
 
 
 def _is_int(x: object) -> bool:

@@ -69,6 +69,13 @@ class Edition:
     def rolls_per_leg(self) -> int:
         return len(self.dice) - self.dice_left
 
+    def players_problem(self, players: object) -> str | None:
+        """Why ``players`` is not a player count of this edition, or ``None``."""
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+                self.min_players <= players <= self.max_players):
+            return f"the {self.name} edition is for {self.min_players}-{self.max_players} players, not {players!r}"
+        return None
+
     @cached_property
     def min_pyramid(self) -> int:
         """Fewest dice a mid-leg pyramid can hold (one more than ``dice_left``)."""
