@@ -288,6 +288,10 @@ class Game:
             "legs": self.legs, "turns": self.turns, "final_board": self.board(),
         }
 
+    def boards(self) -> list[str]:
+        """The board string before every turn so far, and the current one."""
+        return [self.record[0]["board"]] + [e["board"] for e in self.record[1:] if e.get("type") == "action"]
+
     def board(self) -> str:
         """The current board string; once the race is over, the final stacks
         (spaces beyond the track as they are, see the rulings)."""
@@ -334,8 +338,7 @@ def replay(record: list[dict], upto: int | None = None) -> Game:
 def boards(record: list[dict]) -> list[str]:
     """The board string before every turn of the game, and at its end
     (the record is replayed and checked)."""
-    game = replay(record)
-    return [record[0]["board"]] + [e["board"] for e in game.record[1:] if e.get("type") == "action"]
+    return replay(record).boards()
 
 
 def write_records(games: list[list[dict]], path) -> None:

@@ -93,13 +93,14 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
     import pandas as pd
 
     from .exact import leg_odds
-    from .game import boards, replay
-    from .rules.position import Position
+    from .game import replay
     from .montecarlo import race_odds
+    from .rules.position import Position
 
-    texts = boards(record)[:-1]  # positions before each turn (the last is the end)
+    game = replay(record)  # checks the record once
+    texts = game.boards()[:-1]  # positions before each turn (the last is the end)
     legs = [1]
-    for entry in record[1:]:
+    for entry in game.record[1:]:
         if entry.get("type") == "action":
             legs.append(legs[-1] + (1 if entry.get("leg_over") else 0))
     rows = []
@@ -117,7 +118,6 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
             row[f"{c}_lose"] = race.lose[i]
         rows.append(row)
     frame = pd.DataFrame(rows)
-    game = replay(record)
     frame.attrs.update(winner=game.winner_camel, loser=game.loser_camel, camels=leg.camels)
     return frame
 
