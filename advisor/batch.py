@@ -304,10 +304,9 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
         for texts in _chunks(read_positions(src, skip=done), chunk):
             if moves:
                 frame = analyse_moves(texts, precision=precision, seed=seed)
-                failed += int(frame.drop_duplicates("position")["error"].ne("").sum())
             else:
                 frame = analyse(texts, race=race, precision=precision, seed=seed, advice=advice)
-                failed += int(frame["error"].ne("").sum())
+            failed += count_failed(frame, moves)
             rows += len(texts)
             sink.write(frame)
             bar.update(len(texts))
@@ -315,6 +314,13 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
         sink.close()
         bar.close()
     return rows, failed
+
+
+def count_failed(frame, moves: bool) -> int:
+    """Positions of a result chunk that failed (with ``moves`` a position
+    has one row per action, or one row with its error)."""
+    errors = frame.drop_duplicates("position")["error"] if moves else frame["error"]
+    return int(errors.fillna("").ne("").sum())
 
 
 class _Sink:

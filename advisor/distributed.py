@@ -17,7 +17,17 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from .batch import _INPUTS, _OUTPUTS, _Sink, _TEXT_COLUMNS, _all_columns, _kind, analyse, analyse_moves
+from .batch import (
+    _INPUTS,
+    _OUTPUTS,
+    _TEXT_COLUMNS,
+    _all_columns,
+    _kind,
+    _Sink,
+    analyse,
+    analyse_moves,
+    count_failed,
+)
 from .errors import AdvisorError
 
 __all__ = ["run_batch_dask"]
@@ -115,8 +125,7 @@ def run_batch_dask(input_path, output_path, *, scheduler: str, race: bool = Fals
         for future in futures:  # in input order; the cluster works ahead
             frame = future.result()
             future.release()
-            errors = frame.drop_duplicates("position")["error"] if moves else frame["error"]
-            failed += int(errors.fillna("").ne("").sum())
+            failed += count_failed(frame, moves)
             rows += len(frame) if not moves else frame["position"].nunique()
             sink.write(frame)
             bar.update()
