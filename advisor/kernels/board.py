@@ -51,14 +51,6 @@ def height_of(board, i):
     return (board >> (FIELD * i)) & 7
 
 
-@njit
-def place(board, i, space, height):
-    """Return ``board`` with camel ``i`` at ``space``/``height``."""
-    shift = FIELD * i
-    cleared = board & ~(np.int64(255) << shift)
-    return cleared | (np.int64(((space + SPACE_OFFSET) << 3) | height) << shift)
-
-
 # SWAR helpers: the even lanes (0, 2, 4, 6) and the odd lanes (1, 3, 5, 7) of
 # a board are spread into 16-bit slots, so each lane has a spare guard bit
 # (bit 8 of its slot) and one subtraction compares all of them at once.
@@ -208,18 +200,6 @@ def roll(board, die, face, tiles, ncam):
         camel = crazy_mover(board, face // 3)
         return move_unit(board, camel, face % 3 + 1, -1, tiles, ncam)
     return move_unit(board, die, face + 1, 1, tiles, ncam)
-
-
-@njit
-def rank_of(board, i):
-    """0-based rank of racing camel ``i`` (0 = leading): by space, then
-    height; crazy camels are never ranked."""
-    mine = field_of(board, i)
-    r = 0
-    for j in range(N_RACING):
-        if field_of(board, j) > mine:
-            r += 1
-    return r
 
 
 @njit(inline="always")
