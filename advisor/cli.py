@@ -228,6 +228,11 @@ def main(argv: list[str] | None = None) -> int:
     except AdvisorError as exc:
         print(f"camelup: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader (e.g. `| head`) stopped reading: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _position_arg(args: argparse.Namespace):

@@ -157,3 +157,11 @@ def test_module_entry_point_exit_status():
 def test_every_command_has_help(command, capsys):
     assert main([command, "--help"]) == 0
     assert "usage: camelup " + command in capsys.readouterr().out
+
+
+def test_output_piped_into_a_reader_that_stops_early():
+    # `true` exits without reading, so writing to the pipe fails for certain
+    proc = subprocess.run(["bash", "-c", f"{sys.executable} -m advisor.cli odds --leg-only | true; "
+                           "echo status=${PIPESTATUS[0]}"], capture_output=True, text=True)
+    assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr
+    assert "status=0" in proc.stdout
