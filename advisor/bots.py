@@ -22,7 +22,7 @@ import numpy as np
 
 from .state import GameState
 
-__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "BOTS", "make_bot"]
+__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "BOTS", "make_bot"]
 
 
 class Policy(Protocol):
@@ -69,10 +69,9 @@ class GreedyBot:
         self.precision = precision
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
-        from .ev import best_moves
+        from .fastev import fast_values
 
-        frame = best_moves(state, player, precision=self.precision, seed=int(rng.integers(2**62)), denial=False)
-        return str(frame["action"].iloc[0])
+        return fast_values(state, player, precision=self.precision).best()
 
 
 class DenialBot(GreedyBot):
@@ -87,14 +86,37 @@ class DenialBot(GreedyBot):
         self.weight = weight
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
-        from .ev import best_moves
+        from .fastev import fast_values
 
-        frame = best_moves(state, player, precision=self.precision, seed=int(rng.integers(2**62)), denial=True)
-        score = frame["ev"] + self.weight * frame["denial"]
-        return str(frame["action"].iloc[int(np.argmax(score.to_numpy()))])
+        return fast_values(state, player, precision=self.precision, denial=True).best(self.weight)
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot}
+class RivalBot(GreedyBot):
+    """Plays for a larger share of the money, not just more money: EV minus
+    ``weight`` times what the action gains the other players in total (their
+    held leg bets moved by a tile, the next player's best option taken away
+    (denial) or improved by the information of a roll); see
+    :func:`advisor.fastev.fast_values` (``rivals``).  Default weight
+    ``1 / (players - 1)``: the action's effect on the player's money minus
+    the average opponent's."""
+
+    name = "rival"
+
+    def __init__(self, precision: float = 0.02, weight: float | None = None):
+        super().__init__(precision)
+        self.weight = weight
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        from .fastev import fast_values
+
+        values = fast_values(state, player, precision=self.precision, rivals=True)
+        others = state.n_players - 1
+        weight = 1 / others if self.weight is None else self.weight
+        # rivals is the mean gain of the others: weight it by their number
+        return values.best(rivals_weight=weight * others)
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot}
 
 
 def make_bot(name: str) -> Policy:

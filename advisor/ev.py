@@ -114,7 +114,8 @@ def _moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, float]
 class _Context:
     """Everything shared by the valuations of one state."""
 
-    def __init__(self, state: GameState, player: int, precision: float, seed: int | None):
+    def __init__(self, state: GameState, player: int, precision: float, seed: int | None,
+                 base: LegOutcomes | None = None):
         from .montecarlo import resolve_seed
 
         self.state = state
@@ -125,7 +126,7 @@ class _Context:
         self.precision = precision
         self.seed = resolve_seed(seed)
         own = state.own_tile(player)
-        self.base = LegOutcomes.of(self.pos, own.space if own else 0)
+        self.base = base if base is not None else LegOutcomes.of(self.pos, own.space if own else 0)
         self._race = None
         st = state
         # the player's own overall cards need race odds at full precision;
@@ -134,13 +135,18 @@ class _Context:
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
         self._denial_cache: dict = {}
 
+    def race_precision(self) -> float:
+        return self.precision if self.own_cards else max(self.precision, DENIAL_PRECISION)
+
     def race(self):
         if self._race is None:
-            from .montecarlo import race_odds
-
-            precision = self.precision if self.own_cards else max(self.precision, DENIAL_PRECISION)
-            self._race = race_odds(self.pos, precision=precision, seed=self.seed)
+            self._race = self.compute_race()
         return self._race
+
+    def compute_race(self):
+        from .montecarlo import race_odds
+
+        return race_odds(self.pos, precision=self.race_precision(), seed=self.seed)
 
     # ---------------------------------------------------------- holdings
     def holdings(self, player: int, leg: LegOutcomes) -> np.ndarray:

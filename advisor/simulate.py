@@ -55,6 +55,14 @@ def _check(bots: Sequence[str], edition: str, games: int) -> None:
         raise AdvisorError(f"games must be a whole number >= 1, not {games!r}")
 
 
+def _one_thread():
+    """Worker set-up: the processes share the cores, so each runs its kernels
+    on one thread (results never depend on the thread count)."""
+    import numba
+
+    numba.set_num_threads(1)
+
+
 def _job(args):
     bots, edition, seed = args
     return play_game(bots, edition, seed)
@@ -85,7 +93,7 @@ def simulate(bots: Sequence[str], games: int, *, edition: str = "second", seed: 
             return
         import multiprocessing as mp
 
-        with mp.get_context("spawn").Pool(processes) as pool:
+        with mp.get_context("spawn").Pool(processes, initializer=_one_thread) as pool:
             for record in pool.imap(_job, jobs, chunksize=max(1, min(16, games // (8 * (processes or 2)) or 1))):
                 yield record
                 bar.update()
