@@ -9,9 +9,12 @@ reproducible.
 * ``heuristic``: takes the leg bet tile with the highest expected value if
   that value exceeds 1 coin, else takes a pyramid tile (the "roll unless a leg
   tile is worth more than the +1" rule of thumb).
-* ``advisor``: EV-greedy: the action ranked first by :func:`advisor.best_moves`
-  (no denial column; race odds at +-2 percentage points).
+* ``advisor``: EV-greedy: the action with the highest EV, valued by
+  :func:`advisor.fastev.fast_values` (``best_moves``'s EVs in one pass; race
+  odds at +-2 percentage points).
 * ``denial``: EV-greedy plus half the denial value of each action.
+* ``rival``: EV minus what the action gains the other players (see
+  :class:`RivalBot`); beats EV-greedy (README, tournament figures).
 """
 
 from __future__ import annotations
