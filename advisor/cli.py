@@ -64,6 +64,8 @@ def _build_parser() -> _Parser:
     odds.add_argument("--seed", type=_seed, help="seed of every random figure (default: drawn and reported)")
     odds.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     odds.add_argument("--leg-only", action="store_true", help="leg odds only, no race odds")
+    odds.add_argument("--others", choices=("random", "reveal"),
+                      help="Camel Up Cards: other players' race actions in later legs (default random)")
 
     best = sub.add_parser(
         "best",
@@ -82,6 +84,8 @@ def _build_parser() -> _Parser:
     best.add_argument("--seed", type=_seed, help="seed of the race simulation (default: drawn and reported)")
     best.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     best.add_argument("--no-denial", action="store_true", help="skip the denial column (faster)")
+    best.add_argument("--others", choices=("random", "reveal"),
+                      help="Camel Up Cards: other players' race actions in later legs (default random)")
     best.add_argument("--chart", help="also draw the EVs and the tile landing heat map to this picture file")
 
     for name, text in (
@@ -248,7 +252,37 @@ def _position_arg(args: argparse.Namespace):
     return parse_position(text)
 
 
+def _cards_text(args: argparse.Namespace) -> str | None:
+    """The position text if it is a Camel Up Cards position."""
+    from .cards import is_cards
+
+    text = " ".join(args.position) if args.position else ""
+    if is_cards(text):
+        return text
+    if getattr(args, "others", None) is not None:
+        raise AdvisorError("--others applies to Camel Up Cards positions only")
+    return None
+
+
+def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
+    from .cards import cards_odds, format_cards_odds, parse_cards
+
+    pos = parse_cards(text)
+    odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, seed=args.seed,
+                      others=args.others or "random")
+    if args.json:
+        out = odds.to_dict()
+        out["seed"] = odds.seed
+        print(json.dumps(out))
+        return 0
+    print(format_cards_odds(odds))
+    return 0
+
+
 def _cmd_odds(args: argparse.Namespace) -> int:
+    text = _cards_text(args)
+    if text is not None:
+        return _cmd_odds_cards(args, text)
     position = _position_arg(args)
     from .exact import leg_odds
     from .montecarlo import race_odds, resolve_seed
@@ -299,7 +333,27 @@ def _state_arg(args: argparse.Namespace):
     ]
 
 
+def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
+    from .cards import cards_best, format_cards_advice, parse_cards
+
+    for option in ("player", "players", "chart"):
+        if getattr(args, option) is not None:
+            raise AdvisorError(f"--{option} does not apply to Camel Up Cards (the advised player is player 0)")
+    pos = parse_cards(text)
+    frame = cards_best(pos, seed=args.seed, others=args.others or "random")
+    if args.json:
+        out = {"position": str(pos), "moves": frame.to_dict(orient="records"), "seed": frame.attrs["seed"],
+               "others": frame.attrs["others"], "race_samples": frame.attrs["race_samples"]}
+        print(json.dumps(out))
+        return 0
+    print(format_cards_advice(frame))
+    return 0
+
+
 def _cmd_best(args: argparse.Namespace) -> int:
+    text = _cards_text(args)
+    if text is not None:
+        return _cmd_best_cards(args, text)
     if args.chart:
         _picture_path(args.chart)
     state, assumptions = _state_arg(args)

@@ -1,0 +1,55 @@
+"""Camel Up Cards (``cards``): positions, odds and advice.
+
+See :mod:`advisor.cards.position` for the notation, :mod:`advisor.cards.odds`
+for the model behind the odds and :mod:`advisor.cards.advice` for the EVs.
+"""
+
+from .advice import cards_best
+from .odds import CardsOdds, cards_odds
+from .position import CardsPosition, is_cards, parse_cards
+
+__all__ = ["CardsOdds", "CardsPosition", "cards_best", "cards_odds", "is_cards", "parse_cards", "format_cards_odds",
+           "format_cards_advice"]
+
+
+def format_cards_odds(odds: CardsOdds) -> str:
+    """The odds as the CLI prints them."""
+    from .position import CAMELS
+
+    pos = odds.position
+    lines = [f"Position: {pos}  (Camel Up Cards, {pos.players} players, track of {pos.length} spaces)"]
+    if odds.leg_samples:
+        lines.append(f"Leg odds, sampled from {odds.leg_samples:,} legs (seed {odds.seed}), the {pos.deck} "
+                     f"card{'s' if pos.deck > 1 else ''} left in the race deck revealed:")
+    else:
+        lines.append(f"Leg odds, exact over every order and content of the {pos.deck} card"
+                     f"{'s' if pos.deck > 1 else ''} left in the race deck ({pos.unknown} unknown):")
+    labels = ["1st", "2nd", "3rd", "4th", "5th"]
+    lines.append("camel " + "".join(f"{x:>8}" for x in labels))
+    for i in sorted(range(5), key=lambda i: -odds.leg[i] @ (4 - __import__("numpy").arange(5))):
+        lines.append(f"  {CAMELS[i]}   " + "".join(f"{100 * x:7.1f}%" for x in odds.leg[i]))
+    lines.append(f"P(the race ends during this leg): {100 * odds.race_ends:.1f}%")
+    if odds.race_samples:
+        lines.append(f"Race odds, {odds.race_samples:,} simulated races (seed {odds.seed}; other players: "
+                     f"{odds.others}), 95% intervals:")
+    else:
+        lines.append("Race odds, exact (the race must end in this leg):")
+    lines.append("camel       win            lose")
+    for i in sorted(range(5), key=lambda i: -odds.win[i]):
+        half = lambda se: f" +-{196 * se:4.2f}" if odds.race_samples else "       "  # noqa: E731
+        lines.append(f"  {CAMELS[i]}   {100 * odds.win[i]:5.1f}%{half(odds.win_se[i])}  "
+                     f"{100 * odds.lose[i]:5.1f}%{half(odds.lose_se[i])}")
+    return "\n".join(lines)
+
+
+def format_cards_advice(frame, top: int = 15) -> str:
+    """The advice as the CLI prints it: the best turns first."""
+    lines = [f"Position: {frame.attrs['position']}",
+             f"Best turns (race action with an optional bet; EV in coins; seed {frame.attrs['seed']}, "
+             f"other players: {frame.attrs['others']}):",
+             "  turn                       timing      EV"]
+    for row in frame.head(top).itertuples():
+        lines.append(f"  {row.action:<26} {row.timing:<8} {row.ev:+7.3f}")
+    if len(frame) > top:
+        lines.append(f"  ... {len(frame) - top} more (--json lists every turn)")
+    return "\n".join(lines)

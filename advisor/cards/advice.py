@@ -1,0 +1,251 @@
+"""Camel Up Cards advice: the EV of every legal turn.
+
+A turn is one race action, plus at most one betting action before or after
+it:
+
+* race actions: ``reveal`` (the race deck's top card), ``hand`` (play the
+  hand card: its camel moves 1, even for a ``+2``), ``palm:N`` /
+  ``fennec:N`` (place a figure standing beside the track on empty space N
+  ahead of the last camel, taking its card);
+* bets: ``leg:C`` (the top leg-winner card of C: pays its value if C is 1st
+  at leg scoring, 1 if 2nd, else -1), ``mid:C`` (the midfield card: 3rd +2,
+  2nd or 4th +1, 1st or 5th -1), ``winner:C`` / ``loser:C`` (the overall card
+  from the table: at game end 1st (last) +7, 2nd (4th) +3, else -1; taking
+  one returns the one held, whose value is then lost).
+
+``ev`` is the expected change of the player's money caused by the turn,
+compared with the position as it stands (the rest of the leg: the deck
+revealed).  Leg scoring is valued on each outcome's whole leg payout: bets
+held and taken, -1 per figure card still held (its figure still on the
+track when the leg ends), then the money floor of 1 (``max(1, money +
+payout)``).  The overall cards are valued at their expected payout at the
+game's end (race odds; the floor at that time is not modelled).
+
+Timing: for ``hand`` and a figure the bet's value does not depend on
+whether it is taken before or after (the action is known in advance), so
+one row ``R+B`` stands for both.  For ``reveal`` the order matters:
+``B+reveal`` bets on the odds now; ``reveal+best`` reveals, then takes the
+bet that is best given the card seen (none if none is worth it).  A reveal
+that ends the leg (the deck's last card) or the race allows no bet after it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .odds import (
+    KernelState, as_cards, check_others, code_ranks, kernel_state, kind_of, leg_distribution, race_ranks,
+)
+from .position import CAMELS, CardsPosition
+
+__all__ = ["cards_best", "race_actions", "bets"]
+
+#: Per race action: legs sampled when the leg is too big to enumerate,
+#: with common random numbers (every action sees the same cards).
+ACTION_LEG_SAMPLES = 20_000
+#: Exact per action up to this many card sequences.
+ACTION_EXACT_LEAVES = 200_000
+#: Races per race action (common random numbers), and for the position.
+ACTION_RACES = 2_000
+BASE_RACES = 20_000
+
+MID_PAY = np.array([-1, 1, 2, 1, -1], float)  # by rank 1st..5th
+WINNER_PAY = np.array([7, 3, -1, -1, -1], float)
+LOSER_PAY = np.array([-1, -1, -1, 3, 7], float)
+
+
+def race_actions(pos: CardsPosition) -> list[str]:
+    out = ["reveal"]
+    if pos.hand:
+        out.append("hand")
+    spaces = pos.figure_spaces()
+    for name, fig in (("palm", pos.palm), ("fennec", pos.fennec)):
+        if fig is None:
+            out += [f"{name}:{s}" for s in spaces]
+    return out
+
+
+def bets(pos: CardsPosition) -> list[str]:
+    out = [f"leg:{c}" for c, stack in zip(CAMELS, pos.legtiles) if stack]
+    out += [f"mid:{c}" for c in pos.mid]
+    out += [f"winner:{c}" for c in pos.winners] + [f"loser:{c}" for c in pos.losers]
+    return out
+
+
+def _rank_table() -> np.ndarray:
+    from ..encode import rank_codes
+
+    return rank_codes()  # [code, camel] -> 0-based rank (-1: not a race order)
+
+
+class _Valuer:
+    """Values of holdings over leg outcomes ``[end, code]``."""
+
+    def __init__(self, pos: CardsPosition):
+        self.pos = pos
+        self.money = pos.money
+        ranks = _rank_table()
+        self.ranks = np.where(ranks < 0, 0, ranks)
+        held = pos.held()
+        self.payout = np.zeros(ranks.shape[0])  # leg bets held, per code
+        for colour, value in held["leg"]:
+            self.payout += self.leg_card(colour, value)
+        for colour in held["mid"]:
+            self.payout += self.mid_card(colour)
+        self.winner = held["winner"]
+        self.loser = held["loser"]
+
+    def leg_card(self, colour: str, value: int) -> np.ndarray:
+        r = self.ranks[:, CAMELS.index(colour)]
+        return np.where(r == 0, value, np.where(r == 1, 1, -1)).astype(float)
+
+    def mid_card(self, colour: str) -> np.ndarray:
+        return MID_PAY[self.ranks[:, CAMELS.index(colour)]]
+
+    def leg_value(self, dist: np.ndarray, own_figs: tuple[bool, bool], extra: np.ndarray | float = 0.0) -> float:
+        """Expected money change of leg scoring under ``dist[end, code]``
+        (probabilities summing to the weight of the branch)."""
+        ends = np.arange(8)
+        penalty = -(((ends >> 1) & 1) * own_figs[0] + ((ends >> 2) & 1) * own_figs[1]).astype(float)
+        settled = np.maximum(1.0, self.money + penalty[:, None] + self.payout[None, :] + extra) - self.money
+        return float((dist * settled).sum())
+
+    def overall(self, final: np.ndarray, winner: str | None, loser: str | None) -> float:
+        """Expected payout of overall cards under final ranks ``[camel, rank]``."""
+        total = 0.0
+        if winner:
+            total += float(final[CAMELS.index(winner)] @ WINNER_PAY)
+        if loser:
+            total += float(final[CAMELS.index(loser)] @ LOSER_PAY)
+        return total
+
+
+def _after(pos: CardsPosition, base: KernelState, action: str) -> tuple[KernelState, tuple[bool, bool], bool]:
+    """The kernel state after a race action other than ``reveal``, the
+    player's figure cards then, and whether the race is over."""
+    from ..kernels.cards import move
+
+    state = base.copy()
+    own = [bool(pos.palm and pos.palm[1] == 0), bool(pos.fennec and pos.fennec[1] == 0)]
+    over = False
+    if action == "hand":
+        over = bool(move(state.sp, state.ht, state.fig, state.length, CAMELS.index(pos.hand[0]), 1))
+    else:
+        name, _, space = action.partition(":")
+        f = 0 if name == "palm" else 1
+        state.fig[f] = int(space)
+        own[f] = True
+    return state, (own[0], own[1]), over
+
+
+def _ends_surely(dist: np.ndarray) -> bool:
+    """Whether the race ends in this leg on every branch of ``dist[end, code]``."""
+    return float(dist[1::2].sum()) > 1 - 1e-12
+
+
+def cards_best(position: CardsPosition | str, *, seed: int | None = None, others: str = "random"):
+    """Every legal turn (race action and optional bet) with its EV, as a
+    pandas DataFrame sorted by EV (highest first)."""
+    import pandas as pd
+
+    from ..kernels.cards import CODES, KINDS, move, rank_code
+    from ..montecarlo import resolve_seed
+
+    pos = as_cards(position)
+    others = check_others(others)
+    seed = resolve_seed(seed)
+    val = _Valuer(pos)
+    base = kernel_state(pos)
+    own0 = (bool(pos.palm and pos.palm[1] == 0), bool(pos.fennec and pos.fennec[1] == 0))
+
+    # the position as it stands: the leg by first card, the race by first card
+    base_codes, base_leg_n = leg_distribution(base, None, seed)  # [first, end, code]
+    base_dist = base_codes.sum(axis=0)
+    sure_end = base_leg_n == 0 and _ends_surely(base_dist)
+    if sure_end:  # the race ends in this leg: its final ranks are the leg's
+        race_all = code_ranks(base_codes[:, 1::2].sum(axis=1))
+        final0 = race_all.sum(axis=0)
+        crn0 = final0
+    else:
+        race_all = race_ranks(pos, base, BASE_RACES, seed, others) / BASE_RACES  # [first, camel, rank]
+        final0 = race_all.sum(axis=0)
+        crn0 = race_ranks(pos, base, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
+    v0 = val.leg_value(base_dist, own0) + val.overall(final0, val.winner, val.loser)
+    bet_list = bets(pos)
+
+    def bet_extra(bet: str):
+        """(leg payout per code, winner card, loser card) with ``bet`` taken."""
+        kind, _, colour = bet.partition(":")
+        extra, winner, loser = 0.0, val.winner, val.loser
+        if kind == "leg":
+            extra = val.leg_card(colour, pos.legtiles[CAMELS.index(colour)][0])
+        elif kind == "mid":
+            extra = val.mid_card(colour)
+        elif kind == "winner":
+            winner = colour
+        else:
+            loser = colour
+        return extra, winner, loser
+
+    def value(dist, figs, final, bet: str | None) -> float:
+        if bet is None:
+            return val.leg_value(dist, figs) + val.overall(final, val.winner, val.loser)
+        extra, winner, loser = bet_extra(bet)
+        return val.leg_value(dist, figs, extra) + val.overall(final, winner, loser)
+
+    rows = []
+
+    def add(action, race, bet, timing, ev):
+        rows.append({"action": action, "race": race, "bet": bet or "", "timing": timing, "ev": ev})
+
+    # reveal: bet before (odds now), or after seeing the card
+    add("reveal", "reveal", None, "", 0.0)
+    for bet in bet_list:
+        add(f"{bet}+reveal", "reveal", bet, "before", value(base_dist, own0, final0, bet) - v0)
+    weight = base_codes.sum(axis=(1, 2))  # P(first card kind)
+    after = 0.0
+    deck_left = pos.deck
+    for t in range(KINDS):
+        if weight[t] <= 0:
+            continue
+        dist = base_codes[t] / weight[t]
+        n_t = race_all[t, 0].sum()  # P(first card t), as the race sample saw it
+        final_t = race_all[t] / n_t if n_t else final0
+        options = [value(dist, own0, final_t, None)]
+        probe = base.copy()
+        ends_now = deck_left == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
+        if not ends_now:
+            options += [value(dist, own0, final_t, bet) for bet in bet_list]
+        after += weight[t] * max(options)
+    add("reveal+best", "reveal", "best after the card", "after", after - v0)
+
+    # hand card and figures: one leg and race computation each, same seed
+    base_same = None
+    for action in race_actions(pos)[1:]:
+        state, figs, over = _after(pos, base, action)
+        if over:
+            dist = np.zeros((8, CODES))
+            end = 1 + 2 * (state.fig[0] != 0) + 4 * (state.fig[1] != 0)
+            dist[end, rank_code(state.sp, state.ht)] = 1.0
+            final = code_ranks(dist.sum(axis=0))
+        else:
+            exact = state.leaves() <= ACTION_EXACT_LEAVES
+            codes, _ = leg_distribution(state, None if exact else ACTION_LEG_SAMPLES, seed)
+            dist = codes.sum(axis=0)
+            if not exact:  # common random numbers: correct by the same-sample base
+                if base_same is None:
+                    base_same = leg_distribution(base, ACTION_LEG_SAMPLES, seed)[0].sum(axis=0)
+                dist = dist - base_same + base_dist
+            if exact and _ends_surely(dist):
+                final = code_ranks(dist[1::2].sum(axis=0))
+            else:
+                crn = race_ranks(pos, state, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
+                final = final0 + crn - crn0
+        add(action, action, None, "", value(dist, figs, final, None) - v0)
+        if not over:
+            for bet in bet_list:
+                add(f"{action}+{bet}", action, bet, "either", value(dist, figs, final, bet) - v0)
+    frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+    frame.attrs.update(position=str(pos), seed=seed, others=others, leg_samples=base_leg_n,
+                       race_samples=0 if sure_end else BASE_RACES)
+    return frame

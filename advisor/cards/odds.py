@@ -1,0 +1,214 @@
+"""Camel Up Cards odds: the leg's rank distribution and the race's.
+
+**The current leg.**  The rest of the leg is the race deck revealed card by
+card: the cards known to be in it plus, for the others, cards drawn from
+the unseen ones (the 30 racing cards minus every card the advised player
+has seen), every order equally likely.  It is enumerated exactly when that
+is small (:data:`EXACT_LEAVES` card sequences at most), sampled otherwise.
+Other players' hand cards and figure placements in this leg are choices,
+not chance: the odds are those of the deck; the advice values the advised
+player's own choices explicitly.
+
+**Later legs** (race odds).  Each starts with the figures beside the track,
+the sandstorm and the track extension (:func:`advisor.kernels.cards.
+leg_start`), a race deck of ``decksize`` cards dealt from all 30 and one
+hand card per player from the rest.  Players then choose their race action
+at random among those open to them (reveal; play the hand card, which moves
+its camel 1; place a figure beside the track on a random legal space):
+``others="random"``, the default.  ``others="reveal"``: they only reveal.
+Race odds are sampled (exact when the race must end in this leg).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import AdvisorError
+from .position import CAMELS, CardsPosition, parse_cards
+
+__all__ = ["CardsOdds", "cards_odds", "EXACT_LEAVES", "kernel_state"]
+
+#: Card sequences up to which the rest of a leg is enumerated exactly.
+EXACT_LEAVES = 2_000_000
+LEG_SAMPLES = 200_000
+RACE_SAMPLES = 20_000
+MAX_LEGS = 32
+_TRACK_CODES = {"n": 2, "s": 1, "h": 3}
+
+
+@dataclass
+class KernelState:
+    sp: np.ndarray
+    ht: np.ndarray
+    fig: np.ndarray
+    track: np.ndarray
+    ncards: int
+    length: int
+    known: np.ndarray
+    pool: np.ndarray
+    unknown: int
+
+    def copy(self) -> "KernelState":
+        return KernelState(self.sp.copy(), self.ht.copy(), self.fig.copy(), self.track.copy(), self.ncards,
+                           self.length, self.known.copy(), self.pool.copy(), self.unknown)
+
+    def leaves(self) -> float:
+        """An upper bound on the card sequences of the rest of the leg."""
+        kinds = np.count_nonzero((self.known > 0) | ((self.pool > 0) & (self.unknown > 0)))
+        return float(max(kinds, 1)) ** (int(self.known.sum()) + self.unknown)
+
+
+def kind_of(card) -> int:
+    return 2 * CAMELS.index(card[0]) + card[1] - 1
+
+
+def kernel_state(pos: CardsPosition) -> KernelState:
+    from ..kernels.cards import KINDS, MAX_CARDS
+
+    sp = np.zeros(5, np.int64)
+    ht = np.zeros(5, np.int64)
+    for space, stack in pos.stacks:
+        for h, c in enumerate(stack):
+            sp[CAMELS.index(c)] = space
+            ht[CAMELS.index(c)] = h
+    fig = np.array([pos.palm[0] if pos.palm else 0, pos.fennec[0] if pos.fennec else 0], np.int64)
+    track = np.zeros(MAX_CARDS, np.int64)
+    track[: len(pos.track)] = [_TRACK_CODES[c] for c in pos.track]
+    known = np.zeros(KINDS, np.int64)
+    for card in pos.known:
+        known[kind_of(card)] += 1
+    pool = np.zeros(KINDS, np.int64)
+    for card, n in pos.unseen().items():
+        pool[kind_of(card)] = n
+    return KernelState(sp, ht, fig, track, len(pos.track), pos.length, known, pool, pos.unknown)
+
+
+def leg_distribution(state: KernelState, samples: int | None, seed: int) -> tuple[np.ndarray, int]:
+    """``(codes[first, end, code] probabilities, samples)``: exact
+    (``samples`` 0) when the leg is small enough and none were asked for."""
+    from ..kernels.cards import CODES, KINDS, leg_exact, leg_sample
+
+    codes = np.zeros((KINDS, 8, CODES))
+    figs = np.zeros((KINDS, 2))
+    if samples is None and state.leaves() <= EXACT_LEAVES:
+        leg_exact(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown, codes, figs)
+        return codes, 0
+    n = samples or LEG_SAMPLES
+    leg_sample(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown, n, seed,
+               codes, figs)
+    return codes / n, n
+
+
+def race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, others: str) -> np.ndarray:
+    """Sampled final-rank counts ``[first card kind, camel, rank]``."""
+    from ..kernels.cards import KINDS, race_sample
+
+    ranks = np.zeros((KINDS, 5, 5), np.int64)
+    legs = np.zeros(MAX_LEGS + 1, np.int64)
+    race_sample(state.sp, state.ht, state.fig, state.track, state.ncards, state.known, state.pool, state.unknown,
+                pos.players, pos.decksize, others == "random", samples, seed, ranks, legs)
+    return ranks
+
+
+def code_ranks(codes: np.ndarray) -> np.ndarray:
+    """``[..., code]`` probabilities to ``[..., camel, rank]``."""
+    from ..encode import rank_codes
+
+    table = rank_codes()  # [code, camel] -> rank (-1: no permutation)
+    valid = table[:, 0] >= 0
+    onehot = np.zeros((table.shape[0], 5, 5))
+    idx = np.nonzero(valid)[0]
+    for camel in range(5):
+        onehot[idx, camel, table[idx, camel]] = 1.0
+    return np.tensordot(codes, onehot, axes=([-1], [0]))
+
+
+@dataclass(frozen=True)
+class CardsOdds:
+    """Leg and race odds of a Camel Up Cards position.
+
+    ``leg[i, k]``: P(camel ``i`` is ranked k+1 when the leg is scored);
+    ``race_ends``: P(the race ends in this leg); ``win[i]`` / ``lose[i]``:
+    P(camel ``i`` finishes the race first / last) with standard errors
+    ``win_se`` / ``lose_se`` (0 when exact)."""
+
+    position: CardsPosition
+    leg: np.ndarray
+    leg_samples: int
+    race_ends: float
+    win: np.ndarray
+    lose: np.ndarray
+    win_se: np.ndarray
+    lose_se: np.ndarray
+    race_samples: int
+    others: str
+    seed: int
+
+    @property
+    def camels(self) -> tuple[str, ...]:
+        return tuple(CAMELS)
+
+    def to_frame(self):
+        import pandas as pd
+
+        frame = pd.DataFrame(self.leg, index=list(CAMELS), columns=[f"leg_{k + 1}" for k in range(5)])
+        frame["race_win"] = self.win
+        frame["race_lose"] = self.lose
+        frame.index.name = "camel"
+        return frame
+
+    def to_dict(self) -> dict:
+        return {
+            "position": str(self.position),
+            "leg": {c: {"rank": [float(x) for x in self.leg[i]]} for i, c in enumerate(CAMELS)},
+            "race": {c: {"win": float(self.win[i]), "lose": float(self.lose[i])} for i, c in enumerate(CAMELS)},
+            "race_samples": self.race_samples,
+            "leg_samples": self.leg_samples,
+            "race_ends_this_leg": self.race_ends,
+            "others": self.others,
+        }
+
+
+def as_cards(position) -> CardsPosition:
+    if isinstance(position, CardsPosition):
+        return position
+    if isinstance(position, str):
+        return parse_cards(position)
+    raise AdvisorError(f"expected a Camel Up Cards position, not {type(position).__name__}")
+
+
+def check_others(others: str) -> str:
+    if others not in ("random", "reveal"):
+        raise AdvisorError(f"others must be 'random' or 'reveal', not {others!r}")
+    return others
+
+
+def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg_samples: int | None = None,
+               seed: int | None = None, others: str = "random") -> CardsOdds:
+    """Leg and race odds (see the module docstring for the model).
+    ``samples``: races simulated (default 20,000); ``leg_samples``: sample
+    the leg even when it could be enumerated."""
+    from ..montecarlo import check_samples, resolve_seed
+
+    pos = as_cards(position)
+    others = check_others(others)
+    race_n = RACE_SAMPLES if samples is None else check_samples(samples)
+    if leg_samples is not None:
+        leg_samples = check_samples(leg_samples)
+    seed = resolve_seed(seed)
+    state = kernel_state(pos)
+    codes, n_leg = leg_distribution(state, leg_samples, seed)
+    by_end = codes.sum(axis=0)  # [end, code]
+    leg = code_ranks(by_end.sum(axis=0))
+    over = by_end[1::2].sum(axis=0)  # race over in this leg
+    race_ends = float(over.sum())
+    if n_leg == 0 and race_ends > 1 - 1e-12:
+        final = code_ranks(over)
+        zeros = np.zeros(5)
+        return CardsOdds(pos, leg, 0, race_ends, final[:, 0], final[:, 4], zeros, zeros, 0, others, seed)
+    ranks = race_ranks(pos, state, race_n, seed, others).sum(axis=0) / race_n
+    win, lose = ranks[:, 0], ranks[:, 4]
+    se = lambda p: np.sqrt(p * (1 - p) / race_n)  # noqa: E731
+    return CardsOdds(pos, leg, n_leg, race_ends, win, lose, se(win), se(lose), race_n, others, seed)

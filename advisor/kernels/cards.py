@@ -1,0 +1,535 @@
+"""Camel Up Cards: moves, legs and races (RULES.md section 2).
+
+State arrays (all int64):
+
+* ``sp[5]``, ``ht[5]``: each racing camel's space and height.  Space 0 is
+  the start card, spaces ``1..length`` the track, ``length + 1`` the finish
+  card (a unit there or beyond has finished).  Heights order a stack bottom
+  (0) to top.  On the start card the camels stand side by side; their
+  "heights" there only order them for ranking (see the Ruling below).
+* ``fig[2]``: the space of the palm (``fig[0]``) and of the fennec
+  (``fig[1]``), 0 when the figure stands beside the track.
+* ``track[MAX_CARDS]`` with ``ncards`` used: the track cards after the start
+  card, in order: ``NORMAL`` (2 spaces), ``SAND`` (sandstorm side, 1 space),
+  ``HALF`` (a normal card half covered by the finish card, 1 space).
+* Cards of the race deck are numbered ``2 * camel + (value - 1)``: ten kinds,
+  ``deck[10]`` counts per kind.  The 30 racing cards: per camel five ``+1``
+  and one ``+2``.
+
+**Rulings** (where the rulebook is silent):
+
+* Camels on the start card stand side by side and rank behind every camel
+  on the track; among themselves they rank in the order given (notation:
+  the first listed ranks last).  A camel leaving the start card moves alone.
+* A unit moved back onto the start card by the fennec ranks behind the
+  camels already there (it goes "under" them), its own order kept; later
+  each of its camels leaves the start card alone.
+* Figures act on every move (revealed card or hand card).  A unit sent by
+  one figure onto the other figure's space (the two may stand on adjacent
+  spaces) triggers that one too; each figure is removed as it acts, so a
+  move triggers each at most once.
+* A figure is removed (with its card, beside the track) as soon as every
+  camel is strictly ahead of it, checked after every move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numba import prange
+
+from ._jit import njit
+from .rng import below, seed_stream
+
+N_CAMELS = 5
+KINDS = 10  # deck card kinds: 2 * camel + (value - 1)
+NORMAL, SAND, HALF = 2, 1, 3
+MAX_CARDS = 64
+PALM, FENNEC = 0, 1
+
+
+@njit(inline="always")
+def card_spaces(kind):
+    return 2 if kind == NORMAL else 1
+
+
+@njit
+def track_length(track, ncards):
+    n = 0
+    for i in range(ncards):
+        n += card_spaces(track[i])
+    return n
+
+
+@njit
+def _put(sp, ht, unit_mask, base_ht, space, top):
+    """Move the camels of ``unit_mask`` (heights relative to ``base_ht``) to
+    ``space``: on top of the camels there, or under them."""
+    here = 0
+    for x in range(N_CAMELS):
+        if sp[x] == space and not (unit_mask >> x) & 1:
+            here += 1
+    size = 0
+    for x in range(N_CAMELS):
+        size += (unit_mask >> x) & 1
+    if not top:
+        for x in range(N_CAMELS):
+            if sp[x] == space and not (unit_mask >> x) & 1:
+                ht[x] += size
+    for x in range(N_CAMELS):
+        if (unit_mask >> x) & 1:
+            ht[x] = ht[x] - base_ht + (here if top else 0)
+            sp[x] = space
+
+
+@njit
+def move(sp, ht, fig, length, camel, dist):
+    """Move ``camel`` (with every camel above it; alone from the start card)
+    ``dist`` spaces forward, with the palm and fennec effects; returns True
+    if the race is over (a unit reached the finish card or beyond)."""
+    s0 = sp[camel]
+    h0 = ht[camel]
+    unit = 0
+    if s0 == 0:
+        unit = 1 << camel
+        for x in range(N_CAMELS):  # the others on the start card close up
+            if sp[x] == 0 and ht[x] > h0:
+                ht[x] -= 1
+    else:
+        for x in range(N_CAMELS):
+            if sp[x] == s0 and ht[x] >= h0:
+                unit |= 1 << x
+    t = s0 + dist
+    _put(sp, ht, unit, h0, t, True)
+    while t <= length:
+        if fig[PALM] == t:
+            fig[PALM] = 0
+            h = ht[camel]
+            t += 1
+            _put(sp, ht, unit, h, t, True)
+        elif fig[FENNEC] == t:
+            fig[FENNEC] = 0
+            h = ht[camel]
+            t -= 1
+            _put(sp, ht, unit, h, t, False)
+        else:
+            break
+    if t > length:
+        return True
+    last = sp[0]
+    for x in range(1, N_CAMELS):
+        last = min(last, sp[x])
+    for f in range(2):
+        if fig[f] and fig[f] < last:
+            fig[f] = 0
+    return False
+
+
+@njit
+def rank_code(sp, ht):
+    """Race order as ``r0 + 5 r1 + 25 r2 + 125 r3`` (``r_i``: 0-based rank
+    of camel ``i``; further along, then higher, is ahead)."""
+    code = 0
+    mult = 1
+    for i in range(N_CAMELS - 1):
+        r = 0
+        for x in range(N_CAMELS):
+            if sp[x] > sp[i] or (sp[x] == sp[i] and ht[x] > ht[i]):
+                r += 1
+        code += r * mult
+        mult *= 5
+    return code
+
+
+@njit
+def first_and_last(sp, ht):
+    """``(camel ranked 1st, camel ranked last)``."""
+    best = 0
+    worst = 0
+    for x in range(1, N_CAMELS):
+        if sp[x] > sp[best] or (sp[x] == sp[best] and ht[x] > ht[best]):
+            best = x
+        if sp[x] < sp[worst] or (sp[x] == sp[worst] and ht[x] < ht[worst]):
+            worst = x
+    return best, worst
+
+
+@njit
+def figure_spaces(sp, fig, length, out):
+    """Legal spaces for a figure beside the track: empty of camels and of
+    the other figure, strictly ahead of the last camel, not beyond
+    ``length``.  Fills ``out`` and returns how many."""
+    last = sp[0]
+    for x in range(1, N_CAMELS):
+        last = min(last, sp[x])
+    n = 0
+    for s in range(max(last + 1, 1), length + 1):
+        free = fig[PALM] != s and fig[FENNEC] != s
+        for x in range(N_CAMELS):
+            if sp[x] == s:
+                free = False
+        if free:
+            out[n] = s
+            n += 1
+    return n
+
+
+@njit
+def leg_start(sp, ht, fig, track, ncards):
+    """Between legs: the figures return beside the track, every empty
+    normal track card strictly between the last and the leading camel turns
+    to its sandstorm side (for good), and the track is extended so exactly
+    3 spaces lie between the leader and the finish if fewer did.  Returns
+    ``(ncards, length)``."""
+    fig[PALM] = 0
+    fig[FENNEC] = 0
+    lead = sp[0]
+    last = sp[0]
+    for x in range(1, N_CAMELS):
+        lead = max(lead, sp[x])
+        last = min(last, sp[x])
+    # sandstorm: decide on the old numbering, then renumber from the back
+    first = np.empty(ncards, np.int64)
+    s = 1
+    for i in range(ncards):
+        first[i] = s
+        s += card_spaces(track[i])
+    for i in range(ncards - 1, -1, -1):
+        if track[i] != NORMAL:
+            continue
+        a = first[i]
+        b = a + 1
+        if a <= last or b >= lead:
+            continue
+        empty = True
+        for x in range(N_CAMELS):
+            if a <= sp[x] <= b:
+                empty = False
+        if empty:
+            track[i] = SAND
+            for x in range(N_CAMELS):
+                if sp[x] > b:
+                    sp[x] -= 1
+            lead -= 1
+    length = track_length(track, ncards)
+    need = 3 - (length - lead)
+    if need > 0 and ncards and track[ncards - 1] == HALF:
+        track[ncards - 1] = NORMAL
+        need -= 1
+    while need >= 2:
+        track[ncards] = NORMAL
+        ncards += 1
+        need -= 2
+    if need == 1:
+        track[ncards] = HALF
+        ncards += 1
+    return ncards, track_length(track, ncards)
+
+
+@njit
+def draw_card(known, pool, unknown, state):
+    """Draw the next card of the race deck: ``known`` counts the cards known
+    to be in it, ``unknown`` how many others it holds, drawn from the unseen
+    cards ``pool``.  Updates the counts; returns ``(kind, unknown)``."""
+    k = 0
+    for t in range(KINDS):
+        k += known[t]
+    r = below(state, k + unknown)
+    if r < k:
+        for t in range(KINDS):
+            if r < known[t]:
+                known[t] -= 1
+                return t, unknown
+            r -= known[t]
+    total = 0
+    for t in range(KINDS):
+        total += pool[t]
+    r = below(state, total)
+    for t in range(KINDS):
+        if r < pool[t]:
+            pool[t] -= 1
+            return t, unknown - 1
+        r -= pool[t]
+    return -1, unknown
+
+
+CODES = 625
+CHUNK = 4096  # samples per parallel chunk
+MAX_DEPTH = 32  # cards left in a race deck: at most 12 in the game
+
+
+@njit
+def _deck_left(known, unknown):
+    n = unknown
+    for t in range(KINDS):
+        n += known[t]
+    return n
+
+
+@njit(inline="always")
+def _end_state(over, fig):
+    return (1 if over else 0) + 2 * (fig[PALM] != 0) + 4 * (fig[FENNEC] != 0)
+
+
+@njit
+def leg_exact(sp, ht, fig, length, known, pool, unknown, codes, figs):
+    """Every order and content of the rest of the race deck, revealed card
+    by card until it is empty or the race is over, with its probability.
+
+    Adds to ``codes[first, end, code]`` (float64[KINDS, 8, CODES]) the
+    probability that the leg's first card is of kind ``first``, that it ends
+    in state ``end = over + 2 * palm + 4 * fennec`` (``over`` 1 if the race
+    ends in the leg; ``palm``/``fennec`` 1 if that figure is still on the
+    track then) and that the camels end in race order ``code``; to
+    ``figs[first, f]`` (float64[KINDS, 2]) the probability that figure ``f``
+    is still on the track when the leg (or the race) ends.
+    The deck holds the ``known`` cards and ``unknown`` more drawn from
+    ``pool`` without replacement (every order equally likely).
+    """
+    depth = _deck_left(known, unknown)
+    st_sp = np.empty((depth + 1, N_CAMELS), np.int64)
+    st_ht = np.empty((depth + 1, N_CAMELS), np.int64)
+    st_fig = np.empty((depth + 1, 2), np.int64)
+    st_known = np.empty((depth + 1, KINDS), np.int64)
+    st_pool = np.empty((depth + 1, KINDS), np.int64)
+    st_unk = np.empty(depth + 1, np.int64)
+    st_prob = np.empty(depth + 1, np.float64)
+    st_next = np.zeros(depth + 1, np.int64)
+    st_first = np.empty(depth + 1, np.int64)
+    st_sp[0] = sp
+    st_ht[0] = ht
+    st_fig[0] = fig
+    st_known[0] = known
+    st_pool[0] = pool
+    st_unk[0] = unknown
+    st_prob[0] = 1.0
+    st_first[0] = -1
+    d = 0
+    while d >= 0:
+        b = st_next[d]
+        if b >= 2 * KINDS:
+            d -= 1
+            continue
+        st_next[d] = b + 1
+        k = 0
+        pool_total = 0
+        for t in range(KINDS):
+            k += st_known[d, t]
+            pool_total += st_pool[d, t]
+        u = st_unk[d]
+        n = k + u
+        e = d + 1
+        st_known[e] = st_known[d]
+        st_pool[e] = st_pool[d]
+        st_unk[e] = u
+        if b < KINDS:
+            kind = b
+            if st_known[d, kind] == 0:
+                continue
+            p = st_prob[d] * st_known[d, kind] / n
+            st_known[e, kind] -= 1
+        else:
+            kind = b - KINDS
+            if u == 0 or st_pool[d, kind] == 0:
+                continue
+            p = st_prob[d] * (u / n) * (st_pool[d, kind] / pool_total)
+            st_pool[e, kind] -= 1
+            st_unk[e] = u - 1
+        st_sp[e] = st_sp[d]
+        st_ht[e] = st_ht[d]
+        st_fig[e] = st_fig[d]
+        first = kind if d == 0 else st_first[d]
+        over = move(st_sp[e], st_ht[e], st_fig[e], length, kind // 2, kind % 2 + 1)
+        if over or n == 1:
+            codes[first, _end_state(over, st_fig[e]), rank_code(st_sp[e], st_ht[e])] += p
+            for f in range(2):
+                if st_fig[e, f]:
+                    figs[first, f] += p
+            continue
+        st_prob[e] = p
+        st_first[e] = first
+        st_next[e] = 0
+        d = e
+
+
+@njit(parallel=True)
+def leg_sample(sp, ht, fig, length, known, pool, unknown, samples, seed, codes, figs):
+    """:func:`leg_exact` by sampling: ``samples`` legs, sample ``i`` from
+    stream ``(seed, i)``; adds counts (not probabilities).  Chunks of
+    samples run in parallel, each with its own counts, summed in order: the
+    result does not depend on the thread count."""
+    nchunks = (samples + CHUNK - 1) // CHUNK
+    part_codes = np.zeros((nchunks,) + codes.shape, codes.dtype)
+    part_figs = np.zeros((nchunks,) + figs.shape, figs.dtype)
+    for c in prange(nchunks):
+        _leg_chunk(sp, ht, fig, length, known, pool, unknown, c * CHUNK, min(samples, (c + 1) * CHUNK), seed,
+                   part_codes[c], part_figs[c])
+    for c in range(nchunks):
+        codes += part_codes[c]
+        figs += part_figs[c]
+
+
+@njit
+def _leg_chunk(sp, ht, fig, length, known, pool, unknown, start, stop, seed, codes, figs):
+    state = np.empty(4, np.uint64)
+    s_sp = np.empty(N_CAMELS, np.int64)
+    s_ht = np.empty(N_CAMELS, np.int64)
+    s_fig = np.empty(2, np.int64)
+    s_known = np.empty(KINDS, np.int64)
+    s_pool = np.empty(KINDS, np.int64)
+    for i in range(start, stop):
+        seed_stream(seed, i, state)
+        s_sp[:] = sp
+        s_ht[:] = ht
+        s_fig[:] = fig
+        s_known[:] = known
+        s_pool[:] = pool
+        unk = unknown
+        first = -1
+        over = False
+        while not over and _deck_left(s_known, unk) > 0:
+            kind, unk = draw_card(s_known, s_pool, unk, state)
+            if first < 0:
+                first = kind
+            over = move(s_sp, s_ht, s_fig, length, kind // 2, kind % 2 + 1)
+        codes[first, _end_state(over, s_fig), rank_code(s_sp, s_ht)] += 1
+        for f in range(2):
+            if s_fig[f]:
+                figs[first, f] += 1
+
+
+@njit
+def _random_turn(sp, ht, fig, length, player, hands, known, pool, unk, state, spaces):
+    """One turn of a player choosing at random among the race actions open
+    to them: reveal, play their hand card (moves 1), place a figure beside
+    the track on a random legal space.  Returns ``(over, unknown, revealed)``."""
+    options = 1
+    hand = hands[player] >= 0
+    options += hand
+    nspaces = figure_spaces(sp, fig, length, spaces)
+    figures_free = 0
+    if nspaces:
+        for f in range(2):
+            figures_free += fig[f] == 0
+    options += figures_free
+    pick = below(state, options)
+    if pick == 0:
+        kind, unk = draw_card(known, pool, unk, state)
+        return move(sp, ht, fig, length, kind // 2, kind % 2 + 1), unk, True
+    if hand and pick == 1:
+        camel = hands[player] // 2
+        hands[player] = -1
+        return move(sp, ht, fig, length, camel, 1), unk, False
+    pick -= 1 + hand
+    for f in range(2):
+        if fig[f] == 0:
+            if pick == 0:
+                fig[f] = spaces[below(state, nspaces)]
+                return False, unk, False
+            pick -= 1
+    return False, unk, False
+
+
+@njit(parallel=True)
+def race_sample(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others,
+                samples, seed, ranks, legs):
+    """Whole races: the current leg reveals the rest of its deck; each later
+    leg starts with :func:`leg_start`, a deck of ``deck_size`` cards drawn
+    from the 30 and a hand card for each of ``players`` from the rest, and is
+    played by players who choose at random (``random_others``) or only
+    reveal.  Adds to ``ranks[first, camel, rank]`` (int64[KINDS, 5, 5]) the
+    final ranks of the camels, by the kind of the current leg's first card
+    (sample ``i`` uses stream ``(seed, i)``, so the same seed replays the
+    same cards from any start), and to ``legs[k]`` the races that ended ``k``
+    legs after this one (the last entry: still running after that many).  A
+    race already over (no card left to draw) counts under kind 0.  Chunks
+    run in parallel with their own counts (thread count never matters)."""
+    nchunks = (samples + CHUNK - 1) // CHUNK
+    part_ranks = np.zeros((nchunks,) + ranks.shape, np.int64)
+    part_legs = np.zeros((nchunks,) + legs.shape, np.int64)
+    for c in prange(nchunks):
+        _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others,
+                    c * CHUNK, min(samples, (c + 1) * CHUNK), seed, part_ranks[c], part_legs[c])
+    for c in range(nchunks):
+        ranks += part_ranks[c]
+        legs += part_legs[c]
+
+
+@njit
+def _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others,
+                start, stop, seed, ranks, legs):
+    state = np.empty(4, np.uint64)
+    s_sp = np.empty(N_CAMELS, np.int64)
+    s_ht = np.empty(N_CAMELS, np.int64)
+    s_fig = np.empty(2, np.int64)
+    s_known = np.empty(KINDS, np.int64)
+    s_pool = np.empty(KINDS, np.int64)
+    s_track = np.empty(MAX_CARDS, np.int64)
+    full = np.empty(KINDS, np.int64)
+    hands = np.empty(players, np.int64)
+    spaces = np.empty(MAX_CARDS * 2, np.int64)
+    for i in range(start, stop):
+        seed_stream(seed, i, state)
+        s_sp[:] = sp
+        s_ht[:] = ht
+        s_fig[:] = fig
+        s_known[:] = known
+        s_pool[:] = pool
+        s_track[:ncards] = track[:ncards]
+        n = ncards
+        length = track_length(s_track, n)
+        unk = unknown
+        over = False
+        first = -1
+        while not over and _deck_left(s_known, unk) > 0:
+            kind, unk = draw_card(s_known, s_pool, unk, state)
+            if first < 0:
+                first = kind
+            over = move(s_sp, s_ht, s_fig, length, kind // 2, kind % 2 + 1)
+        played = 0
+        while not over and played < legs.size - 1:
+            played += 1
+            n, length = leg_start(s_sp, s_ht, s_fig, s_track, n)
+            for t in range(KINDS):
+                full[t] = 5 if t % 2 == 0 else 1
+                s_known[t] = 0
+            # the deck: deck_size cards of the 30; the hands: from the rest
+            for t in range(KINDS):
+                s_pool[t] = full[t]
+            unk = deck_size
+            for p in range(players):
+                total = 0
+                for t in range(KINDS):
+                    total += s_pool[t]
+                # hands first, then the deck lazily from what is left: every
+                # deal of the 30 cards is equally likely either way
+                r = below(state, total)
+                hands[p] = -1
+                for t in range(KINDS):
+                    if r < s_pool[t]:
+                        hands[p] = t
+                        s_pool[t] -= 1
+                        break
+                    r -= s_pool[t]
+            player = 0
+            while not over and unk > 0:
+                if random_others:
+                    over, unk, _ = _random_turn(s_sp, s_ht, s_fig, length, player, hands, s_known, s_pool, unk,
+                                                state, spaces)
+                else:
+                    kind, unk = draw_card(s_known, s_pool, unk, state)
+                    over = move(s_sp, s_ht, s_fig, length, kind // 2, kind % 2 + 1)
+                player = (player + 1) % players
+        legs[played if over else legs.size - 1] += 1
+        for camel in range(N_CAMELS):
+            r = 0
+            for x in range(N_CAMELS):
+                if s_sp[x] > s_sp[camel] or (s_sp[x] == s_sp[camel] and s_ht[x] > s_ht[camel]):
+                    r += 1
+            ranks[max(first, 0), camel, r] += 1
+
+
+__all__ = [
+    "CODES", "FENNEC", "HALF", "leg_exact", "leg_sample", "race_sample", "KINDS", "MAX_CARDS", "NORMAL", "N_CAMELS", "PALM", "SAND", "card_spaces", "draw_card",
+    "figure_spaces", "first_and_last", "leg_start", "move", "rank_code", "track_length",
+]
