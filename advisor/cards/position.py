@@ -25,8 +25,9 @@ the string with (or containing) the token ``cards``:
 ``known:CV...``           cards known to be in the race deck (the advised
                           player's own and the publicly shown ones), colour
                           and value, e.g. ``known:B1G2B1``
-``out:CV...``             cards known not to be in it (the revealed pile,
-                          the advised player's discards, cards seen played)
+``revealed:CV...``        the revealed pile of this leg (out of the deck)
+``out:CV...``             other cards known not to be in it (the advised
+                          player's discards, cards seen played)
 ``hand:CV``               the advised player's hand card
 ``legtiles:C...``         leg-winner cards left per colour, top first, as
                           in the board games (a suffix of 5,3,2,2)
@@ -84,6 +85,7 @@ class CardsPosition:
     decksize: int | None = None
     known: tuple[Card, ...] = ()
     out: tuple[Card, ...] = ()
+    revealed: tuple[Card, ...] = ()
     hand: Card | None = None
     legtiles: tuple[tuple[int, ...], ...] = field(default_factory=lambda: (LEG_STACK,) * 5)
     mid: str = CAMELS
@@ -102,6 +104,7 @@ class CardsPosition:
         object.__setattr__(self, "stacks", tuple(sorted(self.stacks)))
         object.__setattr__(self, "known", tuple(sorted(self.known)))
         object.__setattr__(self, "out", tuple(sorted(self.out)))
+        object.__setattr__(self, "revealed", tuple(sorted(self.revealed)))
         object.__setattr__(self, "bets", tuple(sorted(self.bets, key=_bet_order)))
         for name in ("mid", "winners", "losers"):
             letters = getattr(self, name)
@@ -126,8 +129,12 @@ class CardsPosition:
     def unseen(self) -> Counter:
         """The cards the advised player has not seen: the unknown part of
         the deck is drawn from these."""
-        seen = Counter(self.known) + Counter(self.out) + Counter([self.hand] if self.hand else [])
+        seen = self._placed()
         return Counter({card: n - seen[card] for card, n in FULL_DECK.items() if n - seen[card] > 0})
+
+    def _placed(self) -> Counter:
+        return (Counter(self.known) + Counter(self.revealed) + Counter(self.out)
+                + Counter([self.hand] if self.hand else []))
 
     @property
     def unknown(self) -> int:
@@ -202,11 +209,10 @@ class CardsPosition:
             self._fail(f"deck:{self.deck}", f"cards left must be 1..{self.decksize} (with 0 the leg is over)")
         if len(self.known) > self.deck:
             self._fail("known:" + cards_str(self.known), f"more known cards than the {self.deck} in the deck")
-        counts = Counter(self.known) + Counter(self.out) + Counter([self.hand] if self.hand else [])
-        for card, n in counts.items():
+        for card, n in self._placed().items():
             if card not in FULL_DECK or n > FULL_DECK[card]:
                 self._fail(cards_str([card]), f"there are {FULL_DECK.get(card, 0)} such cards in the game, "
-                           f"{n} are placed (known, out and hand together)")
+                           f"{n} are placed (known, revealed, out and hand together)")
         if self.unknown > sum(self.unseen().values()):
             self._fail(f"deck:{self.deck}", "fewer unseen cards than unknown cards in the deck")
         for c, stack in zip(CAMELS, self.legtiles):
@@ -258,7 +264,7 @@ class CardsPosition:
             parts.append(f"decksize:{self.decksize}")
         if self.deck != self.decksize:
             parts.append(f"deck:{self.deck}")
-        for name, cards in (("known", self.known), ("out", self.out)):
+        for name, cards in (("known", self.known), ("revealed", self.revealed), ("out", self.out)):
             if cards:
                 parts.append(f"{name}:{cards_str(cards)}")
         if self.hand:
@@ -335,7 +341,7 @@ def parse_cards(text: str) -> CardsPosition:
         elif key in ("palm", "fennec"):
             space, at, owner = value.partition("@")
             fields[key] = (_int(token, space), _int(token, owner) if at else None)
-        elif key in ("known", "out"):
+        elif key in ("known", "out", "revealed"):
             fields[key] = _cards(token, value)
         elif key == "hand":
             cards = _cards(token, value)

@@ -1,0 +1,187 @@
+"""Camel Up Cards odds and advice: EVs against figures worked out directly.
+
+Positions are chosen so the odds behind an EV are exact (a small deck, or a
+race that must end in the leg), then every EV is checked against the bet's
+payout formula applied to those odds, with the money floor and the figure
+card's -1 where they apply.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from advisor.cards import cards_best, cards_odds, parse_cards
+from advisor.cards.advice import _after, bets, race_actions
+from advisor.cards.odds import kernel_state
+from advisor.errors import AdvisorError, PositionError
+
+CAMELS = "BGOWY"
+
+
+def ev_of(frame, action):
+    row = frame[frame.action == action]
+    assert len(row) == 1, action
+    return float(row.ev.iloc[0])
+
+
+def test_reveal_alone_is_worth_nothing_and_a_bet_before_it_is_its_payout():
+    pos = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 money:9"
+    odds = cards_odds(pos, seed=1)
+    assert odds.leg_samples == 0
+    frame = cards_best(pos, seed=1)
+    assert ev_of(frame, "reveal") == 0.0
+    for i, c in enumerate(CAMELS):
+        p = odds.leg[i]
+        assert ev_of(frame, f"leg:{c}+reveal") == pytest.approx(5 * p[0] + p[1] - p[2:].sum(), abs=1e-12)
+        assert ev_of(frame, f"mid:{c}+reveal") == pytest.approx(2 * p[2] + p[1] + p[3] - p[0] - p[4], abs=1e-12)
+        win = 7 * odds_final(frame, pos, i, 0) + 3 * odds_final(frame, pos, i, 1)
+        assert ev_of(frame, f"winner:{c}+reveal") == pytest.approx(
+            win - (1 - odds_final(frame, pos, i, 0) - odds_final(frame, pos, i, 1)), abs=1e-9)
+
+
+def odds_final(frame, pos, camel, rank):
+    """The position's final-rank probabilities as cards_best saw them."""
+    from advisor.cards.advice import BASE_RACES
+    from advisor.cards.odds import race_ranks
+
+    p = parse_cards(pos)
+    ranks = race_ranks(p, kernel_state(p), BASE_RACES, frame.attrs["seed"], frame.attrs["others"]).sum(axis=0)
+    return ranks[camel, rank] / BASE_RACES
+
+
+def test_the_money_floor_caps_a_broke_players_losses():
+    # Y is far ahead and cannot be caught: a leg-winner card on B surely loses
+    pos = "cards 0:BG 1:O 2:W 12:Y deck:2 known:B1G1 money:1"
+    frame = cards_best(pos, seed=2)
+    assert ev_of(frame, "leg:B+reveal") == 0.0  # -1 floored at 1 coin
+    rich = cards_best(pos.replace("money:1", "money:5"), seed=2)
+    assert ev_of(rich, "leg:B+reveal") == pytest.approx(-1.0)
+    assert ev_of(rich, "leg:Y+reveal") == pytest.approx(5.0)
+
+
+def test_a_figure_nobody_reaches_costs_its_card():
+    pos = "cards 0:BG 1:O 2:W 3:Y deck:2 known:B1G1 money:5"
+    frame = cards_best(pos, seed=3)
+    assert ev_of(frame, "palm:12") == pytest.approx(-1.0)
+    assert ev_of(frame, "fennec:12") == pytest.approx(-1.0)
+    broke = cards_best(pos.replace("money:5", "money:1"), seed=3)
+    assert ev_of(broke, "palm:12") == 0.0  # the floor pays it
+
+
+def test_a_palm_every_camel_passes_costs_nothing():
+    # B1 then G1 (in some order): both leave the start card onto space 1; a
+    # palm there is triggered by the first of them
+    pos = "cards 0:BG 3:O 4:W 5:Y deck:2 known:B1G1 money:5"
+    frame = cards_best(pos, seed=4)
+    assert ev_of(frame, "palm:1") == pytest.approx(0.0)
+
+
+def test_the_hand_card_moves_one_space_even_as_a_plus_two():
+    pos = parse_cards("cards 0:BG 2:OW 3:Y hand:Y2")
+    state, figs, over = _after(pos, kernel_state(pos), "hand")
+    assert state.sp[CAMELS.index("Y")] == 4 and not over
+
+
+def test_revealing_the_last_card_leaves_no_bet_after_it():
+    pos = "cards 0:BG 2:OW 3:Y deck:1 known:Y1 money:5"
+    frame = cards_best(pos, seed=5)
+    assert ev_of(frame, "reveal+best") == 0.0
+    # before the reveal, Y is sure to lead: its 5 pays 5
+    assert ev_of(frame, "leg:Y+reveal") == pytest.approx(5.0)
+
+
+def test_betting_after_seeing_the_card():
+    # a 2-card deck known to be B1 and G1: after the first reveal the rest is
+    # known; Y is sure to lead, so the best bet after either card is Y's 5
+    # (no overall cards on the table; the midfield card on B pays less)
+    pos = "cards 0:BG 5:O 8:W 9:Y deck:2 known:B1G1 money:5 mid:B winners: losers:"
+    frame = cards_best(pos, seed=6)
+    assert ev_of(frame, "reveal+best") == pytest.approx(5.0)
+    # fewer options than before it: the bet before the reveal is the same 5
+    assert ev_of(frame, "leg:Y+reveal") == pytest.approx(5.0)
+
+
+def test_swapping_an_overall_card_gives_up_the_old_one():
+    pos = "cards 0:BG 5:O 8:W 12:Y deck:2 known:B1G1 money:5 bets:wO winners:BGWY"
+    frame = cards_best(pos, seed=7)
+    # the race goes on after this leg: the odds are simulated, the swap's EV
+    # is the new card's value minus the old one's under the same odds
+    rows = frame.set_index("action").ev
+    p = parse_cards(pos)
+    from advisor.cards.advice import BASE_RACES
+    from advisor.cards.odds import race_ranks
+
+    final = race_ranks(p, kernel_state(p), BASE_RACES, frame.attrs["seed"], "random").sum(axis=0) / BASE_RACES
+    pay = np.array([7, 3, -1, -1, -1])
+    for c in "BGWY":
+        expected = final[CAMELS.index(c)] @ pay - final[CAMELS.index("O")] @ pay
+        assert rows[f"winner:{c}+reveal"] == pytest.approx(expected, abs=1e-9)
+
+
+def test_every_turn_is_listed_once():
+    pos = parse_cards("cards 0:BG 2:OW 3:Y deck:3 known:B1 hand:O1")
+    frame = cards_best(pos, seed=8)
+    assert frame.action.is_unique
+    n_race = len(race_actions(pos))
+    n_bets = len(bets(pos))
+    # reveal: alone, each bet before, best after; others: alone and with each bet
+    assert len(frame) == 1 + n_bets + 1 + (n_race - 1) * (1 + n_bets)
+    assert list(frame.ev) == sorted(frame.ev, reverse=True)
+
+
+def test_same_seed_same_advice():
+    pos = "cards 0:BGOWY hand:Y2"
+    a = cards_best(pos, seed=9)
+    b = cards_best(pos, seed=9)
+    assert a.equals(b)
+
+
+def test_race_odds_exact_when_the_race_must_end_in_the_leg():
+    # Y2 first: Y finishes alone.  W1 first: W climbs on Y at 16, then Y2
+    # carries W over the finish on top: W wins.
+    odds = cards_odds("cards 14:BG 15:OW 16:Y deck:2 known:Y2W1", seed=1)
+    assert odds.race_samples == 0 and odds.race_ends == pytest.approx(1.0)
+    assert odds.win[CAMELS.index("Y")] == pytest.approx(0.5)
+    assert odds.win[CAMELS.index("W")] == pytest.approx(0.5)
+    assert odds.lose[CAMELS.index("B")] == pytest.approx(1.0)
+
+
+def test_leg_odds_sampled_agree_with_exact():
+    pos = "cards 0:BG 2:OW 3:Y palm:6 deck:4 known:B1"
+    exact = cards_odds(pos, seed=1)
+    sampled = cards_odds(pos, seed=1, leg_samples=100_000)
+    assert exact.leg_samples == 0 and sampled.leg_samples == 100_000
+    se = np.sqrt(np.maximum(exact.leg * (1 - exact.leg), 1e-12) / 100_000)
+    assert np.all(np.abs(sampled.leg - exact.leg) <= 4 * se + 1e-9)
+
+
+def test_bad_input_is_rejected():
+    with pytest.raises(PositionError, match="palm"):
+        cards_best("cards 0:BG 2:OW 3:Y palm:3")
+    with pytest.raises(AdvisorError, match="others"):
+        cards_odds("cards 0:BGOWY", others="smart")
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "advisor.cli", *args], capture_output=True, text=True)
+
+
+def test_cli_odds_and_best_for_cards():
+    out = run_cli("odds", "--json", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:3", "known:B1")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data["leg"]) == set(CAMELS) and data["leg_samples"] == 0
+    assert abs(sum(data["leg"]["B"]["rank"]) - 1) < 1e-12
+    out = run_cli("best", "--json", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:3", "known:B1")
+    assert out.returncode == 0, out.stderr
+    moves = json.loads(out.stdout)["moves"]
+    assert moves[0]["ev"] >= moves[-1]["ev"]
+    bad = run_cli("odds", "cards", "0:BG", "2:OW")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "missing" in bad.stderr
+    bad = run_cli("odds", "--others", "reveal", "1:B", "2:YG", "3:PR")
+    assert bad.returncode == 2 and "Camel Up Cards" in bad.stderr
