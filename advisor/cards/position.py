@@ -102,6 +102,7 @@ class CardsPosition:
         if self.deck is None:
             object.__setattr__(self, "deck", self.decksize)
         object.__setattr__(self, "stacks", tuple(sorted(self.stacks)))
+        self._validate()  # before sorting the rest: messages quote tokens as typed
         object.__setattr__(self, "known", tuple(sorted(self.known)))
         object.__setattr__(self, "out", tuple(sorted(self.out)))
         object.__setattr__(self, "revealed", tuple(sorted(self.revealed)))
@@ -109,7 +110,6 @@ class CardsPosition:
         for name in ("mid", "winners", "losers"):
             letters = getattr(self, name)
             object.__setattr__(self, name, "".join(sorted(letters, key=lambda c: CAMELS.find(c))))
-        self._validate()
 
     # ------------------------------------------------------------ derived
     @property
@@ -172,8 +172,13 @@ class CardsPosition:
             self._fail(f"track:{self.track}", "one letter per track card: n, s, or h (half covered, last only)")
         length = self.length
         seen: list[str] = []
+        spaces = [space for space, _ in self.stacks]
         for space, stack in self.stacks:
             token = f"{space}:{stack}"
+            if not stack:
+                self._fail(token, "a stack lists at least one camel")
+            if spaces.count(space) > 1:
+                self._fail(token, f"space {space} is given twice")
             if not 0 <= space <= length:
                 self._fail(token, f"space must be 0 (the start card) .. {length} (the track's last space)")
             for c in stack:
@@ -182,8 +187,6 @@ class CardsPosition:
                 if c in seen:
                     self._fail(token, f"camel {c} is placed twice")
                 seen.append(c)
-        if len(self.stacks) != len({s for s, _ in self.stacks}):
-            self._fail(None, "a space is given twice")
         missing = [c for c in CAMELS if c not in seen]
         if missing:
             self._fail(None, f"camel{'s' if len(missing) > 1 else ''} {''.join(missing)} missing")
@@ -320,6 +323,8 @@ def parse_cards(text: str) -> CardsPosition:
     """Parse the compact string form (see the module docstring)."""
     if not isinstance(text, str) or not text.split():
         raise PositionError("empty position")
+    if "cards" not in text.split():
+        raise PositionError("a Camel Up Cards position contains the token 'cards'")
     fields: dict = {}
     stacks = []
     legtiles = None
@@ -337,6 +342,8 @@ def parse_cards(text: str) -> CardsPosition:
         if key in ("players", "deck", "decksize", "money"):
             fields[key] = _int(token, value)
         elif key == "track":
+            if not value:
+                raise PositionError("one letter per track card: n, s, or h", token=token)
             fields[key] = value
         elif key in ("palm", "fennec"):
             space, at, owner = value.partition("@")
@@ -350,9 +357,13 @@ def parse_cards(text: str) -> CardsPosition:
             fields[key] = cards[0]
         elif key == "legtiles":
             legtiles = [LEG_STACK] * 5
+            given = set()
             for part in value.split(","):
                 if not part or part[0] not in CAMELS or not part[1:].isdigit() and part[1:]:
                     raise PositionError("expected e.g. legtiles:B532,G2", token=token)
+                if part[0] in given:
+                    raise PositionError(f"colour {part[0]} is given twice", token=token)
+                given.add(part[0])
                 legtiles[CAMELS.index(part[0])] = tuple(int(d) for d in part[1:])
         elif key in ("mid", "winners", "losers"):
             fields[key] = value

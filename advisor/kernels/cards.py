@@ -101,7 +101,8 @@ def move(sp, ht, fig, length, camel, dist):
                 unit |= 1 << x
     t = s0 + dist
     _put(sp, ht, unit, h0, t, True)
-    while t <= length:
+    # figures stand on track spaces 1..length (0 means beside the track)
+    while 1 <= t <= length:
         if fig[PALM] == t:
             fig[PALM] = 0
             h = ht[camel]
@@ -114,15 +115,13 @@ def move(sp, ht, fig, length, camel, dist):
             _put(sp, ht, unit, h, t, False)
         else:
             break
-    if t > length:
-        return True
     last = sp[0]
     for x in range(1, N_CAMELS):
         last = min(last, sp[x])
-    for f in range(2):
+    for f in range(2):  # also on the move that ends the race
         if fig[f] and fig[f] < last:
             fig[f] = 0
-    return False
+    return t > length
 
 
 @njit

@@ -1,0 +1,101 @@
+"""Camel Up Cards: leg enumeration, sampling, races and advice.
+
+    python benchmarks/bench_cards.py [--quick]
+
+Prints cold (compile) and warm figures: the exact leg (every order and
+content of the race deck) by number of unknown cards, with the pure-Python
+reference (tests/naive_cards.py) on the same positions and the ratio; legs
+and races sampled per second; `cards_odds` and `cards_best` on a leg start
+and mid-leg.  Timings are medians of repeated calls on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, print_cold, timed  # noqa: E402
+
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+MID = "cards 0:B 2:OW 4:GY palm:7 deck:{deck} known:B1"
+
+
+def median_time(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def naive_board(pos):
+    import naive_cards
+
+    stacks = {space: list(stack) for space, stack in pos.stacks}
+    return naive_cards.Board(stacks, pos.length, pos.palm[0] if pos.palm else None,
+                             pos.fennec[0] if pos.fennec else None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    import naive_cards
+
+    from advisor.cards import cards_best, cards_odds, parse_cards
+    from advisor.cards.odds import kernel_state, leg_distribution
+
+    print("camelup-advisor Camel Up Cards benchmark")
+    print_cold(timed("from advisor.cards import cards_odds\ncards_odds('cards 0:BGOWY', seed=1)"),
+               "odds of a game start, leg and race")
+    cards_odds("cards 0:BGOWY", seed=1)
+    reps = 3 if args.quick else 7
+
+    print("\nExact leg, every order and content of the deck (the known B1 and N unknown cards):")
+    print("  unknown   kernel        pure Python   ratio")
+    for unknown in range(1, 7 if not args.quick else 5):
+        pos = parse_cards(MID.format(deck=unknown + 1))
+        state = kernel_state(pos)
+        t_kernel = median_time(lambda: leg_distribution(state, None, 1), reps)
+        line = f"  {unknown:>7}   {1e3 * t_kernel:9.3f} ms"
+        if unknown <= (3 if args.quick else 4):
+            board = naive_board(pos)
+            known = Counter(pos.known)
+            pool = Counter(pos.unseen())
+            t_naive = median_time(lambda: naive_cards.leg_distribution(board, known, pool, pos.unknown), 1)
+            line += f"   {t_naive:9.3f} s   {t_naive / t_kernel:8.0f}x"
+        print(line)
+
+    print("\nSampling (one call, all threads):")
+    state = kernel_state(parse_cards("cards 0:BGOWY"))
+    n = 200_000
+    t = median_time(lambda: leg_distribution(state, n, 1), reps)
+    print(f"  legs of a full 12-card deck     {n / t / 1e6:6.2f} million/s")
+    from advisor.cards.odds import race_ranks
+
+    pos = parse_cards("cards 0:BGOWY")
+    for others in ("random", "reveal"):
+        n = 20_000
+        t = median_time(lambda: race_ranks(pos, state, n, 1, others), reps)
+        print(f"  races from a game start ({others:<6}) {n / t / 1e3:6.0f} thousand/s")
+
+    print("\nWhole calls (warm, median):")
+    for text in ("cards 0:BGOWY", MID.format(deck=6), MID.format(deck=3)):
+        t = median_time(lambda: cards_odds(text, seed=1), reps)
+        print(f"  cards_odds  {text:<45} {t:6.3f} s")
+    for text in ("cards 0:BGOWY hand:Y2", MID.format(deck=6) + " hand:O1", MID.format(deck=3) + " hand:O1"):
+        t = median_time(lambda: cards_best(text, seed=1), max(1, reps // 2))
+        rows = len(cards_best(text, seed=1))
+        print(f"  cards_best  {text:<45} {t:6.3f} s   ({rows} turns)")
+
+
+if __name__ == "__main__":
+    main()
