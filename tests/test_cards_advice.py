@@ -9,6 +9,7 @@ card's -1 where they apply.
 from __future__ import annotations
 
 import json
+from collections import Counter
 import subprocess
 import sys
 
@@ -185,3 +186,104 @@ def test_cli_odds_and_best_for_cards():
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "missing" in bad.stderr
     bad = run_cli("odds", "--others", "reveal", "1:B", "2:YG", "3:PR")
     assert bad.returncode == 2 and "Camel Up Cards" in bad.stderr
+
+
+# ---------------------------------------------------------------------------
+# Every EV of a position against the slow reference (exact fractions)
+# ---------------------------------------------------------------------------
+
+try:  # tests/ as a plain directory or as a package
+    from . import naive_cards as N
+except ImportError:  # pragma: no cover
+    import naive_cards as N
+
+from fractions import Fraction  # noqa: E402
+
+# Length 15; the deck is exactly Y2 and O2, and Y2 ends the race whenever it
+# comes, so every outcome of every turn is exact, the race included.
+REF = "cards track:nnnnnnnh 10:BG 11:OW 14:Y deck:2 known:Y2O2 hand:W1 legtiles:G322 mid:BOW bets:G5,mG money:2"
+LEG_PAY = {0: None, 1: 1}
+WIN_PAY = [7, 3, -1, -1, -1]
+
+
+def reference_turns(text: str) -> dict:
+    """EV of every turn, worked out from naive_cards and the payout rules."""
+    pos = parse_cards(text)
+    board = N.parse_board(" ".join(f"{s}:{st}" for s, st in pos.stacks), pos.length)
+    known = Counter(pos.known)
+    money = pos.money
+    held = pos.held()
+
+    def payout(order, bet, own_figures_on):
+        rank = {c: k for k, c in enumerate(order)}
+        total = 0
+        for colour, value in held["leg"] + ([(bet[1], pos.legtiles[CAMELS.index(bet[1])][0])]
+                                            if bet and bet[0] == "leg" else []):
+            total += value if rank[colour] == 0 else (1 if rank[colour] == 1 else -1)
+        for colour in held["mid"] + ([bet[1]] if bet and bet[0] == "mid" else []):
+            total += [-1, 1, 2, 1, -1][rank[colour]]
+        total -= own_figures_on
+        leg = max(1, money + total) - money
+        winner, loser = held["winner"], held["loser"]
+        if bet and bet[0] == "winner":
+            winner = bet[1]
+        if bet and bet[0] == "loser":
+            loser = bet[1]
+        overall = (WIN_PAY[rank[winner]] if winner else 0) + (WIN_PAY[4 - rank[loser]] if loser else 0)
+        return leg + overall
+
+    def outcomes(b, own_palm, own_fennec):
+        """[(probability, first card, ranking, own figure cards still held)]"""
+        out = []
+        for (card, over, palm, fennec, order), p in N.leg_outcomes(b, known, Counter(), 0).items():
+            assert over  # the race ends in this leg on every branch
+            out.append((p, card, order, (palm and own_palm) + (fennec and own_fennec)))
+        return out
+
+    all_bets = [tuple(b.split(":")) for b in bets(pos)]
+
+    def value(outs, bet):
+        return sum(p * payout(order, bet, figs) for p, _, order, figs in outs)
+
+    base = outcomes(board, False, False)
+    v0 = value(base, None)
+    result = {"reveal": Fraction(0)}
+    for bet in all_bets:
+        result[f"{bet[0]}:{bet[1]}+reveal"] = value(base, bet) - v0
+    best_after = Fraction(0)
+    for card in {c for _, c, _, _ in base}:
+        branch = [o for o in base if o[1] == card]
+        weight = sum(o[0] for o in branch)
+        _, ends = N.move(board, card[0], card[1])
+        options = [value(branch, None)] + ([] if ends else [value(branch, bet) for bet in all_bets])
+        best_after += max(options)
+    result["reveal+best"] = best_after - v0
+    turns = [("hand", None)] + [(f"{name}:{s}", (name, s)) for name in ("palm", "fennec")
+                                for s in pos.figure_spaces()]
+    for action, figure in turns:
+        b = board.copy()
+        if figure is None:
+            b, over = N.move(b, pos.hand[0], 1)  # a hand card moves 1
+            assert not over
+        elif figure[0] == "palm":
+            b.palm = figure[1]
+        else:
+            b.fennec = figure[1]
+        outs = outcomes(b, figure is not None and figure[0] == "palm", figure is not None and figure[0] == "fennec")
+        result[action] = value(outs, None) - v0
+        for bet in all_bets:
+            result[f"{action}+{bet[0]}:{bet[1]}"] = value(outs, bet) - v0
+    return result
+
+
+def test_every_turn_against_the_slow_reference():
+    frame = cards_best(REF, seed=1)
+    assert frame.attrs["race_samples"] == 0 and frame.attrs["leg_samples"] == 0
+    expected = reference_turns(REF)
+    got = dict(zip(frame.action, frame.ev))
+    assert set(got) == set(expected)
+    for action, ev in expected.items():
+        assert got[action] == pytest.approx(float(ev), abs=1e-12), action
+    # the position exercises the figures: some placement changes the leg
+    figure_evs = {a: v for a, v in expected.items() if a.startswith(("palm:", "fennec:")) and "+" not in a}
+    assert len(set(figure_evs.values())) > 1
