@@ -333,7 +333,10 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, sp, sg) -> None:
     * The pyramid gives the next player information: they choose after
       seeing the roll, and the average over the roll of their best option is
       at least their best option now (``E max >= max E``); the difference is
-      their gain.  (A roll that ends the leg or the race counts as no gain.)
+      their gain.  A roll that ends the race is valued on the order it
+      leaves, so the average stays an average over every roll and the gain
+      is never negative; with one roll left (the roll ends the leg) the gain
+      is taken as 0.
     """
     from .kernels.candidates import after_each_roll
     from .kernels.leg import RANK_CODES
@@ -359,8 +362,8 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, sp, sg) -> None:
         weights = np.zeros(outcomes, np.int64)
         after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, orders, weights)
         orders = orders[:, :, 0]
-        live = orders.sum(axis=1) > 0
-        after = np.full(outcomes, before)
+        live = weights > 0
+        after = np.zeros(outcomes)
         after[live] = np.maximum(nxt.best_leg(orders[live] / orders[live].sum(axis=1, keepdims=True), stacks),
                                  now_cards)
         gain[index["pyramid"]] += float(weights @ after) / weights.sum() - before

@@ -41,10 +41,10 @@ from advisor.bots import make_bot
 from advisor.encode import encode, full_pyramid, rank_codes
 from advisor.ev import LegOutcomes, best_moves, legal_actions, partner_options, tile_spaces
 from advisor.fastev import EXACT_ROLLS, FastValues, fast_values
-from advisor.game import Game
 from advisor.kernels.candidates import candidate_joint, candidate_races, draw_rolls
 from advisor.kernels.leg import RANK_CODES, completions
 from advisor.kernels.rng import seed_stream
+from played import board_seed, game_states, with_money  # noqa: E402
 from naive import apply_roll, board_of, ranking, stacks_of, tiles_of
 
 # --------------------------------------------------------------------------
@@ -52,25 +52,8 @@ from naive import apply_roll, board_of, ranking, stacks_of, tiles_of
 # --------------------------------------------------------------------------
 
 
-def board_seed(state: GameState) -> int:
-    """The seed ``fast_values`` uses for ``state``'s board."""
-    pos = state.position
-    enc = encode(pos)
-    return fastev._seed((pos.rules.name, int(enc.board), int(enc.dice), int(enc.rolls), enc.tiles.tobytes()))
 
 
-def game_states(edition: str, bots: list[str], seed: int, limit: int = 400):
-    """``(view, player)`` before every turn of a game played by ``bots``."""
-    game = Game(edition, len(bots), seed)
-    policies = [make_bot(name) for name in bots]
-    rngs = [np.random.default_rng([seed, p]) for p in range(len(bots))]  # one per seat
-    out = []
-    while not game.finished and game.turns < limit:
-        p = game.to_move
-        view = game.view(p)
-        out.append((view, p))
-        game.apply(policies[p].choose(view, p, rngs[p]))
-    return out
 
 
 def owns_known_card(state: GameState, player: int) -> bool:
@@ -96,11 +79,6 @@ def assert_matches_best_moves(state: GameState, player: int) -> FastValues:
     return fast
 
 
-def with_money(state: GameState, money: dict[int, int]) -> GameState:
-    players = list(state.players)
-    for p, m in money.items():
-        players[p] = replace(players[p], money=m)
-    return replace(state, players=tuple(players))
 
 
 def candidates(state: GameState, player: int = 0):
@@ -651,7 +629,7 @@ def test_fast_values_does_not_depend_on_thread_count():
 
 def test_bots_choose_the_best_fast_value():
     advisor_bot, denial_bot = make_bot("advisor"), make_bot("denial")
-    states = game_states("second", ["heuristic", "random", "heuristic", "random"], 21, limit=60)
+    states = list(game_states("second", ["heuristic", "random", "heuristic", "random"], 21, limit=60))
     states += [(_full_state(), 0)]
     rng = np.random.default_rng(0)
     for view, p in states[::3]:

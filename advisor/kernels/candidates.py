@@ -144,10 +144,10 @@ def candidate_joint(board, dice, rolls, tiles, ncam, spaces, signs, exact, sampl
 def after_each_roll(board, dice, rolls, tiles, ncam, orders, weights):
     """For each possible next roll (outcome ``o = 6 * die + face``): its
     weight in equally likely sequences (``weights[o]``: 2 per racing die
-    value, 1 per grey face, 0 for dice not in the pyramid) and, unless it
-    ends the race, the exact counts of the leg's final race order after it
-    (``orders[o]`` int64[RANK_CODES, 1]; all zero if the race ends).
-    ``rolls`` >= 2."""
+    value, 1 per grey face, 0 for dice not in the pyramid) and the exact
+    counts of the leg's final race order after it (``orders[o]``
+    int64[RANK_CODES, 1]; a roll that ends the race counts 1 for the final
+    order it leaves).  ``rolls`` >= 2."""
     landings = np.zeros(TILE_SLOTS, np.int64)
     reached = np.zeros(TILE_SLOTS, np.int64)
     for die in range(GREY + 1):
@@ -158,7 +158,9 @@ def after_each_roll(board, dice, rolls, tiles, ncam, orders, weights):
             o = 6 * die + face
             weights[o] = 1 if die == GREY else 2
             nb, _, over, _ = _roll_from(board, die, face, tiles)
-            if not over:
+            if over:
+                orders[o, rank_code(nb), 0] += 1
+            else:
                 enumerate_joint(nb, dice & ~(1 << die), rolls - 1, tiles, ncam, False, 0, orders[o], landings,
                                 reached)
 
