@@ -65,7 +65,10 @@ def main() -> None:
         pos = parse_cards(MID.format(deck=unknown + 1))
         state = kernel_state(pos)
         t_kernel = median_time(lambda: leg_distribution(state, None, 1), reps)
+        sampled = leg_distribution(state, None, 1)[1]
         line = f"  {unknown:>7}   {1e3 * t_kernel:9.3f} ms"
+        if sampled:
+            line += f"   (over the exact limit: {sampled:,} legs sampled)"
         if unknown <= (3 if args.quick else 4):
             board = naive_board(pos)
             known = Counter(pos.known)
