@@ -267,9 +267,12 @@ def _cards_text(args: argparse.Namespace) -> str | None:
 def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
     from .cards import cards_odds, format_cards_odds, parse_cards
 
+    from .montecarlo import _threads
+
     pos = parse_cards(text)
-    odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, seed=args.seed,
-                      others=args.others or "random")
+    with _threads(args.threads):
+        odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, seed=args.seed,
+                          others=args.others or "random", race=not args.leg_only)
     if args.json:
         out = odds.to_dict()
         out["seed"] = odds.seed
@@ -339,8 +342,11 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     for option in ("player", "players", "chart"):
         if getattr(args, option) is not None:
             raise AdvisorError(f"--{option} does not apply to Camel Up Cards (the advised player is player 0)")
+    from .montecarlo import _threads
+
     pos = parse_cards(text)
-    frame = cards_best(pos, seed=args.seed, others=args.others or "random")
+    with _threads(args.threads):
+        frame = cards_best(pos, seed=args.seed, others=args.others or "random")
     if args.json:
         out = {"position": str(pos), "moves": frame.to_dict(orient="records"), "seed": frame.attrs["seed"],
                "others": frame.attrs["others"], "race_samples": frame.attrs["race_samples"]}

@@ -182,6 +182,10 @@ def test_cli_odds_and_best_for_cards():
     assert out.returncode == 0, out.stderr
     moves = json.loads(out.stdout)["moves"]
     assert moves[0]["ev"] >= moves[-1]["ev"]
+    out = run_cli("odds", "--json", "--leg-only", "--threads", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:3")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert "race" not in data and data["leg_samples"] == 0
     bad = run_cli("odds", "cards", "0:BG", "2:OW")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "missing" in bad.stderr
     bad = run_cli("odds", "--others", "reveal", "1:B", "2:YG", "3:PR")

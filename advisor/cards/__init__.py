@@ -14,6 +14,8 @@ __all__ = ["CardsOdds", "CardsPosition", "cards_best", "cards_odds", "is_cards",
 
 def format_cards_odds(odds: CardsOdds) -> str:
     """The odds as the CLI prints them."""
+    import numpy as np
+
     from .position import CAMELS
 
     pos = odds.position
@@ -26,9 +28,11 @@ def format_cards_odds(odds: CardsOdds) -> str:
                      f"{'s' if pos.deck > 1 else ''} left in the race deck ({pos.unknown} unknown):")
     labels = ["1st", "2nd", "3rd", "4th", "5th"]
     lines.append("camel " + "".join(f"{x:>8}" for x in labels))
-    for i in sorted(range(5), key=lambda i: -odds.leg[i] @ (4 - __import__("numpy").arange(5))):
+    for i in sorted(range(5), key=lambda i: -odds.leg[i] @ (4 - np.arange(5))):  # by expected rank
         lines.append(f"  {CAMELS[i]}   " + "".join(f"{100 * x:7.1f}%" for x in odds.leg[i]))
     lines.append(f"P(the race ends during this leg): {100 * odds.race_ends:.1f}%")
+    if odds.win is None:
+        return "\n".join(lines)
     if odds.race_samples:
         lines.append(f"Race odds, {odds.race_samples:,} simulated races (seed {odds.seed}; other players: "
                      f"{odds.others}), 95% intervals:")

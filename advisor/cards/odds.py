@@ -154,21 +154,24 @@ class CardsOdds:
         import pandas as pd
 
         frame = pd.DataFrame(self.leg, index=list(CAMELS), columns=[f"leg_{k + 1}" for k in range(5)])
-        frame["race_win"] = self.win
-        frame["race_lose"] = self.lose
+        if self.win is not None:
+            frame["race_win"] = self.win
+            frame["race_lose"] = self.lose
         frame.index.name = "camel"
         return frame
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "position": str(self.position),
             "leg": {c: {"rank": [float(x) for x in self.leg[i]]} for i, c in enumerate(CAMELS)},
-            "race": {c: {"win": float(self.win[i]), "lose": float(self.lose[i])} for i, c in enumerate(CAMELS)},
-            "race_samples": self.race_samples,
             "leg_samples": self.leg_samples,
             "race_ends_this_leg": self.race_ends,
-            "others": self.others,
         }
+        if self.win is not None:
+            out["race"] = {c: {"win": float(self.win[i]), "lose": float(self.lose[i])} for i, c in enumerate(CAMELS)}
+            out["race_samples"] = self.race_samples
+            out["others"] = self.others
+        return out
 
 
 def as_cards(position) -> CardsPosition:
@@ -186,10 +189,11 @@ def check_others(others: str) -> str:
 
 
 def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg_samples: int | None = None,
-               seed: int | None = None, others: str = "random") -> CardsOdds:
+               seed: int | None = None, others: str = "random", race: bool = True) -> CardsOdds:
     """Leg and race odds (see the module docstring for the model).
     ``samples``: races simulated (default 20,000); ``leg_samples``: sample
-    the leg even when it could be enumerated."""
+    the leg even when it could be enumerated; ``race=False``: the leg only
+    (the race figures are then None)."""
     from ..montecarlo import check_samples, resolve_seed
 
     pos = as_cards(position)
@@ -204,6 +208,8 @@ def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg
     leg = code_ranks(by_end.sum(axis=0))
     over = by_end[1::2].sum(axis=0)  # race over in this leg
     race_ends = float(over.sum())
+    if not race:
+        return CardsOdds(pos, leg, n_leg, race_ends, None, None, None, None, 0, others, seed)
     if n_leg == 0 and race_ends > 1 - 1e-12:
         final = code_ranks(over)
         zeros = np.zeros(5)
