@@ -197,6 +197,10 @@ def _card_values(ctx: _Context, name: str, money: int, pile=None) -> np.ndarray:
     from math import comb
 
     pile = ctx.pile(name) if pile is None else pile
+    cache = ctx.__dict__.setdefault("_card_values", {})
+    key = (name, money, pile)
+    if key in cache:
+        return cache[key]
     odds = ctx.overall_odds(name)
     q = ctx.pile_q(name)
     unknown = sum(1 for card in pile if card.colour is None)
@@ -204,7 +208,8 @@ def _card_values(ctx: _Context, name: str, money: int, pile=None) -> np.ndarray:
     j = np.arange(unknown + 1)
     pmf = np.array([comb(unknown, k) for k in j]) * q[:, None] ** j * (1 - q[:, None]) ** (unknown - j)
     right = np.maximum(_PAYOUTS[np.minimum(known[:, None] + j, _PAYOUTS.size - 1)], -money)
-    return odds * (pmf * right).sum(axis=1) + (1 - odds) * max(-1, -money)
+    cache[key] = odds * (pmf * right).sum(axis=1) + (1 - odds) * max(-1, -money)
+    return cache[key]
 
 
 def _candidate_orders(enc, stripped, sp, sg, seed) -> np.ndarray:
@@ -266,18 +271,22 @@ class _NextPlayer:
         self.held = ctx.holdings(who, self.codes)
         self.hand = [ctx.racing.index(colour) for colour in ctx.state.hand(who)]
         self._cards: dict = {}
+        self._columns: dict = {}
+
+    def _settled(self, extra) -> np.ndarray:
+        """Per rank code, the player's settled leg money with ``extra``."""
+        key = extra if isinstance(extra, tuple) else ("coins", extra)
+        if key not in self._columns:
+            pay = self.codes.tile_payout(*extra) if isinstance(extra, tuple) else extra
+            self._columns[key] = np.maximum(0.0, self.money + self.held + pay)
+        return self._columns[key]
 
     def best_leg(self, probs: np.ndarray, stacks) -> np.ndarray:
         """``probs`` [K, codes]: per row, the best of the pyramid tile and
         the top leg tiles of ``stacks``."""
-        money, held, codes = self.money, self.held, self.codes
-        now = probs @ np.maximum(0.0, money + held)
-        best = probs @ np.maximum(0.0, money + held + 1.0) - now
-        for c, stack in enumerate(stacks):
-            if stack:
-                pay = codes.tile_payout(c, stack[0])
-                best = np.maximum(best, probs @ np.maximum(0.0, money + held + pay) - now)
-        return best
+        options = [self._settled(1.0)] + [self._settled((c, stack[0])) for c, stack in enumerate(stacks) if stack]
+        values = probs @ np.stack(options, axis=1)  # [K, options]
+        return values.max(axis=1) - probs @ self._settled(0.0)
 
     def best_cards(self, piles: dict) -> float:
         key = (piles["winner"], piles["loser"])
@@ -289,6 +298,14 @@ class _NextPlayer:
         return self._cards[key]
 
 
+def _player(ctx: _Context, who: int) -> _NextPlayer:
+    """One :class:`_NextPlayer` per player and valuation."""
+    cache = ctx.__dict__.setdefault("_players", {})
+    if who not in cache:
+        cache[who] = _NextPlayer(ctx, who)
+    return cache[who]
+
+
 def _piles(state: GameState) -> dict:
     return {"winner": state.winner_pile, "loser": state.loser_pile}
 
@@ -297,7 +314,7 @@ def _denial(ctx: _Context, actions, index, den, tile_probs, sp, sg) -> None:
     """Fill ``den``: how much the next player's best EV drops per action
     (as the ``denial`` column of :func:`advisor.best_moves`)."""
     state = ctx.state
-    nxt = _NextPlayer(ctx, (ctx.player + 1) % state.n_players)
+    nxt = _player(ctx, (ctx.player + 1) % state.n_players)
     piles = _piles(state)
     stacks = ctx.pos.legtiles
     base_probs = _code_probs(ctx.base)[None, :]
@@ -349,23 +366,25 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, sp, sg) -> None:
         base_probs = _code_probs(ctx.base)
         rows = [index[f"tile:{'+' if sign > 0 else '-'}{space}"] for space, sign in zip(sp, sg)]
         for q in others:
-            who = _NextPlayer(ctx, q)
+            who = _player(ctx, q)
             values = np.maximum(0.0, who.money + who.held)
             gain[rows] += probs @ values - base_probs @ values
     if enc.rolls > 1:
-        nxt = _NextPlayer(ctx, (ctx.player + 1) % state.n_players)
+        nxt = _player(ctx, (ctx.player + 1) % state.n_players)
         stacks = ctx.pos.legtiles
         now_cards = nxt.best_cards(_piles(state))
         before = max(float(nxt.best_leg(_code_probs(ctx.base)[None, :], stacks)[0]), now_cards)
-        outcomes = 6 * 6
-        orders = np.zeros((outcomes, RANK_CODES, 1), np.int64)
-        weights = np.zeros(outcomes, np.int64)
-        after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, orders, weights)
-        orders = orders[:, :, 0]
-        live = weights > 0
-        after = np.zeros(outcomes)
-        after[live] = np.maximum(nxt.best_leg(orders[live] / orders[live].sum(axis=1, keepdims=True), stacks),
-                                 now_cards)
+        def rolls():
+            """Per next roll: its weight and the leg's race-order probabilities after it."""
+            orders = np.zeros((6 * 6, RANK_CODES, 1), np.int64)
+            weights = np.zeros(6 * 6, np.int64)
+            after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, orders, weights)
+            live = weights > 0
+            counts = orders[live, :, 0]
+            return weights[live], counts / counts.sum(axis=1, keepdims=True)
+
+        weights, probs = _MEMO.get(("rolls", ctx.board_key), rolls)
+        after = np.maximum(nxt.best_leg(probs, stacks), now_cards)
         gain[index["pyramid"]] += float(weights @ after) / weights.sum() - before
     riv[:] = gain / len(others)
 
