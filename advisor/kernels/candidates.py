@@ -29,8 +29,8 @@ import numpy as np
 from ._jit import njit
 from .board import GREY, SPACE_OFFSET, TILE_SLOTS, TRACK, crazy_mover, move_prepared, rank_code, ranks_of, unit_of
 from .leg import enumerate_joint
-from .rng import below, seed_stream
-from .sample import nth_die, play_leg
+from .rng import seed_stream
+from .sample import draw_die, play_leg
 
 
 @njit
@@ -41,11 +41,7 @@ def draw_rolls(pyramid, rolls, state, dies, faces):
     for die in range(GREY + 1):
         left += (pyramid >> die) & 1
     for j in range(rolls):
-        pick = below(state, left * 6)
-        die = nth_die(pyramid, pick // 6)
-        face = pick % 6
-        if die != GREY:
-            face //= 2
+        die, face = draw_die(pyramid, left, state)
         dies[j] = die
         faces[j] = face
         pyramid &= ~(1 << die)

@@ -29,6 +29,19 @@ def nth_die(pyramid, n):
 
 
 @njit(inline="always")
+def draw_die(pyramid, left, state):
+    """The next roll from a pyramid of ``left`` dice: ``(die, face)`` (face
+    as :func:`~advisor.kernels.board.roll` reads it).  One draw picks the
+    die and one of its six faces, equally likely."""
+    pick = below(state, left * 6)
+    die = nth_die(pyramid, pick // 6)
+    face = pick % 6
+    if die != GREY:
+        face //= 2  # a racing die reads 1, 1, 2, 2, 3, 3
+    return die, face
+
+
+@njit(inline="always")
 def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
     """Play the rest of one leg at random; returns ``(board, over)`` and adds
     the tile landings to ``landings``."""
@@ -36,12 +49,7 @@ def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
     for die in range(GREY + 1):
         left += (pyramid >> die) & 1
     for _ in range(rolls):
-        # one draw picks the die and one of its six faces, equally likely
-        pick = below(state, left * 6)
-        die = nth_die(pyramid, pick // 6)
-        face = pick % 6
-        if die != GREY:
-            face //= 2  # a racing die reads 1, 1, 2, 2, 3, 3
+        die, face = draw_die(pyramid, left, state)
         pyramid &= ~(1 << die)
         left -= 1
         board, landed, over = roll(board, die, face, tiles, ncam)
