@@ -351,6 +351,20 @@ def leg_exact(sp, ht, fig, length, known, pool, unknown, codes, figs):
         d = e
 
 
+@njit(inline="always")
+def _reveal_rest(sp, ht, fig, length, known, pool, unknown, state):
+    """Reveal the rest of the race deck at random until it is empty or the
+    race is over; returns ``(over, kind of the first card or -1)``."""
+    first = -1
+    over = False
+    while not over and _deck_left(known, unknown) > 0:
+        kind, unknown = draw_card(known, pool, unknown, state)
+        if first < 0:
+            first = kind
+        over = move(sp, ht, fig, length, kind // 2, kind % 2 + 1)
+    return over, first
+
+
 @njit(parallel=True)
 def leg_sample(sp, ht, fig, length, known, pool, unknown, samples, seed, codes, figs):
     """:func:`leg_exact` by sampling: ``samples`` legs, sample ``i`` from
@@ -383,14 +397,7 @@ def _leg_chunk(sp, ht, fig, length, known, pool, unknown, start, stop, seed, cod
         s_fig[:] = fig
         s_known[:] = known
         s_pool[:] = pool
-        unk = unknown
-        first = -1
-        over = False
-        while not over and _deck_left(s_known, unk) > 0:
-            kind, unk = draw_card(s_known, s_pool, unk, state)
-            if first < 0:
-                first = kind
-            over = move(s_sp, s_ht, s_fig, length, kind // 2, kind % 2 + 1)
+        over, first = _reveal_rest(s_sp, s_ht, s_fig, length, s_known, s_pool, unknown, state)
         codes[first, _end_state(over, s_fig), rank_code(s_sp, s_ht)] += 1
         for f in range(2):
             if s_fig[f]:
@@ -477,14 +484,7 @@ def _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_
         s_track[:ncards] = track[:ncards]
         n = ncards
         length = track_length(s_track, n)
-        unk = unknown
-        over = False
-        first = -1
-        while not over and _deck_left(s_known, unk) > 0:
-            kind, unk = draw_card(s_known, s_pool, unk, state)
-            if first < 0:
-                first = kind
-            over = move(s_sp, s_ht, s_fig, length, kind // 2, kind % 2 + 1)
+        over, first = _reveal_rest(s_sp, s_ht, s_fig, length, s_known, s_pool, unknown, state)
         played = 0
         while not over and played < legs.size - 1:
             played += 1
