@@ -162,6 +162,7 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     # tile placements, all at once
     spaces = [s for s in tile_spaces(state, player) if own is not None or base.reached[s]]
     tile_probs = None
+    tile_rows = [index[f"tile:{sign}{space}"] for space in spaces for sign in "+-"]
     if spaces:
         sp = np.repeat(np.array(spaces, np.int64), 2)
         sg = np.tile(np.array([1, -1], np.int8), len(spaces))
@@ -176,12 +177,11 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
         n = np.arange(orders.shape[2])
         settled = np.maximum(0.0, money + n[None, :] + held_codes[:, None])  # [codes, landings]
         values = (tile_probs * settled).sum(axis=(1, 2)) - v0
-        tile_rows = [index[f"tile:{'+' if sign > 0 else '-'}{space}"] for space, sign in zip(sp, sg)]
     riv = np.zeros(len(actions))
     if denial or rivals:
-        _denial(ctx, actions, index, den, tile_probs, sp if spaces else None, sg if spaces else None)
+        _denial(ctx, actions, den, tile_probs, tile_rows)
     if rivals:
-        _rivals(ctx, enc, index, riv, den, tile_probs, sp if spaces else None, sg if spaces else None)
+        _rivals(ctx, enc, index, riv, den, tile_probs, tile_rows)
     if spaces:
         cards = _held_cards(ctx)
         if cards:
@@ -310,9 +310,10 @@ def _piles(state: GameState) -> dict:
     return {"winner": state.winner_pile, "loser": state.loser_pile}
 
 
-def _denial(ctx: _Context, actions, index, den, tile_probs, sp, sg) -> None:
+def _denial(ctx: _Context, actions, den, tile_probs, tile_rows) -> None:
     """Fill ``den``: how much the next player's best EV drops per action
-    (as the ``denial`` column of :func:`advisor.best_moves`)."""
+    (as the ``denial`` column of :func:`advisor.best_moves`); the tile
+    placements' leg distributions ``tile_probs`` belong to rows ``tile_rows``."""
     state = ctx.state
     nxt = _player(ctx, (ctx.player + 1) % state.n_players)
     piles = _piles(state)
@@ -334,13 +335,11 @@ def _denial(ctx: _Context, actions, index, den, tile_probs, sp, sg) -> None:
         drop = before - after
         den[i] = drop if abs(drop) > 1e-12 else 0.0
     if tile_probs is not None:
-        after = np.maximum(nxt.best_leg(tile_probs.sum(axis=2), stacks), now_cards)
-        for k, (space, sign) in enumerate(zip(sp, sg)):
-            drop = before - after[k]
-            den[index[f"tile:{'+' if sign > 0 else '-'}{space}"]] = drop if abs(drop) > 1e-12 else 0.0
+        drops = before - np.maximum(nxt.best_leg(tile_probs.sum(axis=2), stacks), now_cards)
+        den[tile_rows] = np.where(np.abs(drops) > 1e-12, drops, 0.0)
 
 
-def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, sp, sg) -> None:
+def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
     """Fill ``riv``: the mean over the other players of what the action
     gains them in expectation.
 
@@ -364,11 +363,10 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, sp, sg) -> None:
     if tile_probs is not None:
         probs = tile_probs.sum(axis=2)
         base_probs = _code_probs(ctx.base)
-        rows = [index[f"tile:{'+' if sign > 0 else '-'}{space}"] for space, sign in zip(sp, sg)]
         for q in others:
             who = _player(ctx, q)
             values = np.maximum(0.0, who.money + who.held)
-            gain[rows] += probs @ values - base_probs @ values
+            gain[tile_rows] += probs @ values - base_probs @ values
     if enc.rolls > 1:
         nxt = _player(ctx, (ctx.player + 1) % state.n_players)
         stacks = ctx.pos.legtiles
