@@ -256,8 +256,7 @@ def reference_turns(text: str) -> dict:
         result[f"{bet[0]}:{bet[1]}+reveal"] = value(base, bet) - v0
     best_after = Fraction(0)
     for card in {c for _, c, _, _ in base}:
-        branch = [o for o in base if o[1] == card]
-        weight = sum(o[0] for o in branch)
+        branch = [o for o in base if o[1] == card]  # values of a branch carry its probability
         _, ends = N.move(board, card[0], card[1])
         options = [value(branch, None)] + ([] if ends else [value(branch, bet) for bet in all_bets])
         best_after += max(options)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from .odds import (
-    KernelState, as_cards, check_others, code_ranks, kernel_state, kind_of, leg_distribution, race_ranks,
+    KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution, race_ranks,
 )
 from .position import CAMELS, CardsPosition
 
@@ -120,13 +120,18 @@ class _Valuer:
         return total
 
 
+def _own_figures(pos: CardsPosition) -> tuple[bool, bool]:
+    """Whether the advised player (0) holds the palm's / the fennec's card."""
+    return bool(pos.palm and pos.palm[1] == 0), bool(pos.fennec and pos.fennec[1] == 0)
+
+
 def _after(pos: CardsPosition, base: KernelState, action: str) -> tuple[KernelState, tuple[bool, bool], bool]:
     """The kernel state after a race action other than ``reveal``, the
     player's figure cards then, and whether the race is over."""
     from ..kernels.cards import move
 
     state = base.copy()
-    own = [bool(pos.palm and pos.palm[1] == 0), bool(pos.fennec and pos.fennec[1] == 0)]
+    own = list(_own_figures(pos))
     over = False
     if action == "hand":
         over = bool(move(state.sp, state.ht, state.fig, state.length, CAMELS.index(pos.hand[0]), 1))
@@ -156,7 +161,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     seed = resolve_seed(seed)
     val = _Valuer(pos)
     base = kernel_state(pos)
-    own0 = (bool(pos.palm and pos.palm[1] == 0), bool(pos.fennec and pos.fennec[1] == 0))
+    own0 = _own_figures(pos)
 
     # the position as it stands: the leg by first card, the race by first card
     base_codes, base_leg_n = leg_distribution(base, None, seed)  # [first, end, code]

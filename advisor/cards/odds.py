@@ -22,6 +22,7 @@ Race odds are sampled (exact when the race must end in this leg).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -112,17 +113,24 @@ def race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, 
     return ranks
 
 
-def code_ranks(codes: np.ndarray) -> np.ndarray:
-    """``[..., code]`` probabilities to ``[..., camel, rank]``."""
+@lru_cache(maxsize=1)
+def _code_onehot() -> np.ndarray:
+    """``[code, camel, rank]``: 1 where race order ``code`` ranks the camel
+    so (codes that are no race order: all 0).  Read-only (cached)."""
     from ..encode import rank_codes
 
     table = rank_codes()  # [code, camel] -> rank (-1: no permutation)
-    valid = table[:, 0] >= 0
     onehot = np.zeros((table.shape[0], 5, 5))
-    idx = np.nonzero(valid)[0]
+    idx = np.nonzero(table[:, 0] >= 0)[0]
     for camel in range(5):
         onehot[idx, camel, table[idx, camel]] = 1.0
-    return np.tensordot(codes, onehot, axes=([-1], [0]))
+    onehot.setflags(write=False)
+    return onehot
+
+
+def code_ranks(codes: np.ndarray) -> np.ndarray:
+    """``[..., code]`` probabilities to ``[..., camel, rank]``."""
+    return np.tensordot(codes, _code_onehot(), axes=([-1], [0]))
 
 
 @dataclass(frozen=True)
