@@ -124,18 +124,25 @@ def move(sp, ht, fig, length, camel, dist):
     return t > length
 
 
+@njit(inline="always")
+def rank_of(sp, ht, camel):
+    """The 0-based rank of ``camel``: the camels ahead of it (further along,
+    or on the same space and higher)."""
+    r = 0
+    for x in range(N_CAMELS):
+        if sp[x] > sp[camel] or (sp[x] == sp[camel] and ht[x] > ht[camel]):
+            r += 1
+    return r
+
+
 @njit
 def rank_code(sp, ht):
     """Race order as ``r0 + 5 r1 + 25 r2 + 125 r3`` (``r_i``: 0-based rank
-    of camel ``i``; further along, then higher, is ahead)."""
+    of camel ``i``, see :func:`rank_of`)."""
     code = 0
     mult = 1
     for i in range(N_CAMELS - 1):
-        r = 0
-        for x in range(N_CAMELS):
-            if sp[x] > sp[i] or (sp[x] == sp[i] and ht[x] > ht[i]):
-                r += 1
-        code += r * mult
+        code += rank_of(sp, ht, i) * mult
         mult *= 5
     return code
 
@@ -254,7 +261,6 @@ def draw_card(known, pool, unknown, state):
 
 CODES = 625
 CHUNK = 4096  # samples per parallel chunk
-MAX_DEPTH = 32  # cards left in a race deck: at most 12 in the game
 
 
 @njit
@@ -521,14 +527,10 @@ def _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_
                 player = (player + 1) % players
         legs[played if over else legs.size - 1] += 1
         for camel in range(N_CAMELS):
-            r = 0
-            for x in range(N_CAMELS):
-                if s_sp[x] > s_sp[camel] or (s_sp[x] == s_sp[camel] and s_ht[x] > s_ht[camel]):
-                    r += 1
-            ranks[max(first, 0), camel, r] += 1
+            ranks[max(first, 0), camel, rank_of(s_sp, s_ht, camel)] += 1
 
 
 __all__ = [
     "CODES", "FENNEC", "HALF", "leg_exact", "leg_sample", "race_sample", "KINDS", "MAX_CARDS", "NORMAL", "N_CAMELS", "PALM", "SAND", "card_spaces", "draw_card",
-    "figure_spaces", "first_and_last", "leg_start", "move", "rank_code", "track_length",
+    "figure_spaces", "first_and_last", "leg_start", "move", "rank_code", "rank_of", "track_length",
 ]
