@@ -13,7 +13,7 @@ import re
 import sys
 
 from . import EXAMPLE_POSITION, __version__
-from .errors import AdvisorError
+from .errors import AdvisorError, Interrupted
 from .report import format_advice, format_leg_odds, format_race_odds
 
 __all__ = ["main"]
@@ -232,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     except AdvisorError as exc:
         print(f"camelup: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:  # the command cleaned up and says what it kept
+        print(f"\ncamelup: interrupted: {exc}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:  # nothing worth keeping was under way
+        print("\ncamelup: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader (e.g. `| head`) stopped reading: not an error
         import os
 

@@ -7,7 +7,7 @@ status 2.  Any other exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
-__all__ = ["AdvisorError", "PositionError", "IllegalActionError"]
+__all__ = ["AdvisorError", "PositionError", "IllegalActionError", "Interrupted"]
 
 
 class AdvisorError(ValueError):
@@ -32,3 +32,13 @@ class PositionError(AdvisorError):
 
 class IllegalActionError(AdvisorError):
     """An action that is not legal in the given state."""
+
+
+class Interrupted(Exception):
+    """Long work stopped by the user (Ctrl-C) after cleaning up.
+
+    The message says what was kept and how to continue, e.g. ``"1,200 of
+    5,000 rows kept in out.csv.part; run the same command with --resume to
+    continue"``.  The CLI prints it on one line and exits with status 130.
+    Not an :class:`AdvisorError`: nothing was wrong with the input.
+    """
