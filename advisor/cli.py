@@ -280,9 +280,9 @@ def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
         odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, seed=args.seed,
                           others=args.others or "random", race=not args.leg_only)
     if args.json:
-        out = odds.to_dict()
-        out["seed"] = odds.seed
-        print(json.dumps(out))
+        from .jsonout import cards_odds_json
+
+        print(json.dumps(cards_odds_json(odds)))
         return 0
     print(format_cards_odds(odds))
     return 0
@@ -303,16 +303,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         race = race_odds(position, samples=args.samples, precision=args.precision, seed=seed,
                          threads=args.threads)
     if args.json:
-        out = {"position": str(position), "leg": odds.to_dict()}
-        if not odds.exact:
-            out["leg_samples"] = odds.samples
-        if race is not None:
-            out["race"] = race.to_dict()
-            out["race_samples"] = race.samples
-            out["race_legs"] = [float(x) for x in race.legs]
-        if not odds.exact or (race is not None and not race.exact):
-            out["seed"] = seed
-        print(json.dumps(out))
+        from .jsonout import odds_json
+
+        print(json.dumps(odds_json(position, odds, race, seed)))
         return 0
     print(format_leg_odds(odds))
     if race is not None:
@@ -332,14 +325,12 @@ def _state_arg(args: argparse.Namespace):
         if args.players is not None:
             raise AdvisorError("--players applies to a bare board string, not to a game state file")
         return GameState.load(text), []
+    from .jsonout import board_assumptions
+
     position = _position_arg(args)
     n = args.players or DEFAULT_PLAYERS
     state = GameState.from_board(position, players=n)
-    return state, [
-        f"{n} players; player {args.player or 0} is advised" + ("" if args.player else " and to move"),
-        "every player: money 3, no leg or pyramid tiles, all five overall cards in hand, no partner",
-        "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
-    ]
+    return state, board_assumptions(n, args.player)
 
 
 def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
@@ -354,9 +345,9 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     with _threads(args.threads):
         frame = cards_best(pos, seed=args.seed, others=args.others or "random")
     if args.json:
-        out = {"position": str(pos), "moves": frame.to_dict(orient="records"), "seed": frame.attrs["seed"],
-               "others": frame.attrs["others"], "race_samples": frame.attrs["race_samples"]}
-        print(json.dumps(out))
+        from .jsonout import cards_best_json
+
+        print(json.dumps(cards_best_json(pos, frame)))
         return 0
     print(format_cards_advice(frame))
     return 0
@@ -375,7 +366,6 @@ def _cmd_best(args: argparse.Namespace) -> int:
     with _threads(args.threads):
         frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
                            denial=not args.no_denial)
-    player = frame.attrs["player"]
     if args.chart:
         from .plotting import plot_advice, plot_landings
 
@@ -385,17 +375,9 @@ def _cmd_best(args: argparse.Namespace) -> int:
         plot_landings(frame, bottom)
         _save(fig, args.chart)
     if args.json:
-        moves = [
-            {k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
-            for row in frame.to_dict(orient="records")
-        ]
-        out = {"position": str(state.position), "player": player, "moves": moves}
-        if assumptions:
-            out["assumptions"] = assumptions
-        if frame.attrs["race_samples"] is not None:
-            out["race_samples"] = frame.attrs["race_samples"]
-            out["seed"] = frame.attrs["seed"]
-        print(json.dumps(out))
+        from .jsonout import best_json
+
+        print(json.dumps(best_json(state, frame, assumptions)))
         return 0
     print(format_advice(state, frame, assumptions))
     return 0

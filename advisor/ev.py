@@ -317,7 +317,7 @@ def _value_partner(ctx: _Context, partner: int) -> dict:
     return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
 
 
-def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes]:
+def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tuple[dict, LegOutcomes]:
     pos = ctx.pos
     if ctx.state.own_tile(ctx.player) is None and not ctx.base.reached[space]:
         # No move of this leg ends on that space: with the tile there the leg
@@ -335,7 +335,10 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
     bets = float(leg.prob @ ctx.holdings(ctx.player, leg) - ctx.base.prob @ ctx.holdings(ctx.player, ctx.base))
     own_before = float(ctx.base.prob @ ctx.base.landings)
     overall = 0.0
-    if any(c.player == ctx.player and c.colour for c in ctx.state.winner_pile + ctx.state.loser_pile):
+    own_cards = any(c.player == ctx.player and c.colour for c in ctx.state.winner_pile + ctx.state.loser_pile)
+    if own_cards and not race:
+        overall = np.nan  # needs the race simulation: left out of this quick valuation
+    elif own_cards:
         from .montecarlo import race_odds
 
         base_race = ctx.race()
@@ -344,7 +347,7 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
                              seed=ctx.seed, method=method)
         overall = ctx.held_cards_value(new_race) - ctx.held_cards_value()
     _, sd, _ = _moments(leg.landings.astype(float), leg.prob)
-    row = _row(f"tile:{sign}{space}", "tile", leg_ev + overall, sd, 0.0,
+    row = _row(f"tile:{sign}{space}", "tile", leg_ev + (0.0 if np.isnan(overall) else overall), sd, 0.0,
                landings=landings, bets_change=bets, overall_change=overall,
                floor=leg_ev - (landings - own_before) - bets)
     return row, leg
@@ -378,11 +381,18 @@ def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> fl
 
 
 def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
-               seed: int | None = None, denial: bool = True):
+               seed: int | None = None, denial: bool = True, race: bool = True):
     """Every legal action of ``player`` (default: the player to move) with
     its EV and the figures behind it, as a pandas DataFrame sorted by EV
     (highest first).  A bare position gets the defaults of
-    :meth:`GameState.from_board` (stated in ``frame.attrs["assumptions"]``)."""
+    :meth:`GameState.from_board` (stated in ``frame.attrs["assumptions"]``).
+
+    ``race=False`` gives the quick half of the advice, everything valued
+    without the race simulation: the leg tiles, the pyramid, the tiles and
+    the partnerships, with ``denial`` NaN (the next player's overall cards
+    need race odds) and, when the player has cards on the overall piles,
+    a tile's ``overall_change`` NaN and left out of its ``ev``.  The overall
+    cards are not listed."""
     import pandas as pd
 
     state, assumptions = _as_state(state)
@@ -390,7 +400,14 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     from .montecarlo import check_precision
 
     ctx = _Context(state, player, check_precision(precision), seed)
-    rows = [_evaluate(ctx, action, denial) for action in legal_actions(state, player)]
+    actions = legal_actions(state, player)
+    if race:
+        rows = [_evaluate(ctx, action, denial) for action in actions]
+    else:
+        rows = [_evaluate(ctx, action, False, race=False) for action in actions
+                if action.partition(":")[0] not in ("winner", "loser")]
+        for row in rows:
+            row["denial"] = np.nan
     frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
     frame.attrs.update(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
@@ -425,7 +442,7 @@ def _as_state(state) -> tuple[GameState, list[str]]:
     ]
 
 
-def _evaluate(ctx: _Context, action: str, with_denial: bool) -> dict:
+def _evaluate(ctx: _Context, action: str, with_denial: bool, race: bool = True) -> dict:
     kind, _, arg = action.partition(":")
     state, player = ctx.state, ctx.player
     stacks = ctx.pos.legtiles
@@ -438,7 +455,7 @@ def _evaluate(ctx: _Context, action: str, with_denial: bool) -> dict:
     elif kind == "pyramid":
         row = _value_pyramid(ctx, player, ctx.base)
     elif kind == "tile":
-        row, leg_after = _value_tile(ctx, int(arg[1:]), arg[0])
+        row, leg_after = _value_tile(ctx, int(arg[1:]), arg[0], race)
     elif kind in ("winner", "loser"):
         row = _value_card(ctx, kind, arg, player, piles[kind])
         piles = {**piles, kind: piles[kind] + (PileCard(player),)}  # face down for the others
