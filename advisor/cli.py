@@ -154,6 +154,19 @@ def _build_parser() -> _Parser:
     play.add_argument("--edition", choices=("second", "first"), default="second")
     play.add_argument("--seed", type=_seed, help="seed of the game (default: drawn and shown)")
 
+    serve = sub.add_parser(
+        "serve", help="a web page for the table: click the board, see the odds and the best move, follow a game",
+        description="Serve the Camel Up advisor as a local web page (and its JSON API; see README). The kernels "
+        "are loaded first, then the address is printed.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 serves phones on "
+                       "the same network, with a warning)")
+    serve.add_argument("--port", type=_int_option(0, 65535, "0..65535"), default=8000,
+                       help="port (default 8000; 0 takes a free port and prints it)")
+    serve.add_argument("--open", action="store_true", help="open the page in the browser once ready")
+    serve.add_argument("--workers", type=_positive_int,
+                       help="worker processes per lane (default: one per core)")
+
     sub.add_parser(
         "warmup",
         help="compile every kernel once (later runs load them from the cache)",
@@ -541,9 +554,16 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .web.server import serve
+
+    serve(args.host, args.port, open_browser=args.open, workers=args.workers)
+    return 0
+
+
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
              "play": _cmd_play, "batch": _cmd_batch, "chart": _cmd_chart, "show": _cmd_show,
-             "warmup": _cmd_warmup}
+             "warmup": _cmd_warmup, "serve": _cmd_serve}
 
 
 if __name__ == "__main__":  # pragma: no cover
