@@ -183,7 +183,18 @@ async def state(request: Request) -> Response:
         legal, note = [], str(exc)
     else:
         note = None
-    return JSONResponse({"state": st.to_json(), "board": str(st.position), "legal": legal, "note": note})
+    ed = st.position.rules
+    free = []  # leg tiles taken from the board that nobody is said to hold
+    held = [f"{c}{v}" for p in st.players for c, v in p.leg_tiles]
+    for colour, left in zip(ed.racing, st.position.legtiles):
+        for value in ed.leg_stack[: len(ed.leg_stack) - len(left)]:
+            tile = f"{colour}{value}"
+            if tile in held:
+                held.remove(tile)
+            else:
+                free.append(tile)
+    return JSONResponse({"state": st.to_json(), "board": str(st.position), "legal": legal, "note": note,
+                         "hands": [st.hand(i) for i in range(st.n_players)], "free_leg_tiles": free})
 
 
 async def odds(request: Request) -> Response:

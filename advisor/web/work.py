@@ -215,7 +215,9 @@ def game_view(game) -> dict:
         "edition": st.position.rules.name,
         "players": st.n_players,
         "board": game.board(),
+        "position": position_json(st.position),
         "state": st.to_json(),
+        "hands": [st.hand(i) for i in range(st.n_players)],
         "to_move": st.to_move,
         "finished": game.finished,
         "legs": game.legs,
@@ -225,6 +227,7 @@ def game_view(game) -> dict:
         "leg_of_turn": legs,
         "log": [_describe(e) for e in game.record if e.get("type") == "action"],
         "summary": game.summary() if game.finished else None,
+        "final_stacks": [list(x) for x in game.final_stacks] if game.finished else None,
     }
     if not game.finished:
         # what the player to move knows: others' overall cards face down
