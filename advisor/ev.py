@@ -40,6 +40,7 @@ are taken at precision 0.01).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -134,6 +135,7 @@ class _Context:
         self.own_cards = bool(st.hand(player)) or any(
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
         self._denial_cache: dict = {}
+        self.tile_legs: dict[tuple[int, str], LegOutcomes] = {}  # filled by _enumerate_tiles
 
     def race_precision(self) -> float:
         return self.precision if self.own_cards else max(self.precision, DENIAL_PRECISION)
@@ -317,6 +319,34 @@ def _value_partner(ctx: _Context, partner: int) -> dict:
     return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
 
 
+def _with_tile(ctx: _Context, space: int, sign: str) -> Position:
+    """The position with the advised player's tile (lifted from its old
+    space) on ``space``."""
+    tiles = [t for t in ctx.pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
+    return replace(ctx.pos, tiles=tuple(tiles))
+
+
+def _enumerate_tiles(ctx: _Context, actions: list[str]) -> None:
+    """The leg outcomes with each tile placement of ``actions``, enumerated
+    on every core at once (the kernel releases the GIL; each placement is
+    its own exact enumeration, so the result does not depend on the thread
+    count).  A placement no move of the leg reaches needs none."""
+    jobs = []
+    for action in actions:
+        if action.startswith("tile:"):
+            space, sign = int(action[6:]), action[5]
+            if ctx.state.own_tile(ctx.player) is not None or ctx.base.reached[space]:
+                jobs.append((space, sign))
+    threads = min(len(jobs), os.cpu_count() or 1)
+    if threads < 2:
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        legs = pool.map(lambda job: LegOutcomes.of(_with_tile(ctx, *job), job[0]), jobs)
+        ctx.tile_legs.update(zip(jobs, legs))
+
+
 def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tuple[dict, LegOutcomes]:
     pos = ctx.pos
     if ctx.state.own_tile(ctx.player) is None and not ctx.base.reached[space]:
@@ -325,9 +355,8 @@ def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tupl
         row = _row(f"tile:{sign}{space}", "tile", 0.0, 0.0, 0.0, landings=0.0, bets_change=0.0,
                    overall_change=0.0, floor=0.0)
         return row, ctx.base
-    tiles = [t for t in pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
-    new_pos = replace(pos, tiles=tuple(tiles))
-    leg = LegOutcomes.of(new_pos, space)
+    new_pos = _with_tile(ctx, space, sign)
+    leg = ctx.tile_legs.get((space, sign)) or LegOutcomes.of(new_pos, space)
     base = ctx.settle(ctx.player, ctx.base)
     after = ctx.settle(ctx.player, leg)
     leg_ev = float(leg.prob @ after - ctx.base.prob @ base)
@@ -401,6 +430,7 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
 
     ctx = _Context(state, player, check_precision(precision), seed)
     actions = legal_actions(state, player)
+    _enumerate_tiles(ctx, actions)
     if race:
         rows = [_evaluate(ctx, action, denial) for action in actions]
     else:
