@@ -601,9 +601,9 @@ def test_a_slow_request_never_holds_up_a_fast_one(client):
             f.result(timeout=60)
 
 
-def _drive(client, body: dict, stop_after: str) -> list[dict]:
+def _drive(client, body: dict, stop_after: str, also=lambda: True) -> list[dict]:
     """Post an analysis straight to the ASGI app and disconnect as soon as
-    the line of stage ``stop_after`` has arrived."""
+    the line of stage ``stop_after`` has arrived (and ``also()`` holds)."""
     import anyio
 
     app = client.app
@@ -620,6 +620,8 @@ def _drive(client, body: dict, stop_after: str) -> list[dict]:
                 given = True
                 return {"type": "http.request", "body": raw, "more_body": False}
             await gone.wait()
+            while not also():
+                await anyio.sleep(0.01)
             return {"type": "http.disconnect"}
 
         async def send(message):
@@ -662,7 +664,8 @@ def test_a_queued_stage_is_cancelled_before_it_starts(client):
         cancelled = slow.cancelled
         races = slow.by_task.get("race", 0)
         advices = slow.by_task.get("advice", 0)
-        lines = _drive(client, {"board": START, "seed": 3}, stop_after="advice_leg")
+        lines = _drive(client, {"board": START, "seed": 3}, stop_after="advice_leg",
+                       also=lambda: slow.by_task.get("race", 0) > races)
         assert [x["stage"] for x in lines] == ["start", "leg", "advice_leg"]
         time.sleep(0.3)
         # the race stage was submitted behind the busy workers and cancelled unstarted

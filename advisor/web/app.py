@@ -15,6 +15,7 @@ with each request; load and save go through the browser.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from contextlib import asynccontextmanager
@@ -270,21 +271,40 @@ async def analyse(request: Request) -> Response:
         if sub.state is not None:
             head["state"] = sub.state
         yield json.dumps(head) + "\n"
-        for stage, lane, task, kwargs in stages:
-            try:
-                result = await lanes.run(lane, task, **kwargs)
-            except AdvisorError as exc:
-                yield json.dumps({"stage": "error", "failed": stage, "error": str(exc)}) + "\n"
-                return
-            except Busy as exc:
-                yield json.dumps({"stage": "error", "failed": stage, "error": str(exc)}) + "\n"
-                return
-            except Exception:  # logged here; the client gets one line
-                log.exception("analysis stage %s failed", stage)
-                yield json.dumps({"stage": "error", "failed": stage, "error": "internal error (logged on the server)"}) + "\n"
-                return
-            yield json.dumps({"stage": stage, **result}) + "\n"
-        yield json.dumps({"stage": "done"}) + "\n"
+        # the fast stages run side by side at once; each slow stage starts when
+        # its turn comes, so an edit that makes this analysis stale usually
+        # cancels them before they start
+        running: dict[str, asyncio.Task] = {}
+
+        def start(stage, lane, task, kwargs):
+            running[stage] = asyncio.ensure_future(lanes.run(lane, task, **kwargs))
+
+        try:
+            for item in stages:
+                if item[1] == "fast":
+                    start(*item)
+            for item in stages:
+                stage = item[0]
+                if stage not in running:
+                    start(*item)
+                try:
+                    result = await running[stage]
+                except (AdvisorError, Busy) as exc:
+                    yield json.dumps({"stage": "error", "failed": stage, "error": str(exc)}) + "\n"
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # logged here; the client gets one line
+                    log.exception("analysis stage %s failed", stage)
+                    yield json.dumps({"stage": "error", "failed": stage,
+                                      "error": "internal error (logged on the server)"}) + "\n"
+                    return
+                yield json.dumps({"stage": stage, **result}) + "\n"
+            yield json.dumps({"stage": "done"}) + "\n"
+        finally:
+            for pending in running.values():
+                if not pending.done():
+                    pending.cancel()
 
     return CancellableStream(lines(), media_type="application/x-ndjson",
                              headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})

@@ -45,7 +45,7 @@ def warm_server(out: TextIO) -> float:
     from .. import warmup
 
     start = time.perf_counter()
-    print("Loading the kernels (the first run compiles them, about a minute; later runs load them "
+    print("Loading the kernels (the first run compiles them, a minute or more; later runs load them "
           "from the cache):", file=out, flush=True)
     import contextlib
 

@@ -404,11 +404,13 @@ async function analyse() {
   } else if (S.game === "cards") {
     body = { board: S.pos.board, seed: S.seed };
   } else {
+    const before = JSON.stringify([S.tableInfo?.hands, S.tableInfo?.free_leg_tiles, S.tableError]);
     const ok = await checkTable();
     if (gen !== analyses) return;
+    if (JSON.stringify([S.tableInfo?.hands, S.tableInfo?.free_leg_tiles, S.tableError]) !== before) renderSide();
     if (!ok) {
       S.results = { error: S.tableError, where: "players" };
-      return render();
+      return renderResults();
     }
     body = { state: tableState(), player: S.table.advised, seed: S.seed, precision: S.precision };
   }
@@ -416,7 +418,7 @@ async function analyse() {
   S.controller = controller;
   const results = { stages: [], body };
   S.results = results;
-  render();
+  renderResults();
   try {
     await streamJSON("/api/analyse", body, (line) => {
       if (controller.signal.aborted) return;

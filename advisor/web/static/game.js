@@ -20,7 +20,7 @@ export function renderGame(S, act) {
   const v = S.view;
   const legal = new Set(v.legal);
   const head = h("div", { class: "game-head" },
-    h("p", { class: "turn" }, `Leg ${v.legs} · turn ${v.turns + 1} · `,
+    h("p", { class: "turn" }, v.finished ? `${v.legs} legs · ${v.turns} turns · ` : `Leg ${v.legs} · turn ${v.turns + 1} · `,
       v.finished ? h("b", {}, "the race is over") : h("b", { id: "to-move" }, `P${v.to_move} to move`)),
     h("div", { class: "row wrap" },
       btn("Undo", { id: "undo", disabled: v.turns === 0 || S.gameBusy, onclick: () => act.undo(), title: "take back the last turn" }),

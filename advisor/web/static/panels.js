@@ -12,12 +12,15 @@ function select(id, label, options, value, onchange) {
   return el;
 }
 
-function number(id, label, value, min, max, onchange) {
+// A number field: every keystroke goes to the model at once (so a redraw
+// never loses what is being typed); `commit` runs when the field is left.
+function number(id, label, value, min, max, onchange, commit) {
   const el = h("input", { id, type: "number", inputmode: "numeric", min, max, value, "aria-label": label, class: "num" });
-  el.addEventListener("change", () => {
+  el.addEventListener("input", () => {
     const v = Number(el.value);
-    if (Number.isInteger(v)) onchange(v);
+    if (el.value !== "" && Number.isInteger(v)) onchange(v);
   });
+  if (commit) el.addEventListener("change", commit);
   return el;
 }
 
@@ -80,9 +83,9 @@ function players(S, ctx) {
     });
     return h("tr", { class: i === t.advised ? "advised" : "" },
       h("th", {}, `P${i}`, i === t.to_move ? h("small", {}, " to move") : ""),
-      h("td", {}, number(`money-${i}`, `P${i} money`, p.money, 0, 999, (v) => { p.money = v; changed(); })),
+      h("td", {}, number(`money-${i}`, `P${i} money`, p.money, 0, 999, (v) => { p.money = v; ctx.changed(); })),
       h("td", { class: "held" }, held, add),
-      h("td", {}, number(`pyr-${i}`, `P${i} pyramid tiles`, p.pyramid_tiles, 0, 5, (v) => { p.pyramid_tiles = v; changed(); })),
+      h("td", {}, number(`pyr-${i}`, `P${i} pyramid tiles`, p.pyramid_tiles, 0, 5, (v) => { p.pyramid_tiles = v; ctx.changed(); })),
       h("td", { class: "hand" }, cards),
       partners ? h("td", {}, select(`partner-${i}`, `P${i} partner`, [["", "–"], ...Array.from({ length: t.n }, (_, q) => [q, `P${q}`]).filter(([q]) => q !== i)],
         p.partner ?? "", (v) => {
@@ -103,12 +106,18 @@ function players(S, ctx) {
       style: c.colour ? `border-color:${info.colours[c.colour]}` : null,
       onclick: () => { cards.splice(k, 1); changed(); },
     }, `${k + 1}. P${c.player} `, c.colour ? chip(info, c.colour) : "▮ face down"));
-    const who = select(`${key}-who`, `${name}: whose card`, ps(t.n), t.advised, () => {});
-    const colour = select(`${key}-colour`, `${name}: colour`, [["", "face down"], ...[...info.racing].map((c) => [c, info.names[c]])], "", () => {});
+    // the choice being made survives redraws
+    S.pileAdd ??= {};
+    const choice = (S.pileAdd[key] ??= { who: null, colour: "" });
+    const whoValue = choice.who !== null && choice.who < t.n ? choice.who : t.advised;
+    const who = select(`${key}-who`, `${name}: whose card`, ps(t.n), whoValue, (v) => { choice.who = Number(v); });
+    const colour = select(`${key}-colour`, `${name}: colour`, [["", "face down"], ...[...info.racing].map((c) => [c, info.names[c]])],
+      choice.colour, (v) => { choice.colour = v; });
     const addBtn = h("button", {
       type: "button", onclick: () => {
         const player = Number(who.value);
         cards.push(colour.value ? { player, colour: colour.value } : { player });
+        choice.colour = "";
         changed();
       },
     }, "add");
@@ -204,9 +213,9 @@ function cardsPanel(S, ctx) {
       h("label", {}, "Players ", select("cards-players", "players", [2, 3, 4, 5, 6].map((n) => [n, n]), d.players, (v) => {
         d.players = Number(v); d.track = info.default_track[v]; d.decksize = info.default_deck[v]; d.deck = Math.min(d.deck, d.decksize); commit();
       })),
-      h("label", {}, "Your money ", number("cards-money", "your money", d.money, 1, 999, (v) => { d.money = v; commit(); })),
-      h("label", {}, "Race deck: ", number("cards-deck", "cards left in the race deck", d.deck, 1, 14, (v) => { d.deck = v; commit(); }),
-        " left of ", number("cards-decksize", "cards per leg's deck", d.decksize, 8, 14, (v) => { d.decksize = v; commit(); }))),
+      h("label", {}, "Your money ", number("cards-money", "your money", d.money, 1, 999, (v) => { d.money = v; }, commit)),
+      h("label", {}, "Race deck: ", number("cards-deck", "cards left in the race deck", d.deck, 1, 14, (v) => { d.deck = v; }, commit),
+        " left of ", number("cards-decksize", "cards per leg's deck", d.decksize, 8, 14, (v) => { d.decksize = v; }, commit))),
     track,
     list("known", "Known in the deck", "your own cards put in and the publicly shown ones"),
     list("revealed", "Revealed this leg", "the revealed pile"),
