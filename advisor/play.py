@@ -320,23 +320,38 @@ class _Table:
         roll = self.game.draw_roll(history_rng(self.game.record, _DICE)) if action == "pyramid" else None
         entry = self.game.apply(action, roll)
         self.say(f"{self.name(entry['player'])}: {describe(entry, entry['player'] == self.solo)}")
-        if self.autosave:
-            self.write(self.autosave)
+        self.keep()
         return entry
+
+    def keep(self) -> None:
+        """Autosave, if asked for; a failure is reported and the game goes on."""
+        if self.autosave:
+            try:
+                self.write(self.autosave)
+            except AdvisorError as exc:
+                self.say(f"Autosave failed ({exc}); the game goes on: 'save FILE' saves it elsewhere.")
 
     # ------------------------------------------------------------ saving
     def check_target(self, text: str) -> Path:
-        path = Path(text).expanduser()
-        resolved = path.resolve()
-        if self.source is not None and resolved == self.source:
-            raise AdvisorError(f"{path} is the file this game was loaded from: save to another file "
-                               "(a file read is never overwritten)")
-        if resolved.is_dir():
-            raise AdvisorError(f"{path} is a folder: give a file name")
-        if path.exists() and resolved not in self.saved:
-            raise AdvisorError(f"{path} exists: save to another file (or delete it first)")
-        if not resolved.parent.is_dir():
-            raise AdvisorError(f"cannot write {path}: folder {path.parent} does not exist")
+        """The file ``text`` names, if the game may be saved there: never the
+        file it was loaded from, never a file that exists unless this
+        session wrote it, and in a folder that exists."""
+        try:
+            path = Path(os.path.expanduser(text))  # '~user' left as it is when unknown
+            resolved = path.resolve()
+            if self.source is not None and resolved == self.source:
+                raise AdvisorError(f"{path} is the file this game was loaded from: save to another file "
+                                   "(a file read is never overwritten)")
+            if resolved.is_dir():
+                raise AdvisorError(f"{path} is a folder: give a file name")
+            if resolved.exists() and resolved not in self.saved:
+                raise AdvisorError(f"{path} exists: save to another file (or delete it first)")
+            if not resolved.parent.is_dir():
+                raise AdvisorError(f"cannot write {path}: folder {path.parent} does not exist")
+        except (OSError, ValueError) as exc:  # a name the system refuses (too long, a NUL byte, ...)
+            if isinstance(exc, AdvisorError):
+                raise
+            raise AdvisorError(f"cannot save to {_short(text)}: {getattr(exc, 'strerror', None) or exc}") from None
         return resolved
 
     def write(self, path: Path) -> None:
@@ -352,11 +367,11 @@ class _Table:
             except AdvisorError as exc:
                 return f"game left at turn {turn + 1} ({how}); autosave failed: {exc}"
             return f"game left at turn {turn + 1} ({how}); saved in {self.autosave}: continue with " \
-                   f"camelup play --load {self.autosave}"
+                   f"camelup play --load {_quote(self.autosave)}"
         fresh = [p for p, t in self.saved.items() if t == turn]
         if fresh:
             return f"game left at turn {turn + 1} ({how}); saved in {fresh[-1]}: continue with " \
-                   f"camelup play --load {fresh[-1]}"
+                   f"camelup play --load {_quote(fresh[-1])}"
         return f"game left at turn {turn + 1} ({how}), not saved: type 'save FILE' before leaving, " \
                "or start with --autosave FILE"
 
@@ -407,7 +422,7 @@ class _Table:
                 raise AdvisorError("save needs a file name: save FILE")
             path = self.check_target(rest)
             self.write(path)
-            self.say(f"Saved in {rest} (turn {self.game.turns + 1}); continue with: camelup play --load {rest}")
+            self.say(f"Saved in {rest} (turn {self.game.turns + 1}); continue with: camelup play --load {_quote(rest)}")
             return True
         if rest:
             if word in ("help", "actions", "odds", "best", "table", "undo"):
@@ -454,8 +469,7 @@ class _Table:
             text += f" and the {len(later)} bot turn(s) after it (" + "; ".join(
                 f"{self.name(e['player'])} {describe(e, False)}" for e in later) + ")"
         self.say(text + ". The dice stay the same: the same roll at the same point shows the same die.")
-        if self.autosave:
-            self.write(self.autosave)
+        self.keep()
         self.show(p)
 
     def finish(self) -> None:
@@ -472,6 +486,12 @@ class _Table:
         self.say()
         self.say("Winner(s): " + ", ".join(f"{self.name(i)} with {end['money'][i]} coins" for i in end["winners"])
                  + ".")
+
+
+def _quote(path) -> str:
+    import shlex
+
+    return shlex.quote(str(path))
 
 
 def _signed(value: int) -> str:
@@ -513,10 +533,9 @@ def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: i
         game = Game(edition, len(seats), seed)
     seats = _check_seats(seats, game.state.n_players)
     game.record[0]["seats"] = list(seats)
-    table = _Table(game, seats, read, out, Path(autosave).resolve() if autosave else None,
-                   Path(source) if source else None)
-    if table.autosave:
-        table.check_target(str(table.autosave))
+    table = _Table(game, seats, read, out, None, Path(source) if source else None)
+    if autosave is not None:
+        table.autosave = table.check_target(os.fspath(autosave))
     say = table.say
     title = game.state.position.rules.title
     if record is None:
@@ -532,8 +551,6 @@ def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: i
                 table.bot_turn(p)
             elif not table.human_turn(p):
                 return table.game
-        if table.autosave:
-            table.write(table.autosave)
         table.finish()
     except KeyboardInterrupt:
         raise Interrupted(table.left("Ctrl-C")) from None

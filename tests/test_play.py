@@ -386,13 +386,15 @@ def test_load_option_errors(tmp_path, capsys):
 # ======================================================================
 
 
-def test_garbage_at_the_prompt_gets_one_line_each():
+def test_garbage_at_the_prompt_gets_one_line_each(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a line that happens to save writes here
     rng = np.random.default_rng(5)
     alphabet = list("leg:pyramidtilewinnerloserpartnerundosaveoddsbest +-0123456789BGPRYxk!?\\/\t\x00é²١💥")
     lines = ["", "   ", "leg:", "tile:+", "tile:+99", "tile:+-3", "winner:", "loser:BB", "partner:9",
-             "partner:-1", "undo now", "odds please", "save", "quit now", "x" * 10_000, "\x00", "١:B", "leg:B leg:G"]
+             "partner:-1", "undo now", "odds please", "save", "quit now", "x" * 10_000, "\x00", "١:B", "leg:B leg:G",
+             "save a\x00b", "save " + "n" * 5000, "save /proc/version", "save ~nosuchuser/x", "save " + str(tmp_path)]
     lines += ["".join(rng.choice(alphabet, size=int(rng.integers(1, 30)))) for _ in range(300)]
-    lines = [line for line in lines if not line.startswith(("save ", "save\t"))]  # no files written here
+    lines += ["save " + "".join(rng.choice(alphabet, size=int(rng.integers(1, 12)))) for _ in range(30)]
     out = io.StringIO()
     play(["human", "random", "random"], seed=51, read=scripted(lines + ["quit"]), out=out)
     text = out.getvalue()
@@ -400,6 +402,7 @@ def test_garbage_at_the_prompt_gets_one_line_each():
     assert "Not possible: 'leg:' is not one of your legal actions now" in text
     assert "Not possible: undo takes no argument" in text
     assert "xxxxxxxx...'" in text and "x" * 100 not in text  # long input is echoed shortened
+    assert "Not possible: cannot save to 'a\\x00b'" in text and "File name too long" in text
 
 
 def test_end_of_input_and_ctrl_c_at_the_prompt(tmp_path, monkeypatch, capsys):
@@ -434,3 +437,19 @@ def test_rolls_come_from_the_history_not_from_the_games_own_dice():
     game.apply("leg:B")
     assert history_rng(game.record, 0).integers(2**62) != history_rng(game.record[:1], 0).integers(2**62)
     assert history_rng(game.record, 0).integers(2**62) != history_rng(game.record, 1).integers(2**62)
+
+
+def test_a_failed_autosave_is_reported_and_the_game_goes_on(tmp_path, monkeypatch):
+    import advisor.play as play_module
+
+    def full(record, path):
+        raise AdvisorError(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(play_module, "save_game", full)
+    out = io.StringIO()
+    game = play(["human", "random", "random"], seed=3, autosave=tmp_path / "a.jsonl",
+                read=scripted(["pyramid", "pyramid", "quit"]), out=out)
+    text = out.getvalue()
+    assert [e["action"] for e in game.record[1:] if e["player"] == 0] == ["pyramid", "pyramid"]
+    assert "Autosave failed (cannot write" in text and "the game goes on" in text
+    assert "autosave failed: cannot write" in text.splitlines()[-1]
