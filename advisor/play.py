@@ -393,7 +393,8 @@ class _Table:
                 return False
             line = line.strip()
             word, _, rest = line.partition(" ")
-            rest = rest.strip()
+            word, rest = word.lower(), rest.strip()
+            line = _normalise(line)
             try:
                 if word in ("quit", "exit") and not rest:
                     self.say(_sentence(self.left(word)))
@@ -486,6 +487,13 @@ class _Table:
         self.say()
         self.say("Winner(s): " + ", ".join(f"{self.name(i)} with {end['money'][i]} coins" for i in end["winners"])
                  + ".")
+
+
+def _normalise(line: str) -> str:
+    """An action as typed, in the notation's case: ``LEG:r`` -> ``leg:R``."""
+    kind, sep, arg = line.partition(":")
+    kind = kind.strip().lower()
+    return kind + sep + (arg.strip().upper() if kind in ("leg", "winner", "loser") else arg.strip())
 
 
 def _quote(path) -> str:

@@ -36,7 +36,7 @@ def rolls_forever(n=400):
 def test_a_human_types_commands_and_actions():
     out = io.StringIO()
     game = play(["human", "heuristic", "random"], seed=3,
-                read=scripted(["help", "actions", "leg:Z", "pyramid", "leg:B", "quit"]), out=out)
+                read=scripted(["HELP", "actions", "leg:Z", "Pyramid", " leg: b ", "quit"]), out=out)
     text = out.getvalue()
     assert "Type an action or a command" in text          # help
     assert "Not possible:" in text and "leg:Z" in text     # an illegal action is refused
