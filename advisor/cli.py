@@ -148,11 +148,15 @@ def _build_parser() -> _Parser:
     play = sub.add_parser(
         "play", help="an interactive game: humans and bots at one table",
         description="Play Camel Up in the terminal. On your turn type an action (leg:R, pyramid, "
-        "tile:+7, winner:B, ...) or 'odds', 'best' (the advisor's ranking), 'help', 'quit'.")
-    play.add_argument("--seats", default="human,advisor,heuristic,random",
-                      help="comma-separated seats: human or a bot (default: human,advisor,heuristic,random)")
-    play.add_argument("--edition", choices=("second", "first"), default="second")
+        "tile:+7, winner:B, ...) or 'odds', 'best' (the advisor's ranking), 'undo', 'save FILE', 'help', "
+        "'quit'. Each human sees only what their player may see (overall cards face down).")
+    play.add_argument("--seats", help="comma-separated seats: human or a bot (default: human,advisor,heuristic,"
+                      "random; with --load: the seats saved in the record)")
+    play.add_argument("--edition", choices=("second", "first"), help="edition (default second)")
     play.add_argument("--seed", type=_seed, help="seed of the game (default: drawn and shown)")
+    play.add_argument("--load", metavar="FILE", help="continue a saved game (JSON lines game records)")
+    play.add_argument("--game", type=_nonneg_int, help="with --load: which game of the file (default 0)")
+    play.add_argument("--autosave", metavar="FILE", help="save the game to FILE after every turn (a new file)")
 
     sub.add_parser(
         "warmup",
@@ -533,17 +537,28 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from .bots import BOTS
-    from .play import play
+    from .play import load_game, play
     from .rules.editions import get_edition
 
-    seats = [x.strip() for x in args.seats.split(",") if x.strip()]
-    for seat in seats:
+    seats = None if args.seats is None else [x.strip() for x in args.seats.split(",") if x.strip()]
+    for seat in seats or ():
         if seat != "human" and seat not in BOTS:
             raise AdvisorError(f"unknown seat {seat!r}: use human or a bot ({', '.join(BOTS)})")
-    problem = get_edition(args.edition).players_problem(len(seats))
-    if problem:  # checked before the game prints anything
-        raise AdvisorError(problem)
-    play(seats, edition=args.edition, seed=args.seed)
+    record = None
+    if args.load is not None:  # everything is checked before the game prints anything
+        for option in ("edition", "seed"):
+            if getattr(args, option) is not None:
+                raise AdvisorError(f"--{option} does not apply with --load: the saved game gives it")
+        record = load_game(args.load, args.game or 0)
+    else:
+        if args.game is not None:
+            raise AdvisorError("--game applies with --load only")
+        seats = seats or ["human", "advisor", "heuristic", "random"]
+        problem = get_edition(args.edition or "second").players_problem(len(seats))
+        if problem:
+            raise AdvisorError(problem)
+    play(seats, edition=args.edition or "second", seed=args.seed, record=record, autosave=args.autosave,
+         source=args.load)
     return 0
 
 

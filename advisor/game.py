@@ -179,11 +179,14 @@ class Game:
         return [i for i, m in enumerate(money) if m == max(money)]
 
     # ------------------------------------------------------------ actions
-    def draw_roll(self) -> Roll:
-        """Draw a die from the pyramid and roll it, with the game's dice."""
+    def draw_roll(self, rng: np.random.Generator | None = None) -> Roll:
+        """Draw a die from the pyramid and roll it, with the game's dice (or
+        with ``rng``, a random source the caller keeps: e.g. one derived from
+        the game so far, so that a replayed game draws the same roll)."""
+        rng = self.rng if rng is None else rng
         dice = self.state.position.dice
-        die = dice[int(self.rng.integers(len(dice)))]
-        face = int(self.rng.integers(6))
+        die = dice[int(rng.integers(len(dice)))]
+        face = int(rng.integers(6))
         if die == GREY_DIE:
             return Roll(die, face % 3 + 1, ("white", "black")[face // 3])
         return Roll(die, face // 2 + 1)
