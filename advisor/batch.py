@@ -264,10 +264,11 @@ def count_failed(frame, moves: bool = False) -> int:
 
 
 def output_columns(source: "batchio.Source", race: bool, advice: bool, moves: bool):
-    """``(columns, types, kept)`` of a batch's output: the input's kept
-    columns (under their output names, see :func:`kept_names`) then every
-    figure column the options can produce; the Parquet type of each; the
-    kept columns' output names."""
+    """``(columns, types, kept, renamed)`` of a batch's output: the input's
+    kept columns (under their output names, see :func:`kept_names`) then
+    every figure column the options can produce; the Parquet type of each;
+    the kept columns' output names; the ``(input name, output name)`` pairs
+    of those renamed."""
     results = _all_columns(race, advice, moves)
     kept = kept_names(source.columns, set(results))
     types = dict(zip(kept, source.types))
