@@ -109,21 +109,26 @@ def _build_parser() -> _Parser:
             cmd.add_argument("--json", action="store_true", help="print the table as JSON")
 
     batch = sub.add_parser(
-        "batch", help="analyse a file of positions into CSV or JSON lines",
-        description="Analyse every position of INPUT (.txt: one board string per line; .csv: a "
-        "'position' column; .jsonl: a 'position' key) into OUTPUT (.csv or .jsonl): exact leg rank "
-        "probabilities, and on request race odds, the best action, or every action's EV (--moves, "
-        "long format). Bad rows get an 'error' and do not stop the batch; the exit status is 1 when "
-        "any row failed. Memory stays flat: rows are processed and written in chunks.")
-    batch.add_argument("input", help="input file (.txt, .csv or .jsonl)")
-    batch.add_argument("-o", "--output", required=True, help="output file (.csv or .jsonl)")
+        "batch", help="analyse a file of positions into CSV, JSON lines or Parquet",
+        description="Analyse every position of INPUT (.txt: one board string per line; .csv or "
+        ".parquet: a 'position' column; .jsonl: a 'position' key, or a game state) into OUTPUT (.csv, "
+        ".jsonl or .parquet): exact leg rank probabilities, and on request race odds, the best action, "
+        "or every action's EV (--moves, long format). The input's other columns are kept. Bad rows get "
+        "an 'error' and do not stop the batch; the exit status is 1 when any row failed. Rows are "
+        "written in chunks to OUTPUT.part, which replaces OUTPUT only when complete; --resume "
+        "continues an interrupted run.")
+    batch.add_argument("input", help="input file (.txt, .csv, .jsonl or .parquet)")
+    batch.add_argument("-o", "--output", required=True, help="output file (.csv, .jsonl or .parquet)")
     batch.add_argument("--race", action="store_true", help="add race win/lose odds")
     batch.add_argument("--advice", action="store_true", help="add the best action and its EV")
     batch.add_argument("--moves", action="store_true", help="write every action's EV (long format) instead")
     batch.add_argument("--precision", type=_precision, default=0.01,
                        help="race odds precision (default 0.01 = +-1 percentage point)")
     batch.add_argument("--seed", type=_seed, default=0, help="seed of the race odds (default 0)")
-    batch.add_argument("--resume", action="store_true", help="continue an interrupted run into OUTPUT")
+    batch.add_argument("--resume", action="store_true",
+                       help="continue the interrupted run in OUTPUT.part (same input and options), or start")
+    batch.add_argument("--restart", action="store_true",
+                       help="discard the interrupted run in OUTPUT.part and start again")
     batch.add_argument("--chunk", type=_positive_int, default=10_000, help="rows per chunk (default 10000)")
     batch.add_argument("--engine", choices=("local", "dask"), default="local",
                        help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
@@ -451,6 +456,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 def _cmd_batch(args: argparse.Namespace) -> int:
     from .batch import run_batch
 
+    def note(message: str) -> None:
+        print(f"camelup: {message}", file=sys.stderr)
+
     if args.engine == "dask":
         if not args.scheduler:
             raise AdvisorError("--engine dask needs --scheduler ADDRESS")
@@ -460,13 +468,13 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         rows, failed = run_batch_dask(args.input, args.output, scheduler=args.scheduler, race=args.race,
                                       precision=args.precision, seed=args.seed, advice=args.advice,
-                                      moves=args.moves)
+                                      moves=args.moves, restart=args.restart, note=note)
     else:
         if args.scheduler:
             raise AdvisorError("--scheduler applies to --engine dask only")
         rows, failed = run_batch(args.input, args.output, race=args.race, precision=args.precision,
                                  seed=args.seed, advice=args.advice, moves=args.moves, resume=args.resume,
-                                 chunk=args.chunk)
+                                 restart=args.restart, chunk=args.chunk, note=note)
     print(f"{rows} position(s) analysed into {args.output}; {failed} failed.", file=sys.stderr)
     return 1 if failed else 0
 

@@ -47,6 +47,8 @@ __all__ = ["StateError", "PlayerState", "PileCard", "GameState", "DEFAULT_PLAYER
 
 DEFAULT_PLAYERS = 4
 DEFAULT_MONEY = 3
+#: The keys of a game state's JSON object (any other key is not the state's).
+STATE_KEYS = frozenset({"board", "players", "to_move", "winner_pile", "loser_pile", "pile_model"})
 
 
 class StateError(AdvisorError):
@@ -273,7 +275,7 @@ class GameState:
                 raise StateError("(file)", f"not valid JSON: {exc}") from None
         if not isinstance(data, Mapping):
             raise StateError("(top)", "must be a JSON object")
-        known = {"board", "players", "to_move", "winner_pile", "loser_pile", "pile_model"}
+        known = STATE_KEYS
         extra = set(data) - known
         if extra:
             raise StateError(sorted(extra)[0], f"unknown key (expected some of {', '.join(sorted(known))})")
