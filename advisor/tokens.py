@@ -15,7 +15,7 @@ import re
 
 from .errors import PositionError
 
-__all__ = ["split_tokens", "is_number", "whole_number", "MAX_DIGITS"]
+__all__ = ["split_tokens", "is_number", "whole_number", "shown", "MAX_DIGITS"]
 
 MAX_DIGITS = 9
 """The longest number the notations read (every number they hold is far
@@ -58,3 +58,15 @@ def whole_number(text: str, token: str, what: str = "a whole number") -> int:
 
 def _short(text: str) -> str:
     return text if len(text) <= 12 else f"{text[:6]}...{text[-3:]}"
+
+
+def shown(x: object) -> str:
+    """A value for a message: a number as ``1,234``, or ``a number of about
+    5,000 digits`` when too long to print (Python refuses to print ints past
+    4,300 digits); anything else as its repr, shortened."""
+    if isinstance(x, bool) or not isinstance(x, int):
+        return repr(x) if len(repr(x)) <= 40 else repr(x)[:37] + "..."
+    if abs(x) < 10**15:
+        return f"{x:,}"
+    digits = int(abs(x).bit_length() * 0.30103) + 1
+    return f"a {'negative ' if x < 0 else ''}number of about {digits:,} digits"
