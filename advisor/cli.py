@@ -549,7 +549,7 @@ def _cmd_chart(args: argparse.Namespace) -> int:
             break
         count += 1
     if chosen is None:
-        raise AdvisorError(f"--game {args.game}: the file holds {count} game(s)")
+        raise AdvisorError(f"--game {args.game}: {args.record} holds {count} game(s)")
     line, record = chosen
     if record[-1].get("type") != "end":
         raise AdvisorError(f"{args.record}:{line}: game {args.game} has no end line: the chart needs a whole game")

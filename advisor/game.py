@@ -482,11 +482,14 @@ def iter_records(path):
             if problem:
                 raise RecordError(f"{path}:{n}: {problem}")
             if entry.get("type") == "setup":
-                if record:
+                if record:  # a game without its end line
                     yield start, record
                 record, start = [], n
             elif not record:
                 raise RecordError(f"{path}:{n}: a game record starts with its setup line")
             record.append(entry)
+            if entry.get("type") == "end":  # complete: nothing after it need be read
+                yield start, record
+                record = []
         if record:
             yield start, record
