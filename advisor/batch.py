@@ -230,9 +230,11 @@ def read_positions(path: str | Path, skip: int = 0) -> Iterator:
             if not line or (kind == ".txt" and line.startswith("#")):
                 continue
             if kind == ".jsonl":
+                from .jsonio import loads
+
                 try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError:
+                    obj = loads(line)  # bounded: a deeply nested line is a bad row, not a RecursionError
+                except AdvisorError:
                     obj = line  # reported as a bad position
                 if isinstance(obj, dict) and "board" in obj:
                     line = obj  # a game state
