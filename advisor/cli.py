@@ -122,7 +122,8 @@ def _build_parser() -> _Parser:
                          default=100, help="games to play (default 100)")
         cmd.add_argument("--edition", choices=("second", "first"), default="second")
         cmd.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
-        cmd.add_argument("--processes", type=_positive_int, help="worker processes (default: one per core)")
+        cmd.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
+                         help="worker processes (default: one per core)")
         cmd.add_argument("-o", "--output", help="JSON lines file (.jsonl) for the game records"
                          + (" (required)" if name == "simulate" else ""), required=name == "simulate")
         cmd.add_argument("--resume", action="store_true",
@@ -206,6 +207,7 @@ def _int_option(low: int, high: int | None = None, what: str = ""):
 
 
 MAX_GAMES = 10_000_000
+MAX_PROCESSES = 256
 _positive_int = _int_option(1)
 _nonneg_int = _int_option(0, what="0 or more")
 _seed = _int_option(0, 2**63 - 1, "0..2**63-1")

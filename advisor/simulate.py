@@ -40,7 +40,7 @@ def play_game(bots: Sequence[str], edition: str = "second", seed: int = 0) -> li
     return game.record
 
 
-def _check(bots: Sequence[str], edition: str, games: int) -> None:
+def _check(bots: Sequence[str], edition: str, games: int, processes: int | None = None) -> None:
     from .bots import BOTS
     from .rules.editions import get_edition
 
@@ -53,6 +53,9 @@ def _check(bots: Sequence[str], edition: str, games: int) -> None:
             raise AdvisorError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise AdvisorError(f"games must be a whole number >= 1, not {games!r}")
+    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int)
+                                  or not 1 <= processes <= 256):
+        raise AdvisorError(f"processes must be 1..256 (or None: one per core), not {processes!r}")
 
 
 def _one_thread():
@@ -93,7 +96,7 @@ def simulate(bots: Sequence[str], games: int, *, edition: str = "second", seed: 
     (tournaments).  ``progress``: a progress bar on stderr (default: when
     stderr is a terminal).  Memory stays flat in ``games``: games are handed
     to the worker processes a few at a time."""
-    _check(bots, edition, games)
+    _check(bots, edition, games, processes)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= games:
         raise AdvisorError(f"start must be a game index 0..{games}, not {start!r}")
     jobs = ((seating(bots, i, rotate), edition, game_seed(seed, i)) for i in range(start, games))
@@ -218,7 +221,7 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: str = "s
     import os
 
     check_output(path, suffixes=(".jsonl",), what="game records")
-    _check(bots, edition, games)
+    _check(bots, edition, games, processes)
     part = partial_path(path)
     typed = os.fspath(path) + ".part"  # the partial file as the user would spell it
     shown = typed if os.path.realpath(typed) == str(part) else str(part)

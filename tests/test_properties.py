@@ -33,7 +33,7 @@ import pytest
 
 pytest.importorskip("hypothesis")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from advisor.errors import AdvisorError, PositionError  # noqa: E402
@@ -266,6 +266,10 @@ def test_analyse_never_raises_on_bad_rows(rows):
 @given(st.lists(st.one_of(board_texts(), mutated_states().map(json.dumps), st.text(ALPHABET, max_size=20)),
                 min_size=1, max_size=5),
        st.sampled_from([".txt", ".jsonl", ".csv"]), st.booleans())
+@example(["1:B 2:YG 3:PR 14:w 15:k +5@\u00b2", "9" * 5000 + ":B 2:YG 3:PR 14:w 15:k", "\u0661:B 2:YG 3:PR 14:w 15:k"],
+         ".txt", False)
+@example([json.dumps({"board": "1:B 2:YG 3:PR 14:w 15:k", "players": [{"money": 10**23}] * 4}),
+          "[" * 5000 + "]" * 5000], ".jsonl", True)
 def test_run_batch_on_small_files(tmp_path_factory, lines, suffix, advice):
     from advisor.batch import run_batch
 

@@ -222,3 +222,11 @@ def test_standings_equal_the_tournament_frame():
 
 def test_interrupted_is_not_an_input_error():
     assert not issubclass(Interrupted, AdvisorError)
+
+
+def test_process_count_is_bounded(capsys):
+    """A million worker processes would be spawned before any game."""
+    code, _, err = run(["simulate", "--processes", "1000000", "--games", "1", "-o", "g.jsonl"], capsys)
+    assert code == 2 and "1..256" in err
+    with pytest.raises(AdvisorError, match="processes"):
+        list(simulate(BOTS, 1, processes=10**6))
