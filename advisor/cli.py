@@ -352,12 +352,10 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
 def _state_arg(args: argparse.Namespace):
     """A GameState from a JSON file or a board string, and the defaults used."""
-    from pathlib import Path
-
     from .state import DEFAULT_PLAYERS, GameState
 
     text = " ".join(args.position)
-    if len(args.position) == 1 and (text.endswith(".json") or Path(text).is_file()):
+    if len(args.position) == 1 and (text.endswith(".json") or _is_file(text)):
         if args.players is not None:
             raise AdvisorError("--players applies to a bare board string, not to a game state file")
         return GameState.load(text), []
@@ -369,6 +367,17 @@ def _state_arg(args: argparse.Namespace):
         "every player: money 3, no leg or pyramid tiles, all five overall cards in hand, no partner",
         "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
     ]
+
+
+def _is_file(text: str) -> bool:
+    """``text`` names an existing file (a board string never does; a name
+    the system refuses, e.g. too long, is not one)."""
+    from .files import file_kind
+
+    try:
+        return file_kind(text) == "file"
+    except AdvisorError:
+        return False
 
 
 def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:

@@ -12,6 +12,7 @@ end.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,13 +20,38 @@ from typing import Iterable, Iterator
 
 from .errors import AdvisorError
 
-__all__ = ["check_output", "check_input", "atomic_output", "partial_path", "commit", "discard"]
+__all__ = ["check_output", "check_input", "file_kind", "atomic_output", "partial_path", "commit", "discard"]
 
 
 def _target(path: str | os.PathLike) -> Path:
     """The file a write to ``path`` must replace: symbolic links followed
     (renaming onto a link would replace the link, not its file)."""
-    return Path(os.path.realpath(os.fspath(path)))
+    try:
+        return Path(os.path.realpath(os.fspath(path)))
+    except ValueError:  # a NUL character
+        raise AdvisorError(f"{os.fspath(path)!r}: not a valid file name") from None
+
+
+def file_kind(path: str | os.PathLike, what: str = "file", name: str | os.PathLike | None = None) -> str | None:
+    """``"file"``, ``"folder"``, ``"other"`` (a device, a pipe, ...) or
+    ``None`` (nothing there) for ``path``; a name the system refuses (too
+    long, ...) is an :class:`AdvisorError` naming ``name`` (default
+    ``path``), not an ``OSError``."""
+    shown = _shown(path if name is None else name)
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise AdvisorError(f"{what} {shown}: {exc.strerror}") from None
+    except ValueError:  # e.g. a NUL character in the name
+        raise AdvisorError(f"{what} {shown}: not a valid file name") from None
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
+
+
+def _shown(path) -> str:
+    text = os.fspath(path)
+    return text if len(text) <= 80 else f"{text[:50]}...{text[-20:]}"
 
 
 def check_output(path: str | os.PathLike, *, suffixes: Iterable[str] | None = None, what: str = "output",
@@ -34,32 +60,39 @@ def check_output(path: str | os.PathLike, *, suffixes: Iterable[str] | None = No
     :class:`~pathlib.Path`.  Refused with one line naming ``path``: an
     extension not among ``suffixes`` (case-insensitive), an existing
     directory or other non-regular file, a folder that does not exist or
-    cannot be written (tried by creating a file in it), or the same file as
-    one of ``inputs`` (however spelled)."""
+    cannot be written (tried by creating a file in it), a name the system
+    refuses, or the same file as one of ``inputs`` (however spelled)."""
     if not os.fspath(path):
         raise AdvisorError(f"{what}: no file name given")
     out = Path(path)
+    shown = _shown(out)
     if suffixes is not None:
         allowed = tuple(s.lower() for s in suffixes)
         if out.suffix.lower() not in allowed:
-            raise AdvisorError(f"{what} {out}: use one of {', '.join(allowed)} (by extension)")
+            raise AdvisorError(f"{what} {shown}: use one of {', '.join(allowed)} (by extension)")
+    if "\0" in os.fspath(out):
+        raise AdvisorError(f"{what} {shown}: not a valid file name")
     target = _target(out)
-    if target.is_dir():
-        raise AdvisorError(f"{what} {out}: is a folder, not a file")
-    if target.exists() and not target.is_file():
-        raise AdvisorError(f"{what} {out}: exists and is not a regular file")
+    kind = file_kind(target, what, out)
+    if kind == "folder":
+        raise AdvisorError(f"{what} {shown}: is a folder, not a file")
+    if kind == "other":
+        raise AdvisorError(f"{what} {shown}: exists and is not a regular file")
     for other in inputs:
-        if _target(other) == target or (target.exists() and Path(other).exists()
-                                        and os.path.samefile(target, other)):
-            raise AdvisorError(f"{what} {out}: is the input {other}; choose another output file")
+        same = _target(other) == target
+        if not same and kind == "file" and file_kind(other, "input") == "file":
+            same = os.path.samefile(target, other)
+        if same:
+            raise AdvisorError(f"{what} {shown}: is the input {_shown(other)}; choose another output file")
     folder = target.parent
-    if not folder.is_dir():
-        problem = "is not a folder" if folder.exists() else "does not exist"
-        raise AdvisorError(f"{what} {out}: the folder {folder} {problem}")
-    try:  # the one sure test of writability (permissions, read-only mounts, quotas)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".check")
+    folder_kind = file_kind(folder, what, out)
+    if folder_kind != "folder":
+        problem = "does not exist" if folder_kind is None else "is not a folder"
+        raise AdvisorError(f"{what} {shown}: the folder {_shown(folder)} {problem}")
+    try:  # the one sure test of writability (permissions, read-only mounts, quotas, name length)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{target.name[:100]}.", suffix=".check")
     except OSError as exc:
-        raise AdvisorError(f"{what} {out}: cannot write in the folder {folder} ({exc.strerror})") from None
+        raise AdvisorError(f"{what} {shown}: cannot write in the folder {_shown(folder)} ({exc.strerror})") from None
     os.close(fd)
     os.unlink(probe)
     return out
@@ -68,12 +101,13 @@ def check_output(path: str | os.PathLike, *, suffixes: Iterable[str] | None = No
 def check_input(path: str | os.PathLike, what: str = "input") -> Path:
     """``path`` as a :class:`~pathlib.Path` if it is a readable regular file."""
     p = Path(path)
-    if not p.exists():
-        raise AdvisorError(f"{what} {p}: no such file")
-    if not p.is_file():
-        raise AdvisorError(f"{what} {p}: is not a regular file")
+    kind = file_kind(p, what)
+    if kind is None:
+        raise AdvisorError(f"{what} {_shown(p)}: no such file")
+    if kind != "file":
+        raise AdvisorError(f"{what} {_shown(p)}: is not a regular file")
     if not os.access(p, os.R_OK):
-        raise AdvisorError(f"{what} {p}: cannot be read (permission denied)")
+        raise AdvisorError(f"{what} {_shown(p)}: cannot be read (permission denied)")
     return p
 
 
@@ -94,7 +128,7 @@ def atomic_output(path: str | os.PathLike, what: str = "output") -> Iterator[Pat
     (disk full, ...) becomes an :class:`AdvisorError` naming ``path``."""
     target = _target(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:100]}.", suffix=".part")
     except OSError as exc:
         raise AdvisorError(f"cannot write {what} {path}: {exc.strerror}") from None
     os.close(fd)

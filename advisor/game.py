@@ -458,6 +458,8 @@ def iter_records(path):
         raise RecordError(f"game records {path}: no such file") from None
     except OSError as exc:
         raise RecordError(f"game records {path}: cannot read ({exc.strerror})") from None
+    except ValueError:  # a NUL character in the name
+        raise RecordError(f"game records {path!r}: not a valid file name") from None
     with fh:
         record: list[dict] = []
         start = 0

@@ -225,6 +225,7 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: str = "s
     part = partial_path(path)
     typed = os.fspath(path) + ".part"  # the partial file as the user would spell it
     shown = typed if os.path.realpath(typed) == str(part) else str(part)
+    check_output(part, what="partial file")  # its name, too, must be one the system takes
     kept = 0
     if part.exists():
         if not resume:

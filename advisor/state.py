@@ -308,6 +308,8 @@ class GameState:
                 data = fh.read(MAX_BYTES + 1)  # never more than the bound into memory
         except OSError as exc:
             raise StateError("(file)", f"cannot read {path}: {exc.strerror}") from None
+        except ValueError:  # a NUL character in the name
+            raise StateError("(file)", f"{path!r} is not a valid file name") from None
         try:
             return cls.from_json(loads(data, str(path)))
         except StateError:

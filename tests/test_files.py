@@ -191,3 +191,21 @@ def test_pictures_appear_only_when_complete(tmp_path, monkeypatch, capsys):
     assert main(["show", EXAMPLE, "-o", str(out)]) == 2
     assert "cannot write" in capsys.readouterr().err
     assert out.read_bytes() == b"old picture" and os.listdir(tmp_path) == ["board.png"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["best", "a" * 300],
+    ["best", "a" * 300 + ".json"],
+    ["chart", "a" * 300 + ".jsonl", "-o", "x.png"],
+    ["show", "-o", "a" * 300 + ".png"],
+    ["simulate", "--games", "1", "-o", "a" * 300 + ".jsonl"],
+    ["batch", "in.txt", "-o", "a" * 300 + ".csv"],
+])
+def test_names_the_system_refuses_are_one_line(tmp_path, monkeypatch, capsys, argv):
+    """BUG: `camelup best` with one long argument asked Path.is_file(),
+    which raised OSError (File name too long): a traceback."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.txt").write_text(EXAMPLE + "\n")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and len(err) < 400

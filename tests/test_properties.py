@@ -335,7 +335,7 @@ def argvs(draw, files):
             lambda v: st.one_of(st.just(v), mutated(v) if v else st.just(v))))]
     argv += draw(st.lists(st.sampled_from(FLAGS), max_size=2, unique=True))
     if command in ("odds", "best", "show"):
-        pieces = draw(st.one_of(st.just([]), board_texts().map(lambda t: [t]),
+        pieces = draw(st.one_of(st.just([]), board_texts().map(lambda t: [t]), st.just([BOARDS[0] + " " + "9" * 5000]),
                                 board_texts().map(lambda t: t.split(" ")),
                                 cards_texts().map(lambda t: [t]), st.sampled_from(files["states"])))
         argv += pieces
@@ -405,14 +405,19 @@ def files(tmp_path_factory):
     (d / "in.jsonl").write_text(json.dumps(STATES[0]) + "\n" + json.dumps({"board": "x", "players": 10**30}) + "\n"
                                 + "[" * 5000 + "]" * 5000 + "\n5\n")
     (d / "folder.png").mkdir()
-    return {
+    out = {
         "states": [[str(d / "ok.json")], [str(d / "bad.json")], [str(d / "deep.json")], [str(d / "binary.json")],
                    [str(d / "missing.json")]],
         "records": [str(d / n) for n in ("g.jsonl", "five.jsonl", "short.jsonl", "binary.jsonl", "missing.jsonl")],
         "inputs": [str(d / n) for n in ("in.txt", "in.csv", "in.jsonl", "missing.txt", "g.jsonl")],
         "outputs": [str(d / n) for n in ("o.png", "o.svg", "o.jsonl", "o.csv", "o.bmp", "folder.png")]
-                   + ["/nonexistent/o.png", "/nonexistent/o.jsonl", str(d / "in.csv")],
+                   + ["/nonexistent/o.png", "/nonexistent/o.jsonl", str(d / "in.csv"), str(d / ("o" * 300 + ".png")),
+                      str(d / ("o" * 250 + ".jsonl")), str(d / "o\x00.png"), "/dev/null", ""],
     }
+    for key in ("records", "inputs"):
+        out[key] += [str(d / ("x" * 300 + ".jsonl")), str(d / "x\x00.jsonl"), str(d)]
+    out["states"] += [["s" * 300 + ".json"], ["s\x00.json"], ["s" * 300]]
+    return out
 
 
 def _short_game():
