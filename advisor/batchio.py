@@ -40,11 +40,11 @@ import math
 import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from . import files
 from .errors import AdvisorError
 from .state import STATE_KEYS
 
@@ -117,10 +117,7 @@ def check_input(path) -> Source:
     kind = kind_of(path, INPUTS, "input")
     if kind == ".parquet":
         pyarrow_parquet()
-    if not path.exists():
-        raise AdvisorError(f"input {path}: no such file")
-    if not path.is_file():
-        raise AdvisorError(f"input {path}: not a file")
+    files.check_input(path)
     try:
         with open(path, "rb") as fh:
             fh.read(1)
@@ -389,36 +386,22 @@ def parquet_part_frame(source: Source, part: tuple[int, int, int]):
 # --------------------------------------------------------------------------
 
 def check_output(path, source: Source) -> Path:
-    """Check that batch can write ``path`` (kind, Parquet support, a folder
-    that exists and takes files, not the input however spelled, nothing in
+    """Check that batch can write ``path`` (kind, Parquet support, the
+    general checks of :func:`advisor.files.check_output`: a folder that
+    exists and takes files, not the input however spelled; and nothing in
     the way of its partial output) and return the file to write: the path
     with links resolved, so a symbolic link keeps pointing at the result."""
     given = Path(path)
     kind = kind_of(given, OUTPUTS, "output")
     if kind == ".parquet":
         pyarrow_parquet()
+    files.check_output(given, inputs=[source.path])
     real = Path(os.path.realpath(given))
     src = Path(os.path.realpath(source.path))
-    if real == src or (real.exists() and _samefile(real, src)):
-        raise AdvisorError(f"output {given} is the input file {source.path}: choose another output "
-                           "(an input is never written)")
     part = real.with_name(real.name + ".part")
     if src == part or part in src.parents:
         raise AdvisorError(f"input {source.path} lies in {part}, the partial output of {given}: "
                            "choose another output")
-    if real.is_dir():
-        raise AdvisorError(f"output {given}: is a folder")
-    folder = real.parent
-    if not folder.exists():
-        raise AdvisorError(f"output {given}: no such folder {folder}")
-    if not folder.is_dir():
-        raise AdvisorError(f"output {given}: {folder} is not a folder")
-    try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".camelup-probe-")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise AdvisorError(f"output {given}: cannot write in {folder} ({exc.strerror or exc})") from None
     if part.exists() or part.is_symlink():
         if not part.is_dir() or part.is_symlink():
             raise AdvisorError(f"{part} is in the way of the partial output of {given} "
@@ -428,13 +411,6 @@ def check_output(path, source: Source) -> Path:
             raise AdvisorError(f"{part} holds files that camelup batch did not write ({foreign[0]}): "
                                "move it away")
     return real
-
-
-def _samefile(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 # Every name PartialOutput writes in its folder.

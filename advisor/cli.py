@@ -505,9 +505,6 @@ def _interval(lo: float, hi: float, spec: str, unit: str = "") -> str:
 
 def _cmd_batch(args: argparse.Namespace) -> int:
     from .batch import run_batch
-    from .files import check_output
-
-    check_output(args.output, suffixes=(".csv", ".jsonl", ".parquet"), inputs=[args.input])  # before any work
 
     def note(message: str) -> None:
         print(f"camelup: {message}", file=sys.stderr)

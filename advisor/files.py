@@ -83,7 +83,8 @@ def check_output(path: str | os.PathLike, *, suffixes: Iterable[str] | None = No
         if not same and kind == "file" and file_kind(other, "input") == "file":
             same = os.path.samefile(target, other)
         if same:
-            raise AdvisorError(f"{what} {shown}: is the input {_shown(other)}; choose another output file")
+            raise AdvisorError(f"{what} {shown} is the input file {_shown(other)}: choose another output "
+                               "(an input is never written)")
     folder = target.parent
     folder_kind = file_kind(folder, what, out)
     if folder_kind != "folder":

@@ -185,22 +185,16 @@ def load_game(path: str | os.PathLike, index: int = 0) -> list[dict]:
     from .game import read_records
 
     path = Path(path)
-    if not path.is_file():
-        raise AdvisorError(f"saved game {path}: no such file")
     try:
         games = read_records(path)
-    except OSError as exc:
-        raise AdvisorError(f"saved game {path}: cannot read it: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise AdvisorError(f"saved game {path}: not a text file of game records (JSON lines)") from None
-    except (ValueError, AttributeError, TypeError) as exc:
-        raise AdvisorError(f"saved game {path}: not a file of game records: {exc}") from None
+    except AdvisorError as exc:
+        raise AdvisorError(f"saved game: {exc}") from None
     if not 0 <= index < len(games):
         raise AdvisorError(f"--game {index}: {path} holds {len(games)} game(s)")
     record = games[index]
     try:
         game = replay(record)
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except AdvisorError as exc:
         raise AdvisorError(f"game {index} of {path} is not a valid record: {exc}") from None
     if game.finished:
         raise AdvisorError(f"game {index} of {path} is over (final money {game.money()}): nothing to continue")

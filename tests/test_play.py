@@ -349,11 +349,11 @@ def test_an_unfinished_record_replays_and_its_breakdown_is_the_money_so_far():
 @pytest.mark.parametrize("content, fragment", [
     (None, "no such file"),
     ("", "holds 0 game(s)"),
-    ("not json\n", "not JSON"),
+    ("not json\n", "not valid JSON"),
     ('{"type": "action"}\n', "starts with its setup line"),
     ('{"type": "setup", "edition": "third", "players": 3, "seed": 1, "board": "1:B", "start": 0}\n',
-     "not a valid record"),
-    (b"\xff\xfe\x00binary", "not a text file"),
+     "'edition' must be one of"),
+    (b"\xff\xfe\x00binary", "not UTF-8 text"),
 ])
 def test_load_errors_are_one_line(tmp_path, capsys, content, fragment):
     path = tmp_path / "bad.jsonl"
