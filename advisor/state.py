@@ -57,7 +57,10 @@ class StateError(AdvisorError):
 
     def __init__(self, where: str, message: str):
         self.where = where
-        shown_where = where if len(where) <= 60 else f"{where[:40]}...{where[-12:]}"  # one readable line
+        # one readable line: a key from a file may hold any characters
+        shown_where = where if where.isprintable() else repr(where)[1:-1]
+        if len(shown_where) > 60:
+            shown_where = f"{shown_where[:40]}...{shown_where[-12:]}"
         super().__init__(f"invalid game state at {shown_where}: {message}")
 
 

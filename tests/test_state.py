@@ -608,3 +608,9 @@ def test_large_money_is_valued_without_overflow():
     state = GameState.from_json({"board": SECOND_BOARD, "players": P(4, money=10_000)})
     frame = best_moves(state, precision=0.05, seed=1, denial=False)
     assert len(frame) > 0
+
+
+def test_a_field_name_with_control_characters_is_shown_on_one_line():
+    with pytest.raises(StateError) as info:
+        GameState.from_json({"\n": None})
+    assert "\n" not in str(info.value) and "\\n" in str(info.value)
