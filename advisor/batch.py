@@ -14,40 +14,99 @@ with a ``position`` column) and returns one row per position:
   choice for the player to move, defaults of a bare board).
 
 Bad rows never stop a batch: they get their ``error`` and NaN figures.
+A DataFrame's other columns (an id, a game number...) are kept, before the
+figures, so rows can be joined back; one whose name is also an output
+column's is kept as ``input_NAME``.
+
 :func:`run_batch` streams files of any length through :func:`analyse` in
-chunks, writing as it goes, and can resume an interrupted run.
+chunks into a partial output beside OUTPUT, which takes OUTPUT's place only
+when complete (see :mod:`advisor.batchio`); an interrupted run can be
+resumed from its last complete chunk.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
-from .errors import AdvisorError
+from . import batchio
+from ._version import __version__
+from .batchio import BadRow
+from .errors import AdvisorError, Interrupted
 
-__all__ = ["analyse", "analyse_moves", "run_batch", "read_positions"]
+__all__ = ["analyse", "analyse_moves", "run_batch", "read_positions", "count_failed", "output_columns"]
 
 CHUNK = 10_000
 
 
 def _texts(positions) -> list:
-    """The items of a batch: board strings, Positions, GameStates or game
-    state dicts (JSON form) are kept; anything else becomes a string."""
+    """The items of a batch: board strings, Positions, GameStates, game
+    state dicts (JSON form) and bad rows are kept; a missing value becomes
+    the empty string, anything else a string."""
     import pandas as pd
 
     from .rules.position import Position
     from .state import GameState
 
     if isinstance(positions, pd.DataFrame):
+        positions = positions["position"]
+    out = []
+    for p in list(positions):
+        if isinstance(p, (dict, Position, GameState, BadRow)):
+            out.append(p)
+        elif p is None or p is pd.NA or (isinstance(p, float) and np.isnan(p)):
+            out.append("")
+        else:
+            out.append(str(p))
+    return out
+
+
+def kept_names(names: list, taken) -> list:
+    """The output names of kept input columns: a name that is also an output
+    column's (``taken``) becomes ``input_NAME`` (``input_input_NAME``... until
+    it is free)."""
+    used = set(taken) | set(names)
+    out = []
+    for name in names:
+        new = name
+        if new in taken:
+            while new in used:
+                new = f"input_{new}"
+            used.add(new)
+        out.append(new)
+    return out
+
+
+def _split(positions, taken):
+    """``(items, kept)``: the batch items and, for a DataFrame, its other
+    columns under their output names (None otherwise)."""
+    import pandas as pd
+
+    if isinstance(positions, pd.DataFrame):
         if "position" not in positions.columns:
             raise AdvisorError("the DataFrame needs a 'position' column of board strings")
-        positions = positions["position"]
-    return [p if isinstance(p, (dict, Position, GameState)) else "" if p is None else str(p)
-            for p in list(positions)]
+        kept = positions.drop(columns=["position"]).reset_index(drop=True)
+        kept.columns = kept_names(list(kept.columns), taken)
+        return _texts(positions["position"]), kept
+    return _texts(positions), None
+
+
+def _with_kept(kept, frame):
+    import pandas as pd
+
+    if kept is None or not len(kept.columns):
+        return frame
+    return pd.concat([kept, frame], axis=1)
+
+
+def _label(item) -> str:
+    """The ``position`` of an item that failed: the input as written."""
+    if isinstance(item, BadRow):
+        return item.text
+    return str(item.get("board", "")) if isinstance(item, dict) else str(item)
 
 
 def _parse_item(item):
@@ -56,6 +115,8 @@ def _parse_item(item):
     from .rules.position import Position
     from .state import GameState
 
+    if isinstance(item, BadRow):
+        raise AdvisorError(item.message)
     if isinstance(item, GameState):
         return item.position, item, str(item.position)
     if isinstance(item, dict):
@@ -78,13 +139,14 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
             advice: bool = False):
     """Analyse many positions (board strings, Positions, or game states as
     GameState objects or their JSON dicts, whose players, money and piles the
-    advice then uses); one DataFrame row per input (see the module docstring
-    for the columns)."""
+    advice then uses; a list, a Series, or a DataFrame with a ``position``
+    column, whose other columns are kept); one DataFrame row per input (see
+    the module docstring for the columns)."""
     import pandas as pd
 
     from .exact import RANK_LABELS, leg_odds_many
 
-    texts = _texts(positions)
+    texts, kept = _split(positions, _all_columns(race, advice, False))
     parsed: list = []
     states: list = []
     labels: list[str] = []
@@ -95,7 +157,7 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
             errors.append("")
         except AdvisorError as exc:
             pos, state = None, None
-            label = str(item.get("board", "")) if isinstance(item, dict) else str(item)
+            label = _label(item)
             errors.append(str(exc))
         parsed.append(pos)
         states.append(state)
@@ -121,6 +183,7 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
                 _add_advice(extra[i], states[i] or parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
         if race or advice:
             frame = pd.concat([frame, pd.DataFrame(extra)], axis=1)
+    frame = _with_kept(kept, frame)
     frame.attrs.update(race=race, precision=precision, seed=seed, advice=advice)
     return frame
 
@@ -150,235 +213,175 @@ def _add_advice(row: dict, pos_or_state, precision: float, seed: int) -> None:
 def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
     """The EV of every legal action of every position, in long format: one
     row per (position, action) with ``ev``, ``sd``, ``p_loss``; bad rows
-    give one row with their ``error``."""
+    give one row with their ``error``.  A DataFrame's other columns are kept
+    as by :func:`analyse`, repeated on each of its position's rows."""
     import pandas as pd
 
     from .ev import best_moves
 
-    rows = []
-    for item in _texts(positions):
+    items, kept = _split(positions, _all_columns(False, False, True))
+    rows, source_rows = [], []
+    for i, item in enumerate(items):
         try:
             pos, state, label = _parse_item(item)
             frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False)
         except AdvisorError as exc:
-            rows.append({"position": str(item.get("board", "")) if isinstance(item, dict) else str(item),
-                         "error": str(exc)})
+            rows.append({"position": _label(item), "error": str(exc)})
+            source_rows.append(i)
             continue
         for r in frame[["action", "ev", "sd", "p_loss"]].to_dict(orient="records"):
             rows.append({"position": label, "error": "", **r})
-    return pd.DataFrame(rows)
+            source_rows.append(i)
+    frame = pd.DataFrame(rows, columns=None if rows else ["position", "error"])
+    if kept is not None:
+        kept = kept.iloc[source_rows].reset_index(drop=True)
+    return _with_kept(kept, frame)
+
 
 
 # --------------------------------------------------------------------------
 # Files
 # --------------------------------------------------------------------------
 
-_INPUTS = (".txt", ".csv", ".jsonl", ".parquet")
-_OUTPUTS = (".csv", ".jsonl", ".parquet")
-
-
-def _kind(path: Path, allowed: tuple[str, ...], what: str) -> str:
-    suffix = path.suffix.lower()
-    if suffix not in allowed:
-        raise AdvisorError(f"{what} {path}: use one of {', '.join(allowed)} (by extension)")
-    return suffix
-
-
 def read_positions(path: str | Path, skip: int = 0) -> Iterator:
-    """Board strings from a text file (one per line; blank lines and lines
-    starting with # are skipped), a CSV or Parquet file with a ``position``
-    column, or JSON lines with a ``position`` key; a JSON line with a
-    ``board`` key is a whole game state (see :mod:`advisor.state`) and comes
-    as its dict.  The first ``skip`` are passed over."""
-    path = Path(path)
-    kind = _kind(path, _INPUTS, "input")
-    if not path.is_file():
-        raise AdvisorError(f"input {path}: no such file")
-    n = 0
-    if kind == ".parquet":
-        pq = _pyarrow_parquet()
-        try:
-            source = pq.ParquetFile(path)
-        except Exception as exc:  # pyarrow raises several types for unreadable files
-            raise AdvisorError(f"input {path}: not a readable Parquet file ({exc})") from None
-        if "position" not in source.schema_arrow.names:
-            raise AdvisorError(f"input {path}: no 'position' column")
-        for batch in source.iter_batches(batch_size=CHUNK, columns=["position"]):
-            for text in batch.column(0).to_pylist():
-                n += 1
-                if n > skip:
-                    yield "" if text is None else str(text)
-        return
-    if kind == ".csv":
-        import pandas as pd
-
-        try:
-            reader = pd.read_csv(path, chunksize=CHUNK, dtype=str, keep_default_na=False)
-            for chunk in reader:
-                if "position" not in chunk.columns:
-                    raise AdvisorError(f"input {path}: no 'position' column")
-                for text in chunk["position"]:
-                    n += 1
-                    if n > skip:
-                        yield text
-        except pd.errors.ParserError as exc:
-            raise AdvisorError(f"input {path}: not a readable CSV file ({exc})") from None
-        return
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line or (kind == ".txt" and line.startswith("#")):
-                continue
-            if kind == ".jsonl":
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError:
-                    obj = line  # reported as a bad position
-                if isinstance(obj, dict) and "board" in obj:
-                    line = obj  # a game state
-                elif isinstance(obj, dict):
-                    line = str(obj.get("position", ""))
-                else:
-                    line = str(obj)
-            n += 1
-            if n > skip:
-                yield line
+    """The batch items of an input file (see :mod:`advisor.batchio` for the
+    formats), the first ``skip`` passed over: board strings, game state
+    dicts (JSON lines with a ``board`` key) and :class:`~advisor.batchio.BadRow`
+    for rows that cannot be read (a CSV row that does not fit the header, a
+    line that is not JSON)."""
+    source = batchio.check_input(path)
+    if source.kind == ".jsonl":
+        batchio.scan(source)
+    for frame in batchio.read_frames(source, CHUNK, skip=skip):
+        yield from frame["position"]
 
 
-def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
-    chunk: list[str] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+def count_failed(frame, moves: bool = False) -> int:
+    """Input rows of a result chunk that failed: each gives one row with its
+    ``error`` (with ``moves`` too, where a good position gives a row per
+    action)."""
+    return int(frame["error"].fillna("").ne("").sum())
 
 
-def _count_rows(path: Path, kind: str) -> int | None:
-    """Rows of an input file, for the progress bar's ETA (a quick scan)."""
-    if not path.is_file():
-        return None
-    if kind == ".parquet":
-        return _pyarrow_parquet().ParquetFile(path).metadata.num_rows
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        rows = sum(1 for line in fh if line.strip() and not (kind == ".txt" and line.lstrip().startswith("#")))
-    return max(0, rows - 1) if kind == ".csv" else rows
+def output_columns(source: "batchio.Source", race: bool, advice: bool, moves: bool):
+    """``(columns, types, kept, renamed)`` of a batch's output: the input's
+    kept columns (under their output names, see :func:`kept_names`) then
+    every figure column the options can produce; the Parquet type of each;
+    the kept columns' output names; the ``(input name, output name)`` pairs
+    of those renamed."""
+    results = _all_columns(race, advice, moves)
+    kept = kept_names(source.columns, set(results))
+    types = dict(zip(kept, source.types))
+    types.update({c: "string" if c in _TEXT_COLUMNS else "int64" if c == "race_samples" else "float64"
+                  for c in results})
+    renamed = [(a, b) for a, b in zip(source.columns, kept) if a != b]
+    return kept + results, types, kept, renamed
 
 
-def _rows_written(path: Path, kind: str) -> int:
-    if not path.exists():
-        return 0
-    if kind == ".parquet":
-        return _pyarrow_parquet().ParquetFile(path).metadata.num_rows
-    with open(path, encoding="utf-8") as fh:
-        lines = sum(1 for line in fh if line.strip())
-    return max(0, lines - 1) if kind == ".csv" else lines
+def run_identity(source: "batchio.Source", output: Path, *, engine: str, race: bool, precision: float,
+                 seed: int, advice: bool, moves: bool, columns: list[str]) -> dict:
+    """What a resume must match, recorded in the partial output's manifest."""
+    import os
+
+    return {"program": "camelup-advisor", "version": __version__, "engine": engine,
+            "resumable": engine == "local", "input": os.path.realpath(source.path),
+            "input_size": source.size, "input_sha256": source.sha256, "rows_total": source.rows,
+            "output": str(output),
+            "options": {"race": race, "advice": advice, "moves": moves, "precision": precision, "seed": seed},
+            "columns": columns}
+
+
+def _differences(old: dict, new: dict) -> str | None:
+    """What differs between the run recorded in ``old`` and ``new``, as a
+    phrase naming each difference (None when they match)."""
+    diffs = []
+    if old.get("engine") != new["engine"]:
+        diffs.append(f"--engine {old.get('engine')} (not {new['engine']})")
+    if old.get("input") != new["input"]:
+        diffs.append(f"the input {old.get('input')} (not {new['input']})")
+    elif (old.get("input_size"), old.get("input_sha256")) != (new["input_size"], new["input_sha256"]):
+        diffs.append(f"the input {new['input']} as it was then (it has changed since)")
+    was, now = old.get("options", {}), new["options"]
+    for flag in ("race", "advice", "moves"):
+        if bool(was.get(flag)) != now[flag]:
+            diffs.append(f"--{flag}" if was.get(flag) else f"no --{flag}")
+    for opt in ("precision", "seed"):
+        if was.get(opt) != now[opt]:
+            diffs.append(f"--{opt} {was.get(opt)} (not {now[opt]})")
+    if old.get("version") != new["version"]:
+        diffs.append(f"camelup-advisor {old.get('version')} (this is {new['version']})")
+    if not diffs and old.get("columns") != new["columns"]:
+        diffs.append("other output columns")
+    return ", ".join(diffs) or None
 
 
 def run_batch(input_path, output_path, *, race: bool = False, precision: float = 0.01, seed: int = 0,
-              advice: bool = False, moves: bool = False, resume: bool = False, chunk: int = CHUNK,
-              progress: bool | None = None) -> tuple[int, int]:
+              advice: bool = False, moves: bool = False, resume: bool = False, restart: bool = False,
+              chunk: int = CHUNK, progress: bool | None = None,
+              note: Callable[[str], None] | None = None) -> tuple[int, int]:
     """Stream ``input_path`` through :func:`analyse` (or :func:`analyse_moves`
-    with ``moves``) in chunks of ``chunk`` rows, appending to
-    ``output_path`` as it goes; memory stays flat.  ``resume`` skips the
-    input rows an earlier run already wrote.  Returns ``(rows, failed)``."""
+    with ``moves``) in chunks of ``chunk`` rows into ``output_path``; memory
+    stays flat.  Returns ``(rows, failed)`` of the whole output.
+
+    Everything is checked before any work (formats, the input readable and
+    not the output, the output's folder writable, Parquet support).  The
+    rows go to a partial output beside OUTPUT (``OUTPUT.part``), which takes
+    OUTPUT's place only when complete: a run that fails or is interrupted
+    leaves an existing OUTPUT untouched.  ``resume`` continues the unfinished
+    run found there from its last complete chunk, after checking that it
+    was started with this input (same path and content), these options and
+    this version (the chunk size may differ); with no unfinished run it
+    starts from the first row (saying so through ``note``).  A plain run
+    refuses to discard an unfinished run's rows: ``restart`` does.
+    Ctrl-C raises :class:`~advisor.errors.Interrupted` saying what was kept."""
     from tqdm import tqdm
 
-    src, dst = Path(input_path), Path(output_path)
-    out_kind = _kind(dst, _OUTPUTS, "output")
-    _kind(src, _INPUTS, "input")
-    if moves and resume:
-        raise AdvisorError("--resume is not available with --moves (rows per position vary)")
-    done = _rows_written(dst, out_kind) if resume else 0
-    if not resume and dst.exists():
-        dst.unlink()
+    if resume and restart:
+        raise AdvisorError("--resume and --restart exclude each other")
+    note = note or (lambda message: None)
+    source = batchio.check_input(input_path)
+    output = batchio.check_output(output_path, source)
+    batchio.scan(source)
+    columns, types, kept, renamed = output_columns(source, race, advice, moves)
+    identity = run_identity(source, output, engine="local", race=race, precision=precision, seed=seed,
+                            advice=advice, moves=moves, columns=columns)
+    partial = batchio.PartialOutput(output, columns, types, text=kept)
+    partial.open(identity, resume=resume, restart=restart, note=note,
+                 mismatch=lambda old: _differences(old, identity))
+    if renamed:
+        note("input column(s) kept under another name, the first being an output column's: "
+             + ", ".join(f"{a} as {b}" for a, b in renamed))
     if progress is None:
         progress = sys.stderr.isatty()
-    rows = failed = 0
-    total = _count_rows(src, _kind(src, _INPUTS, "input")) if progress else None
-    bar = tqdm(unit="pos", disable=not progress, file=sys.stderr, initial=done, total=total)
-    sink = _Sink(dst, out_kind, _all_columns(race, advice, moves), resume=resume)
+    bar = tqdm(unit="pos", disable=not progress, file=sys.stderr, initial=partial.rows_in, total=source.rows)
     try:
-        for texts in _chunks(read_positions(src, skip=done), chunk):
+        for frame_in in batchio.read_frames(source, chunk, skip=partial.rows_in):
             if moves:
-                frame = analyse_moves(texts, precision=precision, seed=seed)
+                frame = analyse_moves(frame_in, precision=precision, seed=seed)
             else:
-                frame = analyse(texts, race=race, precision=precision, seed=seed, advice=advice)
-            failed += count_failed(frame, moves)
-            rows += len(texts)
-            sink.write(frame)
-            bar.update(len(texts))
-    finally:
-        sink.close()
+                frame = analyse(frame_in, race=race, precision=precision, seed=seed, advice=advice)
+            partial.append(frame, len(frame_in), count_failed(frame))
+            bar.update(len(frame_in))
+        partial.commit()
+    except KeyboardInterrupt:
         bar.close()
-    return rows, failed
-
-
-def count_failed(frame, moves: bool) -> int:
-    """Positions of a result chunk that failed (with ``moves`` a position
-    has one row per action, or one row with its error)."""
-    errors = frame.drop_duplicates("position")["error"] if moves else frame["error"]
-    return int(errors.fillna("").ne("").sum())
-
-
-class _Sink:
-    """Appends result chunks to a CSV, JSON lines or Parquet file with one
-    fixed set of columns (so every chunk fits the header / schema)."""
-
-    def __init__(self, path: Path, kind: str, columns: list[str], resume: bool = False):
-        self.path, self.kind, self.columns = path, kind, columns
-        self.writer = None
-        if kind == ".parquet":
-            import pyarrow as pa
-
-            pq = _pyarrow_parquet()
-            self.schema = pa.schema([(c, pa.string() if c in _TEXT_COLUMNS else
-                                      pa.int64() if c == "race_samples" else pa.float64()) for c in columns])
-            self.tmp = path.with_name(path.name + ".part")
-            self.writer = pq.ParquetWriter(self.tmp, self.schema)
-            if resume and path.exists():  # copy what an earlier run wrote, row group by row group
-                old = pq.ParquetFile(path)
-                for i in range(old.num_row_groups):
-                    self.writer.write_table(old.read_row_group(i).cast(self.schema))
-
-    def write(self, frame) -> None:
-        import pandas as pd
-
-        frame = frame.reindex(columns=self.columns)
-        if "race_samples" in frame:  # a count: integer, empty for failed rows
-            frame = frame.astype({"race_samples": "Int64"})
-        if self.kind == ".csv":
-            header = not self.path.exists() or self.path.stat().st_size == 0
-            frame.to_csv(self.path, mode="a", header=header, index=False)
-        elif self.kind == ".jsonl":
-            with open(self.path, "a", encoding="utf-8") as fh:
-                for record in frame.to_dict(orient="records"):
-                    clean = {k: (int(v) if k == "race_samples" else v) for k, v in record.items()
-                             if not (v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)))}
-                    fh.write(json.dumps(clean) + "\n")
+        if partial.placed:  # the output was complete: nothing lost
+            partial.discard()
+        elif partial.rows_in == 0:
+            partial.discard()
+            raise Interrupted(f"no chunk was complete, nothing kept; {output_path} is as it was") from None
         else:
-            import pyarrow as pa
-
-            self.writer.write_table(pa.Table.from_pandas(frame, schema=self.schema, preserve_index=False))
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            self.tmp.replace(self.path)
-            self.writer = None
+            partial.close()
+            raise Interrupted(partial.kept()) from None
+    except BaseException:
+        partial.close()  # kept for a resume
+        raise
+    finally:
+        bar.close()
+    return partial.rows_in, partial.failed
 
 
 _TEXT_COLUMNS = {"position", "error", "best_action", "action"}
-
-
-def _pyarrow_parquet():
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise AdvisorError("Parquet files need pyarrow: pip install 'camelup-advisor[parquet]'") from None
-    return pq
 
 
 def _all_columns(race: bool, advice: bool, moves: bool) -> list[str]:

@@ -30,12 +30,14 @@ __all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "Riv
 
 class Policy(Protocol):
     name: str
+    summary: str  # one line for the help texts
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str: ...
 
 
 class RandomBot:
     name = "random"
+    summary = "a uniformly random legal action"
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
         from .ev import legal_actions
@@ -46,6 +48,7 @@ class RandomBot:
 
 class HeuristicBot:
     name = "heuristic"
+    summary = "the best leg tile if its EV exceeds 1 coin, else roll"
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
         from .exact import leg_odds
@@ -67,6 +70,7 @@ class GreedyBot:
     the overall cards (default +-0.02)."""
 
     name = "advisor"
+    summary = "EV-greedy: the action with the highest expected value"
 
     def __init__(self, precision: float = 0.02):
         self.precision = precision
@@ -83,6 +87,7 @@ class DenialBot(GreedyBot):
     top leg tile, a good pile place) is worth more than its own EV."""
 
     name = "denial"
+    summary = "EV-greedy plus half the denial value of each action"
 
     def __init__(self, precision: float = 0.02, weight: float = 0.5):
         super().__init__(precision)
@@ -104,6 +109,7 @@ class RivalBot(GreedyBot):
     the average opponent's."""
 
     name = "rival"
+    summary = "EV minus what the action gains the other players"
 
     def __init__(self, precision: float = 0.02, weight: float | None = None):
         super().__init__(precision)

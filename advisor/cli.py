@@ -8,12 +8,12 @@ prints one line to stderr and exits with status 2; nothing is computed.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 
 from . import EXAMPLE_POSITION, __version__
 from .errors import AdvisorError, Interrupted
+from .jsonio import dumps
 from .report import format_advice, format_leg_odds, format_race_odds
 
 __all__ = ["main"]
@@ -21,9 +21,27 @@ __all__ = ["main"]
 _TILE_ARG = re.compile(r"^-\d+(@\S*)?$")
 
 
+_BOTS_PLACEHOLDER = "{bots}"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, status 2 (as argparse does, minus the usage dump)
         raise _UsageError(f"{self.prog}: error: {message}")
+
+    def format_help(self) -> str:
+        # the bots are listed from advisor.bots.BOTS (imported only for this help)
+        if self.description and _BOTS_PLACEHOLDER in self.description:
+            self.description = self.description.replace(_BOTS_PLACEHOLDER, _bots_help())
+        return super().format_help()
+
+
+def _bots_help() -> str:
+    from .bots import BOTS
+
+    return "; ".join(f"{name} ({cls.summary})" for name, cls in BOTS.items())
+
+
+_JSON_HELP = "print one JSON object (see the README section \"Machine output\")"
 
 
 class _UsageError(Exception):
@@ -46,11 +64,11 @@ def _build_parser() -> _Parser:
         description="Probability of every racing camel finishing the current leg 1st..5th "
         "(exact over every remaining die order and face, unless --samples is given), and of "
         "winning / losing the whole race (exact when the race must end within this leg or the "
-        "next, else simulated until the 95%% interval is below --precision). "
+        "next, else simulated until the 95% interval is below --precision). "
         "Without a position, the built-in example is analysed.",
     )
     odds.add_argument("position", nargs="*", help="board string (default: the built-in example)")
-    odds.add_argument("--json", action="store_true", help="print one JSON object (see NOTATION.md)")
+    odds.add_argument("--json", action="store_true", help=_JSON_HELP)
     odds.add_argument(
         "--samples", type=_positive_int,
         help="sample N legs instead of enumerating the leg, and simulate N races (rounded up to a "
@@ -78,7 +96,7 @@ def _build_parser() -> _Parser:
     best.add_argument("position", nargs="*", help="board string or path of a game state JSON file")
     best.add_argument("--player", type=_nonneg_int, help="the advised player (default: the player to move)")
     best.add_argument("--players", type=_positive_int, help="number of players for a bare board (default 4)")
-    best.add_argument("--json", action="store_true", help="print one JSON object (see NOTATION.md)")
+    best.add_argument("--json", action="store_true", help=_JSON_HELP)
     best.add_argument("--precision", type=_precision, default=0.002,
                       help="race odds precision for overall cards (default 0.002)")
     best.add_argument("--seed", type=_seed, help="seed of the race simulation (default: drawn and reported)")
@@ -92,38 +110,50 @@ def _build_parser() -> _Parser:
         ("simulate", "play games between bots and write their records (JSON lines)"),
         ("tournament", "seat-rotated games between bots: win rates with 95% intervals, average money"),
     ):
-        text = text.replace("%", "%%")  # argparse formats help texts
-        cmd = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ". Bots: "
-                             "random, heuristic (best leg tile if worth more than 1 coin, else roll), "
-                             "advisor (EV-greedy).")
+        cmd = sub.add_parser(
+            name, help=text.replace("%", "%%"),  # argparse %-formats help texts, not descriptions
+            description=f"{text[0].upper()}{text[1:]}. With -o the records stream, as games finish, into "
+            "OUTPUT.part, renamed to OUTPUT when the run is complete; after Ctrl-C, --resume continues "
+            f"the run. Bots: {_BOTS_PLACEHOLDER}.")
         cmd.add_argument("--players", type=_positive_int, default=4, help="players (default 4)")
         cmd.add_argument("--bots", default="advisor,heuristic,random,random",
                          help="comma-separated bots, one per seat (default: advisor,heuristic,random,random)")
-        cmd.add_argument("--games", type=_positive_int, default=100, help="games to play (default 100)")
+        cmd.add_argument("--games", type=_int_option(1, MAX_GAMES, f"1..{MAX_GAMES:,} (more would take weeks)"),
+                         default=100, help="games to play (default 100)")
         cmd.add_argument("--edition", choices=("second", "first"), default="second")
         cmd.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
-        cmd.add_argument("--processes", type=_positive_int, help="worker processes (default: one per core)")
-        cmd.add_argument("-o", "--output", help="JSON lines file for the game records"
+        cmd.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
+                         help="worker processes (default: one per core)")
+        cmd.add_argument("-o", "--output", help="JSON lines file (.jsonl) for the game records"
                          + (" (required)" if name == "simulate" else ""), required=name == "simulate")
+        cmd.add_argument("--resume", action="store_true",
+                         help="continue an interrupted run: keep the complete games of OUTPUT.part")
         if name == "tournament":
-            cmd.add_argument("--json", action="store_true", help="print the table as JSON")
+            cmd.add_argument("--json", action="store_true",
+                             help="print the table as one JSON object (null where there is no interval)")
 
     batch = sub.add_parser(
-        "batch", help="analyse a file of positions into CSV or JSON lines",
-        description="Analyse every position of INPUT (.txt: one board string per line; .csv: a "
-        "'position' column; .jsonl: a 'position' key) into OUTPUT (.csv or .jsonl): exact leg rank "
-        "probabilities, and on request race odds, the best action, or every action's EV (--moves, "
-        "long format). Bad rows get an 'error' and do not stop the batch; the exit status is 1 when "
-        "any row failed. Memory stays flat: rows are processed and written in chunks.")
-    batch.add_argument("input", help="input file (.txt, .csv or .jsonl)")
-    batch.add_argument("-o", "--output", required=True, help="output file (.csv or .jsonl)")
+        "batch", help="analyse a file of positions into CSV, JSON lines or Parquet",
+        description="Analyse every position of INPUT (.txt: one board string per line; .csv or "
+        ".parquet: a 'position' column; .jsonl: a 'position' key, or a game state) into OUTPUT (.csv, "
+        ".jsonl or .parquet): exact leg rank probabilities, and on request race odds, the best action, "
+        "or every action's EV (--moves, long format). The input's other columns are kept. Bad rows get "
+        "an 'error' and do not stop the batch; the exit status is 1 when any row failed. Rows are "
+        "written in chunks to OUTPUT.part, which replaces OUTPUT only when complete; --resume "
+        "continues an interrupted run.")
+    batch.add_argument("input", help="input file (.txt, .csv, .jsonl or .parquet)")
+    batch.add_argument("-o", "--output", required=True, help="output file (.csv, .jsonl or .parquet; Parquet "
+                       "needs pip install 'camelup-advisor[parquet]')")
     batch.add_argument("--race", action="store_true", help="add race win/lose odds")
     batch.add_argument("--advice", action="store_true", help="add the best action and its EV")
     batch.add_argument("--moves", action="store_true", help="write every action's EV (long format) instead")
     batch.add_argument("--precision", type=_precision, default=0.01,
                        help="race odds precision (default 0.01 = +-1 percentage point)")
     batch.add_argument("--seed", type=_seed, default=0, help="seed of the race odds (default 0)")
-    batch.add_argument("--resume", action="store_true", help="continue an interrupted run into OUTPUT")
+    batch.add_argument("--resume", action="store_true",
+                       help="continue the interrupted run in OUTPUT.part (same input and options), or start")
+    batch.add_argument("--restart", action="store_true",
+                       help="discard the interrupted run in OUTPUT.part and start again")
     batch.add_argument("--chunk", type=_positive_int, default=10_000, help="rows per chunk (default 10000)")
     batch.add_argument("--engine", choices=("local", "dask"), default="local",
                        help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
@@ -148,11 +178,15 @@ def _build_parser() -> _Parser:
     play = sub.add_parser(
         "play", help="an interactive game: humans and bots at one table",
         description="Play Camel Up in the terminal. On your turn type an action (leg:R, pyramid, "
-        "tile:+7, winner:B, ...) or 'odds', 'best' (the advisor's ranking), 'help', 'quit'.")
-    play.add_argument("--seats", default="human,advisor,heuristic,random",
-                      help="comma-separated seats: human or a bot (default: human,advisor,heuristic,random)")
-    play.add_argument("--edition", choices=("second", "first"), default="second")
+        "tile:+7, winner:B, ...) or 'odds', 'best' (the advisor's ranking), 'undo', 'save FILE', 'help', "
+        "'quit'. Each human sees only what their player may see (overall cards face down).")
+    play.add_argument("--seats", help="comma-separated seats: human or a bot (default: human,advisor,heuristic,"
+                      "random; with --load: the seats saved in the record)")
+    play.add_argument("--edition", choices=("second", "first"), help="edition (default second)")
     play.add_argument("--seed", type=_seed, help="seed of the game (default: drawn and shown)")
+    play.add_argument("--load", metavar="FILE", help="continue a saved game (JSON lines game records)")
+    play.add_argument("--game", type=_nonneg_int, help="with --load: which game of the file (default 0)")
+    play.add_argument("--autosave", metavar="FILE", help="save the game to FILE after every turn (a new file)")
 
     serve = sub.add_parser(
         "serve", help="a web page for the table: click the board, see the odds and the best move, follow a game",
@@ -175,14 +209,17 @@ def _build_parser() -> _Parser:
     return parser
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]{1,25}", re.ASCII)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,25}(?:\.[0-9]{0,25})?|\.[0-9]{1,25})(?:[eE][+-]?[0-9]{1,3})?", re.ASCII)
+
+
 def _int_option(low: int, high: int | None = None, what: str = ""):
     """An argparse type: a whole number in ``low..high``."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not _INTEGER.fullmatch(text):  # ASCII digits only: int() would take '١' and '1_000'
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text[:30]!r}")
+        value = int(text)
         if value < low or (high is not None and value > high):
             raise argparse.ArgumentTypeError(
                 f"must be {what or ('at least %d' % low)}, got {value}")
@@ -191,16 +228,17 @@ def _int_option(low: int, high: int | None = None, what: str = ""):
     return parse
 
 
+MAX_GAMES = 10_000_000
+MAX_PROCESSES = 256
 _positive_int = _int_option(1)
 _nonneg_int = _int_option(0, what="0 or more")
 _seed = _int_option(0, 2**63 - 1, "0..2**63-1")
 
 
 def _precision(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number such as 0.002, got {text!r}") from None
+    if not _DECIMAL.fullmatch(text):  # ASCII only: float() would take '٠.٥', 'nan' and '1_0'
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.002, got {text[:30]!r}")
+    value = float(text)
     if not 1e-4 <= value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 0.0001 and below 1, got {text}")
     return value
@@ -295,7 +333,7 @@ def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
     if args.json:
         from .jsonout import cards_odds_json
 
-        print(json.dumps(cards_odds_json(odds)))
+        print(dumps(cards_odds_json(odds)))
         return 0
     print(format_cards_odds(odds))
     return 0
@@ -318,7 +356,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if args.json:
         from .jsonout import odds_json
 
-        print(json.dumps(odds_json(position, odds, race, seed)))
+        print(dumps(odds_json(position, odds, race, seed)))
         return 0
     print(format_leg_odds(odds))
     if race is not None:
@@ -329,12 +367,10 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
 def _state_arg(args: argparse.Namespace):
     """A GameState from a JSON file or a board string, and the defaults used."""
-    from pathlib import Path
-
     from .state import DEFAULT_PLAYERS, GameState
 
     text = " ".join(args.position)
-    if len(args.position) == 1 and (text.endswith(".json") or Path(text).is_file()):
+    if len(args.position) == 1 and (text.endswith(".json") or _is_file(text)):
         if args.players is not None:
             raise AdvisorError("--players applies to a bare board string, not to a game state file")
         return GameState.load(text), []
@@ -344,6 +380,17 @@ def _state_arg(args: argparse.Namespace):
     n = args.players or DEFAULT_PLAYERS
     state = GameState.from_board(position, players=n)
     return state, board_assumptions(n, args.player)
+
+
+def _is_file(text: str) -> bool:
+    """``text`` names an existing file (a board string never does; a name
+    the system refuses, e.g. too long, is not one)."""
+    from .files import file_kind
+
+    try:
+        return file_kind(text) == "file"
+    except AdvisorError:
+        return False
 
 
 def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
@@ -360,7 +407,7 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     if args.json:
         from .jsonout import cards_best_json
 
-        print(json.dumps(cards_best_json(pos, frame)))
+        print(dumps(cards_best_json(pos, frame)))
         return 0
     print(format_cards_advice(frame))
     return 0
@@ -390,7 +437,7 @@ def _cmd_best(args: argparse.Namespace) -> int:
     if args.json:
         from .jsonout import best_json
 
-        print(json.dumps(best_json(state, frame, assumptions)))
+        print(dumps(best_json(state, frame, assumptions)))
         return 0
     print(format_advice(state, frame, assumptions))
     return 0
@@ -404,43 +451,62 @@ def _bots_arg(args: argparse.Namespace) -> list[str]:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from .game import write_records
-    from .simulate import simulate
+    from .simulate import simulate_to_file
 
     bots = _bots_arg(args)
-    records = list(simulate(bots, args.games, edition=args.edition, seed=args.seed, processes=args.processes))
-    write_records(records, args.output)
-    legs = [r[-1]["legs"] for r in records]
-    turns = [r[-1]["turns"] for r in records]
-    print(f"{len(records)} games written to {args.output}: {sum(legs) / len(legs):.2f} legs and "
-          f"{sum(turns) / len(turns):.1f} turns per game on average.")
+    totals = {"legs": 0, "turns": 0}
+
+    def count(index: int, end: dict) -> None:
+        totals["legs"] += end["legs"]
+        totals["turns"] += end["turns"]
+
+    games = simulate_to_file(bots, args.games, args.output, edition=args.edition, seed=args.seed,
+                             processes=args.processes, resume=args.resume, on_game=count)
+    print(f"{games} games written to {args.output}: {totals['legs'] / games:.2f} legs and "
+          f"{totals['turns'] / games:.1f} turns per game on average.")
     return 0
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from .game import write_records
-    from .simulate import tournament
+    from .simulate import Standings, simulate, simulate_to_file
 
     bots = _bots_arg(args)
-    records: list | None = [] if args.output else None
-    frame = tournament(bots, args.games, edition=args.edition, seed=args.seed, processes=args.processes,
-                       records=records)
-    if records is not None:
-        write_records(records, args.output)
+    if args.resume and not args.output:
+        raise AdvisorError("--resume continues a run written with -o FILE: give -o")
+    table = Standings(bots)
+    if args.output:
+        simulate_to_file(bots, args.games, args.output, edition=args.edition, seed=args.seed,
+                         processes=args.processes, rotate=True, resume=args.resume, on_game=table.add)
+    else:
+        for i, record in enumerate(simulate(bots, args.games, edition=args.edition, seed=args.seed,
+                                            processes=args.processes, rotate=True)):
+            table.add(i, record[-1])
+    frame = table.frame(edition=args.edition, seed=args.seed)
     if args.json:
-        print(json.dumps({"games": args.games, "seed": args.seed, "edition": args.edition,
-                          "bots": frame.to_dict(orient="records")}))
+        print(dumps({"games": args.games, "seed": args.seed, "edition": args.edition,
+                     "bots": frame.to_dict(orient="records")}))
         return 0
     print(f"{args.games} games, {args.players} players, {args.edition} edition, seats rotated, seed {args.seed}:")
     print(f"{'seat entry':<14}{'win rate':>10}   95% interval   {'money':>7}   95% interval")
     for k, row in frame.iterrows():
-        print(f"{k}:{row['bot']:<12}{100 * row['win_rate']:9.1f}%   {100 * row['win_lo']:4.1f}-{100 * row['win_hi']:4.1f}%"
-              f"   {row['money']:7.2f}   {row['money_lo']:.2f}-{row['money_hi']:.2f}")
+        print(f"{k}:{row['bot']:<12}{100 * row['win_rate']:9.1f}%   "
+              f"{_interval(100 * row['win_lo'], 100 * row['win_hi'], '4.1f', '%')}"
+              f"   {row['money']:7.2f}   {_interval(row['money_lo'], row['money_hi'], '.2f')}")
     return 0
+
+
+def _interval(lo: float, hi: float, spec: str, unit: str = "") -> str:
+    """``lo-hi`` for a table, ``-`` where there is no interval (NaN)."""
+    if lo != lo or hi != hi:
+        return "-"
+    return f"{lo:{spec}}-{hi:{spec}}{unit}"
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
     from .batch import run_batch
+
+    def note(message: str) -> None:
+        print(f"camelup: {message}", file=sys.stderr)
 
     if args.engine == "dask":
         if not args.scheduler:
@@ -451,13 +517,13 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         rows, failed = run_batch_dask(args.input, args.output, scheduler=args.scheduler, race=args.race,
                                       precision=args.precision, seed=args.seed, advice=args.advice,
-                                      moves=args.moves)
+                                      moves=args.moves, restart=args.restart, note=note)
     else:
         if args.scheduler:
             raise AdvisorError("--scheduler applies to --engine dask only")
         rows, failed = run_batch(args.input, args.output, race=args.race, precision=args.precision,
                                  seed=args.seed, advice=args.advice, moves=args.moves, resume=args.resume,
-                                 chunk=args.chunk)
+                                 restart=args.restart, chunk=args.chunk, note=note)
     print(f"{rows} position(s) analysed into {args.output}; {failed} failed.", file=sys.stderr)
     return 1 if failed else 0
 
@@ -471,46 +537,51 @@ def _figure(size):
     return Figure(figsize=size, layout="constrained")
 
 
-def _picture_path(path: str) -> str:
-    """``path`` if its extension names a picture format (checked before any
-    work is done)."""
-    from pathlib import Path
+def _picture_path(path: str, inputs=()) -> str:
+    """``path`` if it can be written and its extension names a picture
+    format (checked before any work is done)."""
+    from .files import check_output
 
-    if Path(path).suffix.lower() not in _PICTURES:
-        raise AdvisorError(f"picture file {path}: use one of {', '.join(_PICTURES)} (by extension)")
+    check_output(path, suffixes=_PICTURES, what="picture file", inputs=inputs)
     return path
 
 
 def _save(fig, path: str) -> None:
-    try:
-        fig.savefig(path, dpi=120)
-    except OSError as exc:
-        raise AdvisorError(f"cannot write {path}: {exc.strerror}") from None
+    """Save ``fig`` to ``path``, which appears only when complete."""
+    from pathlib import Path
+
+    from .files import atomic_output
+
+    with atomic_output(path, "picture file") as tmp:
+        fig.savefig(tmp, format=Path(path).suffix.lower()[1:], dpi=120)
     print(f"Wrote {path}", file=sys.stderr)
 
 
 def _cmd_chart(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from .game import read_records
+    from .files import check_input
+    from .game import iter_records
     from .plotting import game_odds, plot_game_odds
 
-    _picture_path(args.output)
-    if not Path(args.record).is_file():
-        raise AdvisorError(f"game records {args.record}: no such file")
+    _picture_path(args.output, inputs=[args.record])
+    check_input(args.record, "game records")
+    count, chosen = 0, None
+    for line, record in iter_records(args.record):  # one game in memory at a time
+        if count == args.game:
+            chosen = line, record
+            break
+        count += 1
+    if chosen is None:
+        raise AdvisorError(f"--game {args.game}: {args.record} holds {count} game(s)")
+    line, record = chosen
+    if record[-1].get("type") != "end":
+        raise AdvisorError(f"{args.record}:{line}: game {args.game} has no end line: the chart needs a whole game")
     try:
-        games = read_records(args.record)
-    except ValueError as exc:
-        raise AdvisorError(str(exc)) from None
-    if args.game >= len(games):
-        raise AdvisorError(f"--game {args.game}: the file holds {len(games)} game(s)")
-    try:
-        frame = game_odds(games[args.game], precision=args.precision)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise AdvisorError(f"game {args.game} of {args.record} is not a valid record: {exc}") from None
+        frame = game_odds(record, precision=args.precision)
+    except AdvisorError as exc:
+        raise AdvisorError(f"{args.record}:{line}: game {args.game} is not a valid record: {exc}") from None
     fig = _figure((11, 10))
     for ax, what in zip(fig.subplots(3, 1, sharex=True), ("leg", "win", "lose")):
-        plot_game_odds(games[args.game], ax, what=what, frame=frame)
+        plot_game_odds(record, ax, what=what, frame=frame)
     _save(fig, args.output)
     return 0
 
@@ -528,17 +599,28 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from .bots import BOTS
-    from .play import play
+    from .play import load_game, play
     from .rules.editions import get_edition
 
-    seats = [x.strip() for x in args.seats.split(",") if x.strip()]
-    for seat in seats:
+    seats = None if args.seats is None else [x.strip() for x in args.seats.split(",") if x.strip()]
+    for seat in seats or ():
         if seat != "human" and seat not in BOTS:
             raise AdvisorError(f"unknown seat {seat!r}: use human or a bot ({', '.join(BOTS)})")
-    problem = get_edition(args.edition).players_problem(len(seats))
-    if problem:  # checked before the game prints anything
-        raise AdvisorError(problem)
-    play(seats, edition=args.edition, seed=args.seed)
+    record = None
+    if args.load is not None:  # everything is checked before the game prints anything
+        for option in ("edition", "seed"):
+            if getattr(args, option) is not None:
+                raise AdvisorError(f"--{option} does not apply with --load: the saved game gives it")
+        record = load_game(args.load, args.game or 0)
+    else:
+        if args.game is not None:
+            raise AdvisorError("--game applies with --load only")
+        seats = seats or ["human", "advisor", "heuristic", "random"]
+        problem = get_edition(args.edition or "second").players_problem(len(seats))
+        if problem:
+            raise AdvisorError(problem)
+    play(seats, edition=args.edition or "second", seed=args.seed, record=record, autosave=args.autosave,
+         source=args.load)
     return 0
 
 

@@ -1,136 +1,135 @@
 """``camelup batch --engine dask``: the batch as a Dask job on a cluster.
 
-The input is read as a ``dask.dataframe`` (CSV and Parquet natively; text and
-JSON lines through ``dask.bag``), every partition is analysed on the cluster
-by :func:`advisor.batch.analyse` (race odds seeded per row, so the figures
-equal those of a local run with the same seed), and the results are written
-here, in input order, through the same writer as a local run.  The workers
-read the input themselves: give a path they can all see (a shared file
-system, or any URL Dask can read).  Needs the optional extra
-``camelup-advisor[dask]``.
+The input and output are checked here exactly as for a local run, before any
+work (so this machine must see the input too), and the input is scanned
+once for its row count and, for JSON lines, its keys.  Then the workers read
+it themselves in pieces: a text input (.txt, .csv, .jsonl) in blocks of
+whole lines (``dask.bytes.read_bytes``), a Parquet input in slices of its
+row groups; each piece is parsed by the same readers as a local run (kept
+columns, bad rows) and analysed by :func:`advisor.batch.analyse` (race odds
+seeded per row, so the figures equal those of a local run with the same
+seed).  The results come back here in input order into the same partial
+output as a local run, which replaces OUTPUT only when complete.  A Dask
+run does not resume: when it fails or is interrupted its partial output is
+removed and OUTPUT is left as it was.
+
+Give a path every worker can read (a shared file system).  As with
+``dask.dataframe.read_csv``, a quoted CSV field holding a line break may be
+cut at a block boundary; the two halves then come out as bad rows.  Needs
+the optional extra ``camelup-advisor[dask]``.
 """
 
 from __future__ import annotations
 
-import json
+import dataclasses
+import os
 import sys
-from functools import partial
 from pathlib import Path
+from typing import Callable
 
-from .batch import (
-    _INPUTS,
-    _OUTPUTS,
-    _TEXT_COLUMNS,
-    _all_columns,
-    _kind,
-    _Sink,
-    analyse,
-    analyse_moves,
-    count_failed,
+from .batch import analyse, analyse_moves, count_failed, output_columns, run_identity
+from .batchio import (
+    PartialOutput,
+    Source,
+    block_frame,
+    check_input,
+    check_output,
+    parquet_part_frame,
+    parquet_parts,
+    scan,
 )
-from .errors import AdvisorError
+from .errors import AdvisorError, Interrupted
 
 __all__ = ["run_batch_dask"]
+
+PART_ROWS = 20_000  # rows per partition of a Parquet input
 
 
 def _dask():
     try:
-        import dask.bag as db
-        import dask.dataframe as dd
+        from dask import delayed
+        from dask.bytes import read_bytes
         from dask.distributed import Client
+        from dask.utils import parse_bytes
     except ImportError:
         raise AdvisorError(
             "the dask engine needs Dask: pip install 'camelup-advisor[dask]'"
         ) from None
-    return db, dd, Client
+    return delayed, read_bytes, Client, parse_bytes
 
 
-def _text_line(line: str) -> str | None:
-    line = line.strip()
-    return None if not line or line.startswith("#") else line
-
-
-def _json_line(line: str) -> str | None:
-    line = line.strip()
-    if not line:
-        return None
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError:
-        return line  # reported as a bad position
-    if isinstance(obj, dict) and "board" in obj:
-        return json.dumps(obj)  # a game state, decoded again by the partition job
-    return str(obj.get("position", "")) if isinstance(obj, dict) else str(obj)
-
-
-def _is_row(x) -> bool:
-    return x is not None
-
-
-def _to_record(text: str) -> dict:
-    return {"position": text}
-
-
-def _read(src: str, kind: str, blocksize: str):
-    db, dd, _ = _dask()
-    if kind == ".csv":
-        return dd.read_csv(src, dtype=str, keep_default_na=False, blocksize=blocksize)[["position"]]
-    if kind == ".parquet":
-        return dd.read_parquet(src, columns=["position"])
-    parse = _text_line if kind == ".txt" else _json_line
-    bag = db.read_text(src, blocksize=blocksize).map(parse).filter(_is_row).map(_to_record)
-    return bag.to_dataframe(meta={"position": "object"})
-
-
-def _analyse_partition(part, *, columns, race, precision, seed, advice, moves):
-    texts = [json.loads(t) if isinstance(t, str) and t.startswith("{") else t for t in part["position"]]
-    if moves:
-        frame = analyse_moves(texts, precision=precision, seed=seed)
+def _job(piece, *, source: Source, first: bool, columns, race, precision, seed, advice, moves):
+    """Analyse one piece of the input on a worker: ``(frame, rows, failed)``."""
+    if source.kind == ".parquet":
+        frame_in = parquet_part_frame(source, piece)
     else:
-        frame = analyse(texts, race=race, precision=precision, seed=seed, advice=advice)
-    return frame.reindex(columns=columns)
+        frame_in = block_frame(source, piece, first)
+    if moves:
+        frame = analyse_moves(frame_in, precision=precision, seed=seed)
+    else:
+        frame = analyse(frame_in, race=race, precision=precision, seed=seed, advice=advice)
+    return frame.reindex(columns=columns), len(frame_in), count_failed(frame)
 
 
 def run_batch_dask(input_path, output_path, *, scheduler: str, race: bool = False, precision: float = 0.01,
-                   seed: int = 0, advice: bool = False, moves: bool = False, blocksize: str = "4MB",
-                   progress: bool | None = None) -> tuple[int, int]:
+                   seed: int = 0, advice: bool = False, moves: bool = False, restart: bool = False,
+                   blocksize: str = "4MB", progress: bool | None = None,
+                   note: Callable[[str], None] | None = None) -> tuple[int, int]:
     """Run :func:`advisor.batch.run_batch`'s work on the Dask cluster at
-    ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``); returns ``(rows, failed)``."""
-    import pandas as pd
+    ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``); returns ``(rows, failed)``.
+    The same checks before work, the same output and the same refusal to
+    discard an unfinished local run's rows (unless ``restart``)."""
     from tqdm import tqdm
 
-    _, _, Client = _dask()
-    src, dst = Path(input_path), Path(output_path)
-    in_kind, out_kind = _kind(src, _INPUTS, "input"), _kind(dst, _OUTPUTS, "output")
-    if not src.is_file():
-        raise AdvisorError(f"input {src}: no such file")
-    columns = _all_columns(race, advice, moves)
-    meta = pd.DataFrame({c: pd.Series(dtype="object" if c in _TEXT_COLUMNS else "float64") for c in columns})
-    job = partial(_analyse_partition, columns=columns, race=race, precision=precision, seed=seed,
-                  advice=advice, moves=moves)
-    frames = _read(str(src), in_kind, blocksize).map_partitions(job, meta=meta)
-    if dst.exists():
-        dst.unlink()
-    if progress is None:
-        progress = sys.stderr.isatty()
-    rows = failed = 0
+    note = note or (lambda message: None)
+    source = check_input(input_path)
+    output = check_output(output_path, source)
+    delayed, read_bytes, Client, parse_bytes = _dask()
+    scan(source)
+    columns, types, kept, renamed = output_columns(source, race, advice, moves)
+    identity = run_identity(source, output, engine="dask", race=race, precision=precision, seed=seed,
+                            advice=advice, moves=moves, columns=columns)
     try:
         client = Client(scheduler, timeout="10s")
     except (OSError, TimeoutError) as exc:
         raise AdvisorError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    sink = _Sink(dst, out_kind, columns)
-    bar = tqdm(unit="partition", total=frames.npartitions, disable=not progress, file=sys.stderr)
+    bar = None
     try:
-        futures = client.compute(frames.to_delayed())
-        for future in futures:  # in input order; the cluster works ahead
-            frame = future.result()
-            future.release()
-            failed += count_failed(frame, moves)
-            rows += len(frame) if not moves else frame["position"].nunique()
-            sink.write(frame)
-            bar.update()
+        partial = PartialOutput(output, columns, types, text=kept)
+        partial.open(identity, restart=restart, note=note)
+        if renamed:
+            note("input column(s) kept under another name, the first being an output column's: "
+                 + ", ".join(f"{a} as {b}" for a, b in renamed))
+        remote = dataclasses.replace(source, path=Path(os.path.abspath(source.path)))
+        if source.kind == ".parquet":
+            pieces = [(part, False) for part in parquet_parts(remote, PART_ROWS)]
+        else:
+            _, blocks = read_bytes(str(remote.path), delimiter=b"\n", blocksize=parse_bytes(blocksize),
+                                   sample=False)
+            pieces = [(block, i == 0) for i, block in enumerate(blocks[0] if blocks else [])]
+        jobs = [delayed(_job)(piece, source=remote, first=first, columns=columns, race=race, precision=precision,
+                              seed=seed, advice=advice, moves=moves) for piece, first in pieces]
+        if progress is None:
+            progress = sys.stderr.isatty()
+        bar = tqdm(unit="partition", total=len(jobs), disable=not progress, file=sys.stderr)
+        try:
+            for future in client.compute(jobs):  # in input order; the cluster works ahead
+                frame, rows, failed = future.result()
+                future.release()
+                partial.append(frame, rows, failed)
+                bar.update()
+            partial.commit()
+        except KeyboardInterrupt:
+            done = partial.rows_in
+            partial.discard()
+            if not partial.placed:
+                raise Interrupted(f"stopped after {done:,} of {source.rows:,} rows; nothing kept, as a Dask run "
+                                  f"cannot resume: {output_path} is as it was") from None
+        except BaseException:
+            partial.discard()
+            raise
     finally:
-        sink.close()
-        bar.close()
+        if bar is not None:
+            bar.close()
         client.close()
-    return rows, failed
+    return partial.rows_in, partial.failed

@@ -24,7 +24,8 @@ class PositionError(AdvisorError):
     def __init__(self, message: str, token: str | None = None):
         self.token = token
         if token is not None:
-            message = f"invalid token {token!r}: {message}"
+            shown = token if len(token) <= 60 else f"{token[:40]}...{token[-12:]}"  # one readable line
+            message = f"invalid token {shown!r}: {message}"
         else:
             message = f"invalid position: {message}"
         super().__init__(message)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import IllegalActionError
+from .errors import AdvisorError, IllegalActionError
 from .rules.editions import GREY_DIE, get_edition
 from .rules.moves import step
 from .rules.position import Position, Tile
@@ -35,7 +35,8 @@ from .rules.scoring import pile_payout
 from .rules.setup import setup_position
 from .state import GameState, PileCard, PlayerState
 
-__all__ = ["Roll", "Game", "race_order", "leg_rewards", "overall_rewards", "pile_payout"]
+__all__ = ["Roll", "Game", "race_order", "leg_rewards", "overall_rewards", "pile_payout", "RecordError",
+           "replay", "boards", "write_records", "read_records", "iter_records", "check_entry"]
 
 @dataclass(frozen=True)
 class Roll:
@@ -179,11 +180,14 @@ class Game:
         return [i for i, m in enumerate(money) if m == max(money)]
 
     # ------------------------------------------------------------ actions
-    def draw_roll(self) -> Roll:
-        """Draw a die from the pyramid and roll it, with the game's dice."""
+    def draw_roll(self, rng: np.random.Generator | None = None) -> Roll:
+        """Draw a die from the pyramid and roll it, with the game's dice (or
+        with ``rng``, a random source the caller keeps: e.g. one derived from
+        the game so far, so that a replayed game draws the same roll)."""
+        rng = self.rng if rng is None else rng
         dice = self.state.position.dice
-        die = dice[int(self.rng.integers(len(dice)))]
-        face = int(self.rng.integers(6))
+        die = dice[int(rng.integers(len(dice)))]
+        face = int(rng.integers(6))
         if die == GREY_DIE:
             return Roll(die, face % 3 + 1, ("white", "black")[face // 3])
         return Roll(die, face // 2 + 1)
@@ -196,6 +200,8 @@ class Game:
         self.verify(action)
         if roll is not None and action != "pyramid":
             raise IllegalActionError("only the pyramid action takes a roll")
+        if roll is not None and (not isinstance(roll.die, str) or len(roll.die) != 1):
+            raise IllegalActionError(f"a roll names one die, not {roll.die!r}")
         player = self.to_move
         st = self.state
         kind, _, arg = action.partition(":")
@@ -307,30 +313,109 @@ class Game:
 # --------------------------------------------------------------------------
 
 
+class RecordError(AdvisorError):
+    """A game record (or a file of them) that is malformed or does not
+    replay; the message names the file and line when there is one."""
+
+
+_ENTRY_TYPES = ("setup", "action")  # and "end", compared whole with the replay
+
+
+def _int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_entry(entry: object) -> str | None:
+    """Why ``entry`` is not a well-formed line of a game record (its keys
+    and their types; whether it replays is :func:`replay`'s question), or
+    ``None``."""
+    from .rules.editions import EDITIONS
+
+    if not isinstance(entry, dict):
+        return f"a record line is a JSON object, not {type(entry).__name__}"
+    kind = entry.get("type")
+    if kind == "end":
+        return None  # compared whole with the replay's summary
+    if kind not in _ENTRY_TYPES:
+        return "the 'type' of a record line is 'setup', 'action' or 'end'"
+    # Keys a line does not know are passed over: the record format is
+    # extended by adding keys (newer writers), never by changing these.
+    if kind == "setup":
+        if entry.get("edition") not in EDITIONS:
+            return f"'edition' must be one of {', '.join(EDITIONS)}"
+        for key in ("players", "seed", "start"):
+            if not _int(entry.get(key)) or entry[key] < 0:
+                return f"'{key}' must be a whole number >= 0"
+        if not isinstance(entry.get("board"), str):
+            return "'board' must be a board string"
+        for key in ("bots", "seats"):
+            names = entry.get(key, [])
+            if not isinstance(names, list) or not all(isinstance(b, str) for b in names):
+                return f"'{key}' must be a list of names"
+        return None
+    if not _int(entry.get("player")) or entry["player"] < 0:
+        return "'player' must be a whole number >= 0"
+    if not isinstance(entry.get("action"), str):
+        return "'action' must be an action such as 'leg:B' or 'pyramid'"
+    if "turn" in entry and not _int(entry["turn"]):
+        return "'turn' must be a whole number"
+    if "board" in entry and not isinstance(entry["board"], str):
+        return "'board' must be a board string"
+    if "roll" in entry:
+        roll = entry["roll"]
+        if (not isinstance(roll, dict) or set(roll) - {"die", "value", "colour"}
+                or not isinstance(roll.get("die"), str) or len(roll["die"]) != 1 or not _int(roll.get("value"))
+                or not isinstance(roll.get("colour", ""), str)):
+            return "'roll' must be {\"die\": D, \"value\": V} (and \"colour\" for the grey die)"
+    return None
+
+
 def replay(record: list[dict], upto: int | None = None) -> Game:
     """The game of ``record`` replayed to turn ``upto`` (default: the end).
 
-    Every action is checked again as it is replayed; a record whose end line
-    does not match the replay raises ``ValueError``."""
-    if not record or record[0].get("type") != "setup":
-        raise ValueError("a game record starts with its setup line")
+    Every action is checked again as it is replayed; a malformed record or
+    one that does not replay to its own lines (boards, end line) raises
+    :class:`RecordError`; an illegal action :class:`IllegalActionError`."""
+    if not isinstance(record, list) or not record or not isinstance(record[0], dict) \
+            or record[0].get("type") != "setup":
+        raise RecordError("a game record starts with its setup line")
+    for k, entry in enumerate(record):
+        problem = check_entry(entry)
+        if problem:
+            raise RecordError(f"line {k + 1} of the game: {problem}")
+        if k and entry.get("type") == "setup":
+            raise RecordError(f"line {k + 1} of the game: a second setup line")
+    try:
+        return _replay(record, upto)
+    except ValueError as exc:
+        if isinstance(exc, AdvisorError):
+            raise
+        raise RecordError(str(exc)) from None
+
+
+def _replay(record: list[dict], upto: int | None) -> Game:
     setup = record[0]
     game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"])
     game.record[0] = dict(setup)
     for entry in record[1:]:
         if entry.get("type") == "end":
-            if upto is None and (not game.finished or entry != game.summary()):
-                raise ValueError(f"the record's end line {entry} does not match the replay "
-                                 f"({game.summary() if game.finished else 'the game is not over'})")
+            if upto is None and not game.finished:
+                raise ValueError(f"the record's end line comes after turn {game.turns}, but the game is not over")
+            if upto is None and entry != game.summary():
+                summary = game.summary()
+                key = next(k for k in sorted(set(entry) | set(summary), key=str) if entry.get(k) != summary.get(k))
+                raise ValueError(f"the record's end line does not match the replay: {str(key)[:40]!r} is "
+                                 f"{str(entry.get(key))[:80]}, the replay gives {summary.get(key)}")
             break
         if upto is not None and game.turns >= upto:
             break
         roll = Roll(**entry["roll"]) if "roll" in entry else None
         if entry["player"] != game.to_move:
-            raise ValueError(f"turn {entry['turn']}: player {entry['player']} is not to move")
+            raise ValueError(f"turn {game.turns}: player {str(entry['player'])[:20]} is not to move")
+        turn = game.turns
         done = game.apply(entry["action"], roll)
         if "board" in entry and entry["board"] != done["board"]:
-            raise ValueError(f"turn {entry['turn']}: the record's board {entry['board']!r} does not match "
+            raise ValueError(f"turn {turn}: the record's board {entry['board'][:200]!r} does not match "
                              f"the replay's {done['board']!r}")
     return game
 
@@ -342,31 +427,72 @@ def boards(record: list[dict]) -> list[str]:
 
 
 def write_records(games: list[list[dict]], path) -> None:
-    """Write game records as JSON lines (one line per setup, action, end)."""
-    import json
+    """Write game records as JSON lines (one line per setup, action, end).
+    The file appears only when complete (written beside, then renamed)."""
+    from .files import atomic_output
+    from .jsonio import dumps
 
-    with open(path, "w") as fh:
+    with atomic_output(path, "game records") as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for record in games:
             for entry in record:
-                fh.write(json.dumps(entry) + "\n")
+                fh.write(dumps(entry) + "\n")
 
 
 def read_records(path) -> list[list[dict]]:
-    """Read the games of a JSON lines file written by :func:`write_records`."""
-    import json
+    """Read the games of a JSON lines file written by :func:`write_records`
+    (see :func:`iter_records`)."""
+    return [record for _, record in iter_records(path)]
 
-    games: list[list[dict]] = []
-    with open(path) as fh:
-        for n, line in enumerate(fh, 1):
+
+def iter_records(path):
+    """Yield ``(line, record)`` for each game of a JSON lines file, ``line``
+    being the number of its setup line; one game in memory at a time.  A
+    file that cannot be read, a line that is not JSON or not a record line
+    (see :func:`check_entry`), or lines before the first setup line raise
+    :class:`RecordError` naming the file and line."""
+    from .jsonio import MAX_BYTES, loads
+
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        raise RecordError(f"game records {path}: no such file") from None
+    except OSError as exc:
+        raise RecordError(f"game records {path}: cannot read ({exc.strerror})") from None
+    except ValueError:  # a NUL character in the name
+        raise RecordError(f"game records {path!r}: not a valid file name") from None
+    with fh:
+        record: list[dict] = []
+        start = 0
+        n = 0
+        while True:
+            try:
+                line = fh.readline(MAX_BYTES + 1)
+            except OSError as exc:  # e.g. a folder
+                raise RecordError(f"game records {path}: cannot read ({exc.strerror})") from None
+            if not line:
+                break
+            n += 1
+            if len(line) > MAX_BYTES:
+                raise RecordError(f"{path}:{n}: a line longer than {MAX_BYTES:,} bytes")
             if not line.strip():
                 continue
             try:
-                entry = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{n}: not JSON ({exc})") from None
-            if entry.get("type") == "setup":
-                games.append([])
-            elif not games:
-                raise ValueError(f"{path}:{n}: a game record starts with its setup line")
-            games[-1].append(entry)
-    return games
+                entry = loads(line, f"{path}:{n}")
+            except AdvisorError as exc:
+                raise RecordError(str(exc)) from None
+            is_setup = isinstance(entry, dict) and entry.get("type") == "setup"
+            problem = check_entry(entry)
+            if not record and not is_setup and isinstance(entry, dict):
+                problem = "a game record starts with its setup line"
+            if problem:
+                raise RecordError(f"{path}:{n}: {problem}")
+            if is_setup:
+                if record:  # a game without its end line
+                    yield start, record
+                record, start = [], n
+            record.append(entry)
+            if entry.get("type") == "end":  # complete: nothing after it need be read
+                yield start, record
+                record = []
+        if record:
+            yield start, record

@@ -2,29 +2,16 @@
 web API (``camelup serve``): one builder per result, so the two never
 differ.
 
-Every object is strict JSON: numpy numbers become Python numbers and a
-figure that does not exist (NaN in a DataFrame) becomes ``null``.
+Every object is plain, strict JSON data (:func:`advisor.jsonio.clean`):
+numpy numbers become Python numbers and a figure that does not exist (NaN
+in a DataFrame) becomes ``null``.
 """
 
 from __future__ import annotations
 
-import math
+from .jsonio import clean
 
-__all__ = ["odds_json", "best_json", "cards_odds_json", "cards_best_json", "board_assumptions", "plain"]
-
-
-def plain(value):
-    """``value`` with numpy scalars turned into Python numbers and NaN into
-    ``None`` (recursively through dicts and lists)."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalar
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+__all__ = ["odds_json", "best_json", "cards_odds_json", "cards_best_json", "board_assumptions"]
 
 
 def odds_json(position, leg, race=None, seed: int | None = None) -> dict:
@@ -39,7 +26,7 @@ def odds_json(position, leg, race=None, seed: int | None = None) -> dict:
         out["race_legs"] = [float(x) for x in race.legs]
     if not leg.exact or (race is not None and not race.exact):
         out["seed"] = seed
-    return out
+    return clean(out)
 
 
 def board_assumptions(players: int, player: int | None) -> list[str]:
@@ -55,7 +42,7 @@ def board_assumptions(players: int, player: int | None) -> list[str]:
 def best_json(state, frame, assumptions=()) -> dict:
     """``camelup best --json``: the advice ``frame`` of
     :func:`advisor.best_moves` for ``state``."""
-    moves = [plain(row) for row in frame.to_dict(orient="records")]
+    moves = clean(frame.to_dict(orient="records"))
     out = {"position": str(state.position), "player": frame.attrs["player"], "moves": moves}
     if assumptions:
         out["assumptions"] = list(assumptions)
@@ -69,11 +56,11 @@ def cards_odds_json(odds) -> dict:
     """``camelup odds --json`` for a Camel Up Cards position."""
     out = odds.to_dict()
     out["seed"] = odds.seed
-    return out
+    return clean(out)
 
 
 def cards_best_json(position, frame) -> dict:
     """``camelup best --json`` for a Camel Up Cards position."""
-    return {"position": str(position), "moves": plain(frame.to_dict(orient="records")),
+    return {"position": str(position), "moves": clean(frame.to_dict(orient="records")),
             "seed": frame.attrs["seed"], "others": frame.attrs["others"],
             "race_samples": frame.attrs["race_samples"]}

@@ -14,11 +14,14 @@ import re
 from .errors import PositionError
 from .rules.editions import EDITIONS, get_edition
 from .rules.position import Position, Tile, check_leg_stack
+from .tokens import is_number, split_tokens, whole_number
 
 __all__ = ["parse_position", "format_position"]
 
-_STACK = re.compile(r"^(-?\d+):(.*)$")
-_TILE = re.compile(r"^([+-])(\d+)(?:@(.*))?$")
+# ASCII digits only (``\d`` would take any Unicode digit); the numbers'
+# length is checked by ``whole_number``
+_STACK = re.compile(r"(-?)([0-9]+):(.*)", re.ASCII | re.DOTALL)
+_TILE = re.compile(r"([+-])([0-9]+)(?:@(.*))?", re.ASCII | re.DOTALL)
 _EXPECTED = "expected N:STACK, +N, -N, +N@P, -N@P, dice:..., legtiles:..., first or second"
 
 
@@ -30,7 +33,7 @@ def parse_position(text: str) -> Position:
     """
     if not isinstance(text, str):
         raise PositionError(f"a position is a board string, not {type(text).__name__}")
-    tokens = text.split()
+    tokens = split_tokens(text)
     if not tokens:
         raise PositionError("the board string is empty")
 
@@ -61,21 +64,22 @@ def parse_position(text: str) -> Position:
                 raise PositionError("legtiles: is given twice", tok)
             legtiles = _parse_legtiles(tok, ed)
             continue
-        m = _STACK.match(tok)
+        m = _STACK.fullmatch(tok)
         if m:
-            space, camels = int(m.group(1)), m.group(2)
+            space = whole_number(m.group(2), tok) * (-1 if m.group(1) else 1)
+            camels = m.group(3)
             if space in seen_space:
                 raise PositionError(f"space {space} is already given by {seen_space[space]!r}", tok)
             seen_space[space] = tok
             stacks.append((space, camels))
             continue
-        m = _TILE.match(tok)
+        m = _TILE.fullmatch(tok)
         if m:
-            sign, space, owner = m.group(1), int(m.group(2)), m.group(3)
+            sign, space, owner = m.group(1), whole_number(m.group(2), tok), m.group(3)
             if owner is not None:
-                if not owner.isdigit():
+                if not is_number(owner):
                     raise PositionError("the owner after '@' must be a player number 0, 1, 2, ...", tok)
-                owner = int(owner)
+                owner = whole_number(owner, tok)
             tiles.append(Tile(space, sign, owner))
             continue
         raise PositionError(f"unrecognised token ({_EXPECTED})", tok)
@@ -100,8 +104,8 @@ def _parse_legtiles(tok: str, ed) -> dict[str, tuple[int, ...]]:
             )
         if colour in out:
             raise PositionError(f"colour {colour} is listed twice", tok)
-        if not digits.isdigit() and digits:
-            raise PositionError(f"tile values of {colour} must be digits, got {digits!r}", tok)
+        if digits and not is_number(digits):
+            raise PositionError(f"tile values of {colour} must be digits 0-9, got {digits!r}", tok)
         out[colour] = tuple(int(d) for d in digits)
         check_leg_stack(ed, colour, out[colour], tok)
     return out

@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import AdvisorError
 
-__all__ = ["play_game", "simulate", "tournament", "game_seed"]
+__all__ = ["play_game", "simulate", "tournament", "game_seed", "seating", "Standings", "simulate_to_file"]
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -40,7 +40,7 @@ def play_game(bots: Sequence[str], edition: str = "second", seed: int = 0) -> li
     return game.record
 
 
-def _check(bots: Sequence[str], edition: str, games: int) -> None:
+def _check(bots: Sequence[str], edition: str, games: int, processes: int | None = None) -> None:
     from .bots import BOTS
     from .rules.editions import get_edition
 
@@ -53,6 +53,9 @@ def _check(bots: Sequence[str], edition: str, games: int) -> None:
             raise AdvisorError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise AdvisorError(f"games must be a whole number >= 1, not {games!r}")
+    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int)
+                                  or not 1 <= processes <= 256):
+        raise AdvisorError(f"processes must be 1..256 (or None: one per core), not {processes!r}")
 
 
 def _one_thread():
@@ -63,76 +66,253 @@ def _one_thread():
     numba.set_num_threads(1)
 
 
+def _worker_init():
+    """Worker set-up: Ctrl-C is the parent's to handle (it stops the pool
+    and says what was kept; workers would each print a traceback), and one
+    thread per worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _one_thread()
+
+
 def _job(args):
     bots, edition, seed = args
     return play_game(bots, edition, seed)
 
 
-def simulate(bots: Sequence[str], games: int, *, edition: str = "second", seed: int = 0,
-             processes: int | None = None, rotate: bool = False, progress: bool | None = None
-             ) -> Iterator[list[dict]]:
-    """Yield the records of ``games`` games, in order.  ``rotate``: seat
-    the bots rotated by the game's index (tournaments).  ``progress``: a
-    progress bar on stderr (default: when stderr is a terminal)."""
-    _check(bots, edition, games)
+def seating(bots: Sequence[str], index: int, rotate: bool) -> list[str]:
+    """The bot in each seat of game ``index`` (rotated by ``index`` places
+    in a tournament)."""
     n = len(bots)
-    jobs = [
-        ([bots[(s + i) % n] for s in range(n)] if rotate else list(bots), edition, game_seed(seed, i))
-        for i in range(games)
-    ]
+    return [bots[(s + index) % n] for s in range(n)] if rotate else list(bots)
+
+
+def simulate(bots: Sequence[str], games: int, *, edition: str = "second", seed: int = 0,
+             processes: int | None = None, rotate: bool = False, progress: bool | None = None,
+             start: int = 0) -> Iterator[list[dict]]:
+    """Yield the records of games ``start .. games - 1``, in order, as they
+    finish.  ``rotate``: seat the bots rotated by the game's index
+    (tournaments).  ``progress``: a progress bar on stderr (default: when
+    stderr is a terminal).  Memory stays flat in ``games``: games are handed
+    to the worker processes a few at a time."""
+    _check(bots, edition, games, processes)
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= games:
+        raise AdvisorError(f"start must be a game index 0..{games}, not {start!r}")
+    jobs = ((seating(bots, i, rotate), edition, game_seed(seed, i)) for i in range(start, games))
     if progress is None:
         progress = sys.stderr.isatty()
     from tqdm import tqdm
 
-    bar = tqdm(total=games, unit="game", disable=not progress, file=sys.stderr)
+    bar = tqdm(total=games, initial=start, unit="game", disable=not progress, file=sys.stderr)
     try:
-        if processes == 1 or games == 1:
+        if processes == 1 or games - start <= 1:
             for job in jobs:
-                yield _job(job)
+                record = _job(job)
                 bar.update()
+                yield record
             return
         import multiprocessing as mp
+        import os
+        from collections import deque
 
-        with mp.get_context("spawn").Pool(processes, initializer=_one_thread) as pool:
-            for record in pool.imap(_job, jobs, chunksize=max(1, min(16, games // (8 * (processes or 2)) or 1))):
-                yield record
+        workers = processes or os.cpu_count() or 1
+        window = 4 * workers  # games in flight: enough to keep every worker busy
+        with mp.get_context("spawn").Pool(processes, initializer=_worker_init) as pool:
+            pending: deque = deque()
+            for job in jobs:
+                pending.append(pool.apply_async(_job, (job,)))
+                if len(pending) >= window:
+                    record = pending.popleft().get()
+                    bar.update()
+                    yield record
+            while pending:
+                record = pending.popleft().get()
                 bar.update()
+                yield record
     finally:
         bar.close()
+
+
+class Standings:
+    """A tournament table kept as running sums (memory flat in the number
+    of games): feed it each game's index and end line with :meth:`add`."""
+
+    def __init__(self, bots: Sequence[str]):
+        self.bots = list(bots)
+        n = len(self.bots)
+        self.games = 0
+        self.wins = np.zeros(n)
+        self.money = [0] * n  # exact integer sums
+        self.money_sq = [0] * n
+
+    def add(self, index: int, end: dict) -> None:
+        n = len(self.bots)
+        for seat in range(n):
+            entry = (seat + index) % n  # which entry of ``bots`` sat here
+            m = end["money"][seat]
+            self.money[entry] += m
+            self.money_sq[entry] += m * m
+            if seat in end["winners"]:
+                self.wins[entry] += 1 / len(end["winners"])
+        self.games += 1
+
+    def frame(self, **attrs):
+        """One row per entry of ``bots``: games, wins (a shared first place
+        counts as a fraction), win rate with its 95% Wilson interval,
+        average money with its 95% interval (NaN from a single game)."""
+        import pandas as pd
+
+        games = self.games
+        rows = []
+        for k, name in enumerate(self.bots):
+            rate = self.wins[k] / games
+            lo, hi = _wilson(rate, games)
+            mean = self.money[k] / games
+            if games > 1:
+                var = (self.money_sq[k] - self.money[k] ** 2 / games) / (games - 1)
+                half = 1.96 * math.sqrt(max(var, 0.0)) / math.sqrt(games)
+            else:
+                half = float("nan")
+            rows.append({"bot": name, "games": games, "wins": self.wins[k], "win_rate": rate, "win_lo": lo,
+                         "win_hi": hi, "money": mean, "money_lo": mean - half, "money_hi": mean + half})
+        frame = pd.DataFrame(rows)
+        frame.attrs.update(players=len(self.bots), games=games, **attrs)
+        return frame
 
 
 def tournament(bots: Sequence[str], games: int, *, edition: str = "second", seed: int = 0,
                processes: int | None = None, progress: bool | None = None, records: list | None = None):
     """Seat-rotated games between ``bots``; a pandas DataFrame with one row
-    per entry of ``bots``: games, wins (a shared first place counts as a
-    fraction), win rate with its 95% Wilson interval, average money with its
-    95% interval.  ``records``: a list to collect the game records into."""
-    import pandas as pd
-
-    n = len(bots)
-    wins = np.zeros(n)
-    money: list[list[int]] = [[] for _ in range(n)]
+    per entry of ``bots`` (see :meth:`Standings.frame`).  ``records``: a
+    list to collect the game records into."""
+    table = Standings(bots)
     for i, record in enumerate(simulate(bots, games, edition=edition, seed=seed, processes=processes,
                                         rotate=True, progress=progress)):
         if records is not None:
             records.append(record)
-        end = record[-1]
-        for seat in range(n):
-            entry = (seat + i) % n  # which entry of ``bots`` sat here
-            money[entry].append(end["money"][seat])
-            if seat in end["winners"]:
-                wins[entry] += 1 / len(end["winners"])
-    rows = []
-    for k, name in enumerate(bots):
-        rate = wins[k] / games
-        lo, hi = _wilson(rate, games)
-        m = np.array(money[k], float)
-        half = 1.96 * m.std(ddof=1) / math.sqrt(games) if games > 1 else float("nan")
-        rows.append({"bot": name, "games": games, "wins": wins[k], "win_rate": rate, "win_lo": lo, "win_hi": hi,
-                     "money": m.mean(), "money_lo": m.mean() - half, "money_hi": m.mean() + half})
-    frame = pd.DataFrame(rows)
-    frame.attrs.update(edition=edition, seed=seed, players=n, games=games)
-    return frame
+        table.add(i, record[-1])
+    return table.frame(edition=edition, seed=seed)
+
+
+# --------------------------------------------------------------------------
+# Runs written to a file: streamed, resumable, whole or not at all
+# --------------------------------------------------------------------------
+
+
+def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: str = "second", seed: int = 0,
+                     processes: int | None = None, rotate: bool = False, resume: bool = False,
+                     progress: bool | None = None, on_game=None) -> int:
+    """Play games ``0 .. games - 1`` (as :func:`simulate`) into the JSON
+    lines file ``path``, each game written as soon as it finishes into
+    ``path.part``, renamed to ``path`` when the run is complete.
+
+    ``resume``: keep the complete games of an interrupted run's partial file
+    (checked to be games of this very run: edition, seats, seeds) and play
+    the rest; the result equals an uninterrupted run.  Without ``resume`` a
+    partial file is never overwritten.  Ctrl-C raises
+    :class:`~advisor.errors.Interrupted` saying how many games were kept.
+    ``on_game(index, end_line)`` is called for every game, kept ones
+    included, in order.  Returns the number of games in ``path``."""
+    from .errors import Interrupted
+    from .files import check_output, commit, discard, partial_path
+    from .jsonio import dumps
+
+    import os
+
+    check_output(path, suffixes=(".jsonl",), what="game records")
+    _check(bots, edition, games, processes)
+    part = partial_path(path)
+    typed = os.fspath(path) + ".part"  # the partial file as the user would spell it
+    shown = typed if os.path.realpath(typed) == str(part) else str(part)
+    check_output(part, what="partial file")  # its name, too, must be one the system takes
+    kept = 0
+    if part.exists():
+        if not resume:
+            raise AdvisorError(f"{shown} holds an interrupted run: add --resume to continue it, "
+                               "or delete it to start again")
+        kept = _kept_games(part, shown, bots, games, edition, seed, rotate, on_game)
+    try:
+        fh = open(part, "ab")
+    except OSError as exc:
+        raise AdvisorError(f"cannot write {shown}: {exc.strerror}") from None
+    done = kept
+    try:
+        with fh:
+            for i, record in enumerate(simulate(bots, games, edition=edition, seed=seed, processes=processes,
+                                                rotate=rotate, progress=progress, start=kept), kept):
+                fh.write("".join(dumps(entry) + "\n" for entry in record).encode("utf-8"))
+                fh.flush()  # a game is on disk as soon as it is played
+                done = i + 1
+                if on_game is not None:
+                    on_game(i, record[-1])
+    except KeyboardInterrupt:
+        complete = _kept_games(part, shown, bots, games, edition, seed, rotate, None)
+        if not complete:
+            discard(part)
+            raise Interrupted(f"no game of {games:,} was complete; nothing kept") from None
+        raise Interrupted(f"{complete:,} of {games:,} games kept in {shown}; run the same command "
+                          "with --resume to continue") from None
+    except OSError as exc:  # e.g. the disk is full
+        raise AdvisorError(f"cannot write {shown}: {exc.strerror or exc} ({done:,} of {games:,} games kept; "
+                           "free some space and run the same command with --resume)") from None
+    commit(part, path)
+    return games
+
+
+def _kept_games(part, shown: str, bots, games: int, edition: str, seed: int, rotate: bool, on_game) -> int:
+    """The complete games at the start of the partial file ``part``, checked
+    to be games ``0, 1, ...`` of this run; the file is cut after the last
+    one (an unfinished game or a line cut short by a crash goes: its game
+    is played again, identically)."""
+    from .jsonio import loads
+
+    count = 0
+    end_offset = 0
+    offset = 0
+    open_game = False
+    with open(part, "rb") as fh:
+        for n, line in enumerate(fh, 1):
+            offset += len(line)
+            if not line.endswith(b"\n"):
+                break  # cut short
+            try:
+                entry = loads(line, f"{shown}:{n}")
+            except AdvisorError:
+                break
+            if not isinstance(entry, dict):
+                break
+            kind = entry.get("type")
+            if kind == "setup":
+                if count >= games:
+                    raise AdvisorError(f"{shown} holds more than the {games:,} games of this run "
+                                       "(another --games?): delete it to start again")
+                _check_setup(shown, entry, count, bots, edition, seed, rotate)
+                open_game = True
+            elif kind == "end" and open_game:
+                if on_game is not None:
+                    on_game(count, entry)
+                count += 1
+                end_offset = offset
+                open_game = False
+            elif not open_game:
+                break
+    with open(part, "r+b") as fh:
+        fh.truncate(end_offset)
+    return count
+
+
+def _check_setup(shown: str, entry: dict, index: int, bots, edition: str, seed: int, rotate: bool) -> None:
+    """Refuse to resume from a partial file written by another run."""
+    expected = {"edition": edition, "players": len(bots), "bots": seating(bots, index, rotate),
+                "seed": game_seed(seed, index)}
+    hint = {"edition": "--edition", "players": "--players", "bots": "--bots (or simulate against tournament)",
+            "seed": "--seed"}
+    for key, value in expected.items():
+        if entry.get(key) != value:
+            raise AdvisorError(f"{shown} is from another run: game {index} has {key} {entry.get(key)!r:.60}, "
+                               f"this run's would have {value!r} (another {hint[key]}?); "
+                               "delete it to start again")
 
 
 def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -33,7 +33,6 @@ overrides, per pile, the probability that an unknown card names each camel
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,11 +41,15 @@ from typing import Any, Mapping
 from .errors import AdvisorError
 from .rules.editions import SECOND
 from .rules.position import Position
+from .tokens import shown
 
-__all__ = ["StateError", "PlayerState", "PileCard", "GameState", "DEFAULT_PLAYERS", "DEFAULT_MONEY"]
+__all__ = ["StateError", "PlayerState", "PileCard", "GameState", "DEFAULT_PLAYERS", "DEFAULT_MONEY", "MAX_MONEY"]
 
 DEFAULT_PLAYERS = 4
 DEFAULT_MONEY = 3
+#: The keys of a game state's JSON object (any other key is not the state's).
+STATE_KEYS = frozenset({"board", "players", "to_move", "winner_pile", "loser_pile", "pile_model"})
+MAX_MONEY = 10_000  # far above any real game's money (about 60 coins at most)
 
 
 class StateError(AdvisorError):
@@ -54,7 +57,11 @@ class StateError(AdvisorError):
 
     def __init__(self, where: str, message: str):
         self.where = where
-        super().__init__(f"invalid game state at {where}: {message}")
+        # one readable line: a key from a file may hold any characters
+        shown_where = where if where.isprintable() else repr(where)[1:-1]
+        if len(shown_where) > 60:
+            shown_where = f"{shown_where[:40]}...{shown_where[-12:]}"
+        super().__init__(f"invalid game state at {shown_where}: {message}")
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,7 @@ class GameState:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "winner_pile", tuple(self.winner_pile))
         object.__setattr__(self, "loser_pile", tuple(self.loser_pile))
+        _check_bounds(self)
         self._validate()
 
     # ------------------------------------------------------------ hands
@@ -144,7 +152,7 @@ class GameState:
             if not isinstance(pl, PlayerState):
                 raise StateError(where, "must be a PlayerState")
             if not _is_int(pl.money) or pl.money < 0:
-                raise StateError(f"{where}.money", f"must be a whole number >= 0, not {pl.money!r}")
+                raise StateError(f"{where}.money", f"must be a whole number >= 0, not {shown(pl.money)}")
             for colour, value in pl.leg_tiles:
                 if colour not in ed.racing:
                     raise StateError(f"{where}.leg_tiles", f"unknown colour {colour!r} (racing camels: {ed.racing})")
@@ -161,7 +169,7 @@ class GameState:
             if pl.overall_cards is not None:
                 cards = pl.overall_cards
                 if not isinstance(cards, str) or any(c not in ed.racing for c in cards) or len(set(cards)) != len(cards):
-                    raise StateError(f"{where}.overall_cards", f"must be distinct racing colours from {ed.racing}, not {cards!r}")
+                    raise StateError(f"{where}.overall_cards", f"must be distinct racing colours from {ed.racing}, not {shown(cards)}")
             if pl.partner is not None:
                 self._check_partner(i, pl.partner, n)
         if pyramid_total > rolled:
@@ -192,7 +200,7 @@ class GameState:
                     raise StateError(f"{where}.player", f"must be a player 0..{n - 1}")
                 if card.colour is not None:
                     if not isinstance(card.colour, str) or len(card.colour) != 1 or card.colour not in ed.racing:
-                        raise StateError(f"{where}.colour", f"must be one racing colour of {ed.racing}, not {card.colour!r}")
+                        raise StateError(f"{where}.colour", f"must be one racing colour of {ed.racing}, not {shown(card.colour)}")
                     if card.colour in used.get(card.player, []):
                         raise StateError(where, f"player {card.player} has only one {card.colour} card")
                     hand = self.players[card.player].overall_cards
@@ -216,7 +224,7 @@ class GameState:
         for pile, probs in self.pile_model.items():
             where = f"pile_model.{pile}"
             if pile not in ("winner", "loser"):
-                raise StateError("pile_model", f"piles are 'winner' and 'loser', not {pile!r}")
+                raise StateError("pile_model", f"piles are 'winner' and 'loser', not {shown(pile)}")
             if not isinstance(probs, Mapping) or set(probs) != set(racing):
                 raise StateError(where, f"give a probability for each of {racing}")
             values = list(probs.values())
@@ -245,7 +253,7 @@ class GameState:
         if player is None:
             player = self.to_move
         if not _is_int(player) or not 0 <= player < self.n_players:
-            raise StateError("player", f"must be a player 0..{self.n_players - 1}, not {player!r}")
+            raise StateError("player", f"must be a player 0..{self.n_players - 1}, not {shown(player)}")
         if self.unknown_cards(player) and self.players[player].overall_cards is None:
             raise StateError(
                 f"players[{player}].overall_cards",
@@ -260,20 +268,23 @@ class GameState:
         """Defaults for a bare board string: ``players`` players with money
         3, no bets, all overall cards in hand, empty piles."""
         if not _is_int(players):
-            raise StateError("players", f"must be a whole number, not {players!r}")
+            raise StateError("players", f"must be a whole number, not {shown(players)}")
+        _check_count(players, board)
         return cls(board, (PlayerState(),) * players, to_move)
 
     @classmethod
     def from_json(cls, data: str | Mapping[str, Any]) -> "GameState":
         """A state from a JSON object (or its text)."""
-        if isinstance(data, str):
+        if isinstance(data, (str, bytes)):
+            from .jsonio import loads
+
             try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise StateError("(file)", f"not valid JSON: {exc}") from None
+                data = loads(data)
+            except AdvisorError as exc:
+                raise StateError("(file)", str(exc)) from None
         if not isinstance(data, Mapping):
             raise StateError("(top)", "must be a JSON object")
-        known = {"board", "players", "to_move", "winner_pile", "loser_pile", "pile_model"}
+        known = STATE_KEYS
         extra = set(data) - known
         if extra:
             raise StateError(sorted(extra)[0], f"unknown key (expected some of {', '.join(sorted(known))})")
@@ -283,8 +294,9 @@ class GameState:
             raise StateError("board", "must be a board string")
         raw_players = data.get("players", DEFAULT_PLAYERS)
         if _is_int(raw_players):
-            players = [PlayerState()] * raw_players
+            players = [PlayerState()] * _check_count(raw_players, data["board"])
         elif isinstance(raw_players, list):
+            _check_count(len(raw_players), data["board"])
             players = [_player_from_json(i, p) for i, p in enumerate(raw_players)]
         else:
             raise StateError("players", "must be a list of players or a player count")
@@ -293,13 +305,22 @@ class GameState:
 
     @classmethod
     def load(cls, path: str | Path) -> "GameState":
+        """A state from a JSON file (at most :data:`advisor.jsonio.MAX_BYTES`)."""
+        from .jsonio import MAX_BYTES, loads
+
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)  # never more than the bound into memory
         except OSError as exc:
             raise StateError("(file)", f"cannot read {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise StateError("(file)", f"{path} is not UTF-8 text") from None
-        return cls.from_json(text)
+        except ValueError:  # a NUL character in the name
+            raise StateError("(file)", f"{path!r} is not a valid file name") from None
+        try:
+            return cls.from_json(loads(data, str(path)))
+        except StateError:
+            raise
+        except AdvisorError as exc:
+            raise StateError("(file)", str(exc)) from None
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {
@@ -327,6 +348,55 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _check_count(players: int, board: object) -> int:
+    """A player count from a file or an argument, checked against the
+    board's edition before any list of players is built."""
+    from .exact import as_position
+
+    try:
+        ed = as_position(board).rules
+    except AdvisorError as exc:
+        raise StateError("board", str(exc)) from None
+    problem = ed.players_problem(players)
+    if problem:
+        raise StateError("players", problem)
+    return players
+
+
+def _check_bounds(state: "GameState") -> None:
+    """The sizes and ranges of every field, before the rules are checked:
+    nothing later may overflow, allocate without bound or fail on a type."""
+    ed = state.position.rules
+    n = len(state.players)
+    for i, pl in enumerate(state.players):
+        where = f"players[{i}]"
+        if not isinstance(pl, PlayerState):
+            continue  # named by the rules' checks
+        if _is_int(pl.money) and not 0 <= pl.money <= MAX_MONEY:
+            raise StateError(f"{where}.money", f"must be 0..{MAX_MONEY:,} coins, not {shown(pl.money)}")
+        if _is_int(pl.pyramid_tiles) and pl.pyramid_tiles > len(ed.dice):
+            raise StateError(f"{where}.pyramid_tiles",
+                             f"must be 0..{len(ed.dice)} (the dice of one leg), not {shown(pl.pyramid_tiles)}")
+        tiles = pl.leg_tiles
+        if not isinstance(tiles, tuple) or any(not isinstance(t, tuple) or len(t) != 2 or not isinstance(t[0], str)
+                                               or not _is_int(t[1]) for t in tiles):
+            raise StateError(f"{where}.leg_tiles", f"must be (colour, value) pairs, not {tiles!r:.80}")
+        if len(tiles) > len(ed.racing) * len(ed.leg_stack):
+            raise StateError(f"{where}.leg_tiles", f"{len(tiles):,} tiles, but the game has "
+                                                   f"{len(ed.racing) * len(ed.leg_stack)}")
+    for name in ("winner_pile", "loser_pile"):
+        pile = getattr(state, name)
+        if len(pile) > n * len(ed.racing):
+            raise StateError(name, f"{len(pile):,} cards, but {n} players hold {n * len(ed.racing)} in all")
+    if isinstance(state.pile_model, Mapping):
+        for pile, probs in state.pile_model.items():
+            if isinstance(probs, Mapping):
+                for camel, p in probs.items():
+                    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+                        raise StateError(f"pile_model.{pile}", "probabilities must be >= 0 and sum to 1, "
+                                                               f"not {camel}: {shown(p)}")
+
+
 def _card_json(card: PileCard) -> dict:
     return {"player": card.player} if card.colour is None else {"player": card.player, "colour": card.colour}
 
@@ -345,7 +415,7 @@ def _player_from_json(i: int, raw: object) -> PlayerState:
     parsed = []
     for t in tiles:
         if not isinstance(t, str) or len(t) != 2 or t[1] not in "0123456789":
-            raise StateError(f"{where}.leg_tiles", f"{t!r} is not a tile such as \"B5\"")
+            raise StateError(f"{where}.leg_tiles", f"{shown(t)} is not a tile such as \"B5\"")
         parsed.append((t[0], int(t[1])))
     return PlayerState(
         money=raw.get("money", DEFAULT_MONEY),

@@ -3,6 +3,8 @@ errors naming the token at fault, Position construction, repr, hashing."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from advisor import Position, PositionError, Tile, format_position, parse_position
@@ -152,6 +154,17 @@ BAD = [
     ("two editions", "first second 1:BGOYW", "second", "already"),
     ("empty string", "", None, "empty"),
     ("blank string", "   ", None, "empty"),
+    # the notation is ASCII: Python's int() and isdigit() would take these
+    ("superscript owner", "1:BGPRY +5@\u00b2" + S, "+5@\u00b2", "U+00B2"),
+    ("superscript tile value", "1:BGPRY legtiles:B\u00b322" + S, "legtiles:B\u00b322", "U+00B3"),
+    ("Arabic-Indic space", "\u0661:BGPRY" + S, "\u0661:BGPRY", "U+0661"),
+    ("Arabic-Indic tile space", "1:BGPRY +\u0665" + S, "+\u0665", "U+0665"),
+    ("full-width camel", "1:BGPR\uff39" + S, "1:BGPR\uff39", "U+FF39"),
+    ("non-breaking space", "1:BGPRY\u00a014:w 15:k", "1:BGPRY\u00a014:w", "U+00A0"),
+    ("huge space", "1:BGPRY 14:w " + "1" * 5000 + ":k", "1" * 5000 + ":k", "far too large"),
+    ("huge tile space", "1:BGPRY +" + "9" * 4400 + S, "+" + "9" * 4400, "far too large"),
+    ("huge owner", "1:BGPRY +5@" + "9" * 20 + S, "+5@" + "9" * 20, "far too large"),
+    ("huge negative space", "-" + "1" * 5000 + ":BGPRY" + S, "-" + "1" * 5000 + ":BGPRY", "far too large"),
 ]
 
 
@@ -163,8 +176,19 @@ def test_bad_string(text, token, fragment):
     assert isinstance(err, ValueError)
     assert err.token == token
     assert fragment in str(err)
-    if token is not None:
+    if token is not None and len(token) <= 60:  # longer ones are shortened
         assert str(err).startswith(f"invalid token {token!r}: ")
+
+
+def test_leading_zeros_are_not_a_large_number():
+    assert parse_position("0000000000000001:BGPRY 14:w 15:k +00000000005@0000000001") == parse_position(
+        "1:BGPRY 14:w 15:k +5@1")
+
+
+def test_a_long_token_is_shortened_in_the_message():
+    with pytest.raises(PositionError) as info:
+        parse_position("1:BGPRY 14:w " + "1" * 5000 + ":k")
+    assert len(str(info.value)) < 200 and info.value.token == "1" * 5000 + ":k"
 
 
 def test_error_message_format_example():
@@ -194,7 +218,7 @@ def test_token_at_fault_is_a_token_of_the_input(text):
     multi-colour ``legtiles:`` token, the whole token)."""
     with pytest.raises(PositionError) as info:
         parse_position(text)
-    assert info.value.token in text.split()
+    assert info.value.token in re.split(r"[ \t\n\r\f\v]+", text)  # ASCII white space only
 
 
 def test_non_string_is_rejected():

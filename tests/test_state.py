@@ -526,3 +526,91 @@ def test_leg_tile_with_a_non_ascii_digit():
     with pytest.raises(StateError) as info:
         GameState.from_json({"board": SECOND_BOARD, "players": P(3, leg_tiles=["B²"])})
     assert info.value.where == "players[0].leg_tiles"
+
+
+# --------------------------------------------------------------------------
+# Bounds: every field is bounded before anything is built or computed
+# --------------------------------------------------------------------------
+HUGE = 10**23
+BOUNDS = [
+    ("players-count-huge", {"board": SECOND_BOARD, "players": 99_999_999_999}, "players", "3-8"),
+    ("players-count-negative", {"board": SECOND_BOARD, "players": -3}, "players", "not -3"),
+    ("players-count-first", {"board": FIRST_BOARD, "players": 10**30}, "players", "2-8"),
+    ("players-list-long", {"board": SECOND_BOARD, "players": [{}] * 50}, "players", "not 50"),
+    ("money-huge", {"board": SECOND_BOARD, "players": P(4, money=HUGE)}, "players[0].money", "0..10,000"),
+    ("money-above-bound", {"board": SECOND_BOARD, "players": P(4, money=10_001)}, "players[0].money", "10,001"),
+    ("money-enormous", {"board": SECOND_BOARD, "players": P(4, money=10**5000)}, "players[0].money", "5,001 digits"),
+    ("money-enormous-negative", {"board": SECOND_BOARD, "players": P(4, money=-10**5000)}, "players[0].money",
+     "negative number"),
+    ("pyramid-huge", {"board": MID_LEG, "players": P(3, pyramid_tiles=HUGE)}, "players[0].pyramid_tiles", "0..6"),
+    ("to-move-huge", {"board": SECOND_BOARD, "to_move": HUGE}, "to_move", "0..3"),
+    ("partner-huge", {"board": SECOND_BOARD, "players": [{"partner": HUGE}, {}, {}, {}, {}, {}]},
+     "players[0].partner", "0..5"),
+    ("pile-long", {"board": SECOND_BOARD, "winner_pile": [{"player": 0}] * 100_000}, "winner_pile", "20 in all"),
+    ("pile-player-huge", {"board": SECOND_BOARD, "loser_pile": [{"player": HUGE}]}, "loser_pile[0].player", "0..3"),
+    ("model-huge-int", {"board": SECOND_BOARD,
+                        "pile_model": {"winner": {"B": 10**400, "G": 0, "P": 0, "R": 0, "Y": 0}}},
+     "pile_model.winner", "sum to 1"),
+    ("model-infinite", {"board": SECOND_BOARD,
+                        "pile_model": {"winner": {"B": float("inf"), "G": 0, "P": 0, "R": 0, "Y": 0}}},
+     "pile_model.winner", "sum to 1"),
+    ("long-unknown-key", {"board": SECOND_BOARD, "k" * 10_000: 1}, "k" * 10_000, "unknown key"),
+]
+
+
+@pytest.mark.parametrize("data,where,fragment", [c[1:] for c in BOUNDS], ids=[c[0] for c in BOUNDS])
+def test_every_field_is_bounded(data, where, fragment):
+    """BUG: a player count of 99999999999 built a list that long
+    (MemoryError); money 10**23 passed and overflowed a float in the
+    advice; a 10**400 pile probability raised OverflowError."""
+    with pytest.raises(StateError) as info:
+        GameState.from_json(data)
+    assert info.value.where == where
+    assert fragment in str(info.value)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+
+
+def test_bounds_hold_for_python_construction():
+    """The bounds live in GameState itself: Python users, batch and the web
+    API get them, not only the command line."""
+    with pytest.raises(StateError, match="money"):
+        GameState(SECOND_BOARD, (PlayerState(money=HUGE),) * 4)
+    with pytest.raises(StateError, match="players"):
+        GameState.from_board(SECOND_BOARD, players=99_999_999_999)
+    with pytest.raises(StateError, match="leg_tiles"):
+        GameState(SECOND_BOARD, (PlayerState(leg_tiles=("B5",)),) * 4)
+    assert GameState(SECOND_BOARD, (PlayerState(money=10_000),) * 4).players[0].money == 10_000
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("[" * 100_000 + "]" * 100_000, "nested more than"),
+    ('{"board": "%s", "players": %s}' % (SECOND_BOARD, "[" * 40 + "]" * 40), "nested more than"),
+    ('{"board": "%s", "players": %s}' % (SECOND_BOARD, "1" * 5000), "not valid JSON"),
+    (" " * 1_000_001, "larger than 1,000,000 bytes"),
+])
+def test_json_text_is_bounded(tmp_path, text, fragment):
+    """BUG: JSON nested 100,000 deep raised RecursionError."""
+    with pytest.raises(StateError) as info:
+        GameState.from_json(text)
+    assert fragment in str(info.value) and info.value.where == "(file)"
+    path = tmp_path / "state.json"
+    path.write_text(text)
+    with pytest.raises(StateError) as info:
+        GameState.load(path)
+    assert fragment in str(info.value) and str(path) in str(info.value)
+
+
+def test_large_money_is_valued_without_overflow():
+    """BUG: money 10**23 passed validation and the advice raised
+    OverflowError; money at the bound is valued."""
+    from advisor.ev import best_moves
+
+    state = GameState.from_json({"board": SECOND_BOARD, "players": P(4, money=10_000)})
+    frame = best_moves(state, precision=0.05, seed=1, denial=False)
+    assert len(frame) > 0
+
+
+def test_a_field_name_with_control_characters_is_shown_on_one_line():
+    with pytest.raises(StateError) as info:
+        GameState.from_json({"\n": None})
+    assert "\n" not in str(info.value) and "\\n" in str(info.value)

@@ -480,7 +480,7 @@ def test_a_whole_simulated_game_loads_and_its_end_is_reported(client):
     ({"record": []}, "record"),
     ({"record": "x"}, "record"),
     ({"record": [{"type": "action"}]}, "setup"),
-    ({"record": [{"type": "setup", "edition": "second"}]}, "record"),
+    ({"record": [{"type": "setup", "edition": "second"}]}, "players"),
     ({"record": [{"type": "setup", "edition": "second", "players": 4, "seed": 1, "board": "1:B", "start": 0}]},
      "invalid"),
 ])

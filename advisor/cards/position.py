@@ -49,6 +49,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import PositionError
+from ..tokens import is_number, split_tokens, whole_number
 
 __all__ = ["CardsPosition", "CAMELS", "LEG_STACK", "DEFAULT_TRACK", "parse_cards", "is_cards"]
 
@@ -56,6 +57,8 @@ CAMELS = "BGOWY"
 LEG_STACK = (5, 3, 2, 2)
 FULL_DECK = {(c, 1): 5 for c in CAMELS} | {(c, 2): 1 for c in CAMELS}
 PLAYERS = range(2, 7)
+MAX_TRACK_CARDS = 32  # the kernels hold 64 track cards: room for the extensions of later legs
+MAX_MONEY = 10_000
 
 
 def DEFAULT_TRACK(players: int) -> str:
@@ -170,6 +173,8 @@ class CardsPosition:
             self._fail(f"players:{self.players}", "Camel Up Cards is for 2..6 players")
         if any(c not in "nsh" for c in self.track) or "h" in self.track[:-1] or not self.track:
             self._fail(f"track:{self.track}", "one letter per track card: n, s, or h (half covered, last only)")
+        if len(self.track) > MAX_TRACK_CARDS:
+            self._fail(f"track:{self.track}", f"at most {MAX_TRACK_CARDS} track cards (the game has about 10)")
         length = self.length
         seen: list[str] = []
         spaces = [space for space, _ in self.stacks]
@@ -251,6 +256,8 @@ class CardsPosition:
                 self._fail(f"bets:{kind}{held[kind][0]}", f"that overall {name} card is on the table")
         if isinstance(self.money, bool) or not isinstance(self.money, int) or self.money < 1:
             self._fail(f"money:{self.money}", "money never drops below 1")
+        if self.money > MAX_MONEY:
+            self._fail(f"money:{self.money}", f"at most {MAX_MONEY:,} coins")
 
     # ------------------------------------------------------------ text
     def __str__(self) -> str:
@@ -310,9 +317,7 @@ def _cards(token: str, text: str) -> tuple[Card, ...]:
 
 
 def _int(token: str, text: str) -> int:
-    if not text.isdigit():
-        raise PositionError("expected a whole number", token=token)
-    return int(text)
+    return whole_number(text, token)
 
 
 def is_cards(text: str) -> bool:
@@ -323,19 +328,20 @@ def parse_cards(text: str) -> CardsPosition:
     """Parse the compact string form (see the module docstring)."""
     if not isinstance(text, str) or not text.split():
         raise PositionError("empty position")
-    if "cards" not in text.split():
+    tokens = split_tokens(text)
+    if "cards" not in tokens:
         raise PositionError("a Camel Up Cards position contains the token 'cards'")
     fields: dict = {}
     stacks = []
     legtiles = None
-    for token in text.split():
+    for token in tokens:
         key, sep, value = token.partition(":")
         if token == "cards":
             continue
         if not sep:
             raise PositionError("unknown token (see the Camel Up Cards notation)", token=token)
-        if key.isdigit():
-            stacks.append((int(key), value))
+        if is_number(key):
+            stacks.append((whole_number(key, token), value))
             continue
         if key in fields or (key == "legtiles" and legtiles is not None):
             raise PositionError(f"{key} is given twice", token=token)
@@ -359,7 +365,7 @@ def parse_cards(text: str) -> CardsPosition:
             legtiles = [LEG_STACK] * 5
             given = set()
             for part in value.split(","):
-                if not part or part[0] not in CAMELS or not part[1:].isdigit() and part[1:]:
+                if not part or part[0] not in CAMELS or part[1:] and not is_number(part[1:]):
                     raise PositionError("expected e.g. legtiles:B532,G2", token=token)
                 if part[0] in given:
                     raise PositionError(f"colour {part[0]} is given twice", token=token)

@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..errors import AdvisorError
+from ..jsonio import dumps
 from . import inputs
 from .inputs import InputError, get_bool, get_int, get_str, parse_body
 from .pool import Busy, Lanes
@@ -270,7 +271,7 @@ async def analyse(request: Request) -> Response:
                 "stages": [s[0] for s in stages]}
         if sub.state is not None:
             head["state"] = sub.state
-        yield json.dumps(head) + "\n"
+        yield dumps(head) + "\n"
         # the fast stages run side by side at once; each slow stage starts when
         # its turn comes, so an edit that makes this analysis stale usually
         # cancels them before they start
@@ -290,17 +291,17 @@ async def analyse(request: Request) -> Response:
                 try:
                     result = await running[stage]
                 except (AdvisorError, Busy) as exc:
-                    yield json.dumps({"stage": "error", "failed": stage, "error": str(exc)}) + "\n"
+                    yield dumps({"stage": "error", "failed": stage, "error": str(exc)}) + "\n"
                     return
                 except asyncio.CancelledError:
                     raise
                 except Exception:  # logged here; the client gets one line
                     log.exception("analysis stage %s failed", stage)
-                    yield json.dumps({"stage": "error", "failed": stage,
-                                      "error": "internal error (logged on the server)"}) + "\n"
+                    yield dumps({"stage": "error", "failed": stage,
+                                 "error": "internal error (logged on the server)"}) + "\n"
                     return
-                yield json.dumps({"stage": stage, **result}) + "\n"
-            yield json.dumps({"stage": "done"}) + "\n"
+                yield dumps({"stage": stage, **result}) + "\n"
+            yield dumps({"stage": "done"}) + "\n"
         finally:
             for pending in running.values():
                 if not pending.done():

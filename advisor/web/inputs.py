@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import AdvisorError, PositionError
+from ..jsonio import check_depth
 
 __all__ = ["InputError", "Subject", "parse_body", "subject", "options", "FIELDS", "MIN_PRECISION",
            "position_from_json", "cards_from_json"]
@@ -61,16 +62,6 @@ class InputError(AdvisorError):
     """A request field that is missing, of the wrong type or out of range."""
 
 
-def _depth(value: Any, level: int = 0) -> int:
-    if level > MAX_DEPTH:
-        return level
-    if isinstance(value, dict):
-        return max([_depth(v, level + 1) for v in value.values()], default=level + 1)
-    if isinstance(value, list):
-        return max([_depth(v, level + 1) for v in value], default=level + 1)
-    return level
-
-
 def _no_constant(name: str):
     raise InputError(f"the request body is not strict JSON ({name} is not a number)")
 
@@ -93,8 +84,10 @@ def parse_body(raw: bytes, path: str) -> dict:
         raise InputError(f"the request body is not usable JSON: {exc}") from None
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object")
-    if _depth(body) > MAX_DEPTH:
-        raise InputError(f"the request body is nested too deeply (at most {MAX_DEPTH} levels)")
+    try:
+        check_depth(body, "the request body", MAX_DEPTH)
+    except AdvisorError:
+        raise InputError(f"the request body is nested too deeply (at most {MAX_DEPTH} levels)") from None
     allowed = FIELDS[path]
     for key in body:
         if key not in allowed:
@@ -186,11 +179,6 @@ def _state(raw: Any):
 
     if not isinstance(raw, dict):
         raise StateError("(top)", "must be a JSON object")
-    players = raw.get("players")
-    if isinstance(players, int) and not isinstance(players, bool) and not 0 <= players <= 64:
-        raise StateError("players", f"{players} is not a player count")
-    if isinstance(players, list) and len(players) > 64:
-        raise StateError("players", f"{len(players)} players is not a player count")
     try:
         return GameState.from_json(raw)
     except AdvisorError:

@@ -277,8 +277,7 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool) ->
         raise IllegalActionError("the game is over")
     if action == "pyramid":
         if random_roll:
-            game.rng = np.random.default_rng()  # a fresh draw, not the replayed seed's
-            rolled = game.draw_roll()
+            rolled = game.draw_roll(np.random.default_rng())  # a fresh draw, not the replayed seed's
         elif roll is None:
             raise IllegalActionError("pyramid: say which die came out and what it showed (roll), or ask for a random roll")
         else:
