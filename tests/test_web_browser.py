@@ -44,6 +44,8 @@ def _missing(what: str):
 
 try:
     from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)  # the machine may be busy: waits are generous, never timed
 except ImportError:  # pragma: no cover - the test extra installs it
     sync_playwright = None
 
