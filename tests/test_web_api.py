@@ -737,3 +737,10 @@ def test_camelup_serve_on_a_port_in_use_fails_with_one_line(capsys):
     assert message.startswith("cannot listen on 127.0.0.1:")
     assert main(["serve", "--port", "70000"]) == 2
     assert capsys.readouterr().err.strip() == "camelup serve: error: argument --port: must be 0..65535, got 70000"
+
+
+def test_health_reports_the_lanes(client):
+    body = client.get("/api/health").json()
+    assert body["status"] == "ok" and body["version"] == advisor.__version__
+    assert body["workers"] == 1 and set(body["lanes"]) == {"fast", "slow"}
+    assert body["lanes"]["fast"]["submitted"] >= body["lanes"]["fast"]["completed"]
