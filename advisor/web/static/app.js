@@ -445,7 +445,13 @@ function render() {
   document.body.dataset.game = S.game;
   document.body.dataset.mode = S.mode;
   for (const b of document.querySelectorAll("#game-tabs button")) b.setAttribute("aria-pressed", String(b.dataset.game === S.game));
-  for (const b of document.querySelectorAll("#mode-tabs button")) b.setAttribute("aria-pressed", String(b.dataset.mode === S.mode));
+  for (const b of document.querySelectorAll("#mode-tabs button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.mode === S.mode));
+    // whole games (and their records) are those of the board games
+    const off = b.dataset.mode === "game" && S.game === "cards";
+    b.disabled = off;
+    b.title = off ? "Whole games cover Camel Up and its 1st edition; for Camel Up Cards, enter each revealed card in the editor" : "";
+  }
   renderBoard();
   renderTools();
   renderSide();
