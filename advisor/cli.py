@@ -188,6 +188,19 @@ def _build_parser() -> _Parser:
     play.add_argument("--game", type=_nonneg_int, help="with --load: which game of the file (default 0)")
     play.add_argument("--autosave", metavar="FILE", help="save the game to FILE after every turn (a new file)")
 
+    serve = sub.add_parser(
+        "serve", help="a web page for the table: click the board, see the odds and the best move, follow a game",
+        description="Serve the Camel Up advisor as a local web page (and its JSON API; see README). The kernels "
+        "are loaded first, then the address is printed.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 serves phones on "
+                       "the same network, with a warning)")
+    serve.add_argument("--port", type=_int_option(0, 65535, "0..65535"), default=8000,
+                       help="port (default 8000; 0 takes a free port and prints it)")
+    serve.add_argument("--open", action="store_true", help="open the page in the browser once ready")
+    serve.add_argument("--workers", type=_positive_int,
+                       help="worker processes per lane (default: one per core)")
+
     sub.add_parser(
         "warmup",
         help="compile every kernel once (later runs load them from the cache)",
@@ -318,9 +331,9 @@ def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
         odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, seed=args.seed,
                           others=args.others or "random", race=not args.leg_only)
     if args.json:
-        out = odds.to_dict()
-        out["seed"] = odds.seed
-        print(dumps(out))
+        from .jsonout import cards_odds_json
+
+        print(dumps(cards_odds_json(odds)))
         return 0
     print(format_cards_odds(odds))
     return 0
@@ -341,16 +354,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         race = race_odds(position, samples=args.samples, precision=args.precision, seed=seed,
                          threads=args.threads)
     if args.json:
-        out = {"position": str(position), "leg": odds.to_dict()}
-        if not odds.exact:
-            out["leg_samples"] = odds.samples
-        if race is not None:
-            out["race"] = race.to_dict()
-            out["race_samples"] = race.samples
-            out["race_legs"] = [float(x) for x in race.legs]
-        if not odds.exact or (race is not None and not race.exact):
-            out["seed"] = seed
-        print(dumps(out))
+        from .jsonout import odds_json
+
+        print(dumps(odds_json(position, odds, race, seed)))
         return 0
     print(format_leg_odds(odds))
     if race is not None:
@@ -368,14 +374,12 @@ def _state_arg(args: argparse.Namespace):
         if args.players is not None:
             raise AdvisorError("--players applies to a bare board string, not to a game state file")
         return GameState.load(text), []
+    from .jsonout import board_assumptions
+
     position = _position_arg(args)
     n = args.players or DEFAULT_PLAYERS
     state = GameState.from_board(position, players=n)
-    return state, [
-        f"{n} players; player {args.player or 0} is advised" + ("" if args.player else " and to move"),
-        "every player: money 3, no leg or pyramid tiles, all five overall cards in hand, no partner",
-        "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
-    ]
+    return state, board_assumptions(n, args.player)
 
 
 def _is_file(text: str) -> bool:
@@ -401,9 +405,9 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     with _threads(args.threads):
         frame = cards_best(pos, seed=args.seed, others=args.others or "random")
     if args.json:
-        out = {"position": str(pos), "moves": frame.to_dict(orient="records"), "seed": frame.attrs["seed"],
-               "others": frame.attrs["others"], "race_samples": frame.attrs["race_samples"]}
-        print(dumps(out))
+        from .jsonout import cards_best_json
+
+        print(dumps(cards_best_json(pos, frame)))
         return 0
     print(format_cards_advice(frame))
     return 0
@@ -422,7 +426,6 @@ def _cmd_best(args: argparse.Namespace) -> int:
     with _threads(args.threads):
         frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
                            denial=not args.no_denial)
-    player = frame.attrs["player"]
     if args.chart:
         from .plotting import plot_advice, plot_landings
 
@@ -432,13 +435,9 @@ def _cmd_best(args: argparse.Namespace) -> int:
         plot_landings(frame, bottom)
         _save(fig, args.chart)
     if args.json:
-        out = {"position": str(state.position), "player": player, "moves": frame.to_dict(orient="records")}
-        if assumptions:
-            out["assumptions"] = assumptions
-        if frame.attrs["race_samples"] is not None:
-            out["race_samples"] = frame.attrs["race_samples"]
-            out["seed"] = frame.attrs["seed"]
-        print(dumps(out))
+        from .jsonout import best_json
+
+        print(dumps(best_json(state, frame, assumptions)))
         return 0
     print(format_advice(state, frame, assumptions))
     return 0
@@ -637,9 +636,16 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .web.server import serve
+
+    serve(args.host, args.port, open_browser=args.open, workers=args.workers)
+    return 0
+
+
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
              "play": _cmd_play, "batch": _cmd_batch, "chart": _cmd_chart, "show": _cmd_show,
-             "warmup": _cmd_warmup}
+             "warmup": _cmd_warmup, "serve": _cmd_serve}
 
 
 if __name__ == "__main__":  # pragma: no cover

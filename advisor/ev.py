@@ -40,6 +40,7 @@ are taken at precision 0.01).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -134,6 +135,7 @@ class _Context:
         self.own_cards = bool(st.hand(player)) or any(
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
         self._denial_cache: dict = {}
+        self.tile_legs: dict[tuple[int, str], LegOutcomes] = {}  # filled by _enumerate_tiles
 
     def race_precision(self) -> float:
         return self.precision if self.own_cards else max(self.precision, DENIAL_PRECISION)
@@ -317,7 +319,35 @@ def _value_partner(ctx: _Context, partner: int) -> dict:
     return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
 
 
-def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes]:
+def _with_tile(ctx: _Context, space: int, sign: str) -> Position:
+    """The position with the advised player's tile (lifted from its old
+    space) on ``space``."""
+    tiles = [t for t in ctx.pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
+    return replace(ctx.pos, tiles=tuple(tiles))
+
+
+def _enumerate_tiles(ctx: _Context, actions: list[str]) -> None:
+    """The leg outcomes with each tile placement of ``actions``, enumerated
+    on every core at once (the kernel releases the GIL; each placement is
+    its own exact enumeration, so the result does not depend on the thread
+    count).  A placement no move of the leg reaches needs none."""
+    jobs = []
+    for action in actions:
+        if action.startswith("tile:"):
+            space, sign = int(action[6:]), action[5]
+            if ctx.state.own_tile(ctx.player) is not None or ctx.base.reached[space]:
+                jobs.append((space, sign))
+    threads = min(len(jobs), os.cpu_count() or 1)
+    if threads < 2:
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        legs = pool.map(lambda job: LegOutcomes.of(_with_tile(ctx, *job), job[0]), jobs)
+        ctx.tile_legs.update(zip(jobs, legs))
+
+
+def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tuple[dict, LegOutcomes]:
     pos = ctx.pos
     if ctx.state.own_tile(ctx.player) is None and not ctx.base.reached[space]:
         # No move of this leg ends on that space: with the tile there the leg
@@ -325,9 +355,8 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
         row = _row(f"tile:{sign}{space}", "tile", 0.0, 0.0, 0.0, landings=0.0, bets_change=0.0,
                    overall_change=0.0, floor=0.0)
         return row, ctx.base
-    tiles = [t for t in pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
-    new_pos = replace(pos, tiles=tuple(tiles))
-    leg = LegOutcomes.of(new_pos, space)
+    new_pos = _with_tile(ctx, space, sign)
+    leg = ctx.tile_legs.get((space, sign)) or LegOutcomes.of(new_pos, space)
     base = ctx.settle(ctx.player, ctx.base)
     after = ctx.settle(ctx.player, leg)
     leg_ev = float(leg.prob @ after - ctx.base.prob @ base)
@@ -335,7 +364,10 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
     bets = float(leg.prob @ ctx.holdings(ctx.player, leg) - ctx.base.prob @ ctx.holdings(ctx.player, ctx.base))
     own_before = float(ctx.base.prob @ ctx.base.landings)
     overall = 0.0
-    if any(c.player == ctx.player and c.colour for c in ctx.state.winner_pile + ctx.state.loser_pile):
+    own_cards = any(c.player == ctx.player and c.colour for c in ctx.state.winner_pile + ctx.state.loser_pile)
+    if own_cards and not race:
+        overall = np.nan  # needs the race simulation: left out of this quick valuation
+    elif own_cards:
         from .montecarlo import race_odds
 
         base_race = ctx.race()
@@ -344,7 +376,7 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
                              seed=ctx.seed, method=method)
         overall = ctx.held_cards_value(new_race) - ctx.held_cards_value()
     _, sd, _ = _moments(leg.landings.astype(float), leg.prob)
-    row = _row(f"tile:{sign}{space}", "tile", leg_ev + overall, sd, 0.0,
+    row = _row(f"tile:{sign}{space}", "tile", leg_ev + (0.0 if np.isnan(overall) else overall), sd, 0.0,
                landings=landings, bets_change=bets, overall_change=overall,
                floor=leg_ev - (landings - own_before) - bets)
     return row, leg
@@ -378,11 +410,18 @@ def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> fl
 
 
 def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
-               seed: int | None = None, denial: bool = True):
+               seed: int | None = None, denial: bool = True, race: bool = True):
     """Every legal action of ``player`` (default: the player to move) with
     its EV and the figures behind it, as a pandas DataFrame sorted by EV
     (highest first).  A bare position gets the defaults of
-    :meth:`GameState.from_board` (stated in ``frame.attrs["assumptions"]``)."""
+    :meth:`GameState.from_board` (stated in ``frame.attrs["assumptions"]``).
+
+    ``race=False`` gives the quick half of the advice, everything valued
+    without the race simulation: the leg tiles, the pyramid, the tiles and
+    the partnerships, with ``denial`` NaN (the next player's overall cards
+    need race odds) and, when the player has cards on the overall piles,
+    a tile's ``overall_change`` NaN and left out of its ``ev``.  The overall
+    cards are not listed."""
     import pandas as pd
 
     state, assumptions = _as_state(state)
@@ -390,7 +429,15 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     from .montecarlo import check_precision
 
     ctx = _Context(state, player, check_precision(precision), seed)
-    rows = [_evaluate(ctx, action, denial) for action in legal_actions(state, player)]
+    actions = legal_actions(state, player)
+    _enumerate_tiles(ctx, actions)
+    if race:
+        rows = [_evaluate(ctx, action, denial) for action in actions]
+    else:
+        rows = [_evaluate(ctx, action, False, race=False) for action in actions
+                if action.partition(":")[0] not in ("winner", "loser")]
+        for row in rows:
+            row["denial"] = np.nan
     frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
     frame.attrs.update(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
@@ -425,7 +472,7 @@ def _as_state(state) -> tuple[GameState, list[str]]:
     ]
 
 
-def _evaluate(ctx: _Context, action: str, with_denial: bool) -> dict:
+def _evaluate(ctx: _Context, action: str, with_denial: bool, race: bool = True) -> dict:
     kind, _, arg = action.partition(":")
     state, player = ctx.state, ctx.player
     stacks = ctx.pos.legtiles
@@ -438,7 +485,7 @@ def _evaluate(ctx: _Context, action: str, with_denial: bool) -> dict:
     elif kind == "pyramid":
         row = _value_pyramid(ctx, player, ctx.base)
     elif kind == "tile":
-        row, leg_after = _value_tile(ctx, int(arg[1:]), arg[0])
+        row, leg_after = _value_tile(ctx, int(arg[1:]), arg[0], race)
     elif kind in ("winner", "loser"):
         row = _value_card(ctx, kind, arg, player, piles[kind])
         piles = {**piles, kind: piles[kind] + (PileCard(player),)}  # face down for the others

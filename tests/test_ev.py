@@ -226,3 +226,37 @@ def test_illegal_actions_are_refused():
     for action in ("leg:B", "tile:+2", "tile:+14", "winner:w", "partner:1", "fly"):
         with pytest.raises(IllegalActionError):
             evaluate(state, action)
+
+
+@pytest.mark.parametrize("state", [
+    GameState.from_board(EXAMPLE),
+    state_with("1:B 2:YG 3:PR 14:w 15:k +7@0 dice:GPRx legtiles:R322", [PlayerState(money=1, leg_tiles=(("R", 5),)), PlayerState(),
+                                                           PlayerState(), PlayerState()]),
+    state_with("1:B 2:YG 3:PR 14:w 15:k -9@1 dice:BGPx legtiles:R322",
+               [PlayerState(overall_cards="GPR", pyramid_tiles=1), PlayerState(leg_tiles=(("R", 5),)),
+                PlayerState(), PlayerState()],
+               winner_pile=(PileCard(0, "B"), PileCard(2)), loser_pile=(PileCard(0, "Y"),)),
+])
+def test_quick_advice_without_race_odds_values_the_leg_actions_as_the_full_advice(state):
+    """best_moves(race=False): every action that needs no race odds, with the
+    full advice's EV (a tile's change of the player's pile cards left out)."""
+    full = best_moves(state, seed=3, precision=0.01)
+    quick = best_moves(state, seed=3, precision=0.01, race=False)
+    expected_actions = [a for a in legal_actions(state) if not a.startswith(("winner", "loser"))]
+    assert sorted(quick["action"]) == sorted(expected_actions)
+    assert list(quick["ev"]) == sorted(quick["ev"], reverse=True)
+    assert quick["denial"].isna().all()
+    own_cards = any(c.player == 0 and c.colour for c in state.winner_pile + state.loser_pile)
+    left_out = 0
+    for action in quick["action"]:
+        q, f = row(quick, action), row(full, action)
+        if action.startswith("tile:") and np.isnan(q["overall_change"]):
+            # a tile that changes the leg changes the odds of the pile cards: that part waits for the race
+            left_out += 1
+            assert q["ev"] == pytest.approx(f["ev"] - f["overall_change"], abs=1e-12)
+        else:
+            assert q["ev"] == pytest.approx(f["ev"], abs=1e-12)
+        for column in ("sd", "p_loss"):
+            assert q[column] == pytest.approx(f[column], abs=1e-12)
+    assert (left_out > 0) == own_cards
+    assert quick.attrs["race_samples"] is None  # no race simulated

@@ -1,0 +1,66 @@
+"""The JSON objects of ``--json`` on the command line, also served by the
+web API (``camelup serve``): one builder per result, so the two never
+differ.
+
+Every object is plain, strict JSON data (:func:`advisor.jsonio.clean`):
+numpy numbers become Python numbers and a figure that does not exist (NaN
+in a DataFrame) becomes ``null``.
+"""
+
+from __future__ import annotations
+
+from .jsonio import clean
+
+__all__ = ["odds_json", "best_json", "cards_odds_json", "cards_best_json", "board_assumptions"]
+
+
+def odds_json(position, leg, race=None, seed: int | None = None) -> dict:
+    """``camelup odds --json``: ``leg`` a LegOdds, ``race`` a RaceOdds or
+    ``None`` (leg only); ``seed`` is reported when any figure was sampled."""
+    out = {"position": str(position), "leg": leg.to_dict()}
+    if not leg.exact:
+        out["leg_samples"] = leg.samples
+    if race is not None:
+        out["race"] = race.to_dict()
+        out["race_samples"] = race.samples
+        out["race_legs"] = [float(x) for x in race.legs]
+    if not leg.exact or (race is not None and not race.exact):
+        out["seed"] = seed
+    return clean(out)
+
+
+def board_assumptions(players: int, player: int | None) -> list[str]:
+    """What the advice of a bare board string assumes (``assumptions`` of
+    ``camelup best --json``)."""
+    return [
+        f"{players} players; player {player or 0} is advised" + ("" if player else " and to move"),
+        "every player: money 3, no leg or pyramid tiles, all five overall cards in hand, no partner",
+        "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
+    ]
+
+
+def best_json(state, frame, assumptions=()) -> dict:
+    """``camelup best --json``: the advice ``frame`` of
+    :func:`advisor.best_moves` for ``state``."""
+    moves = clean(frame.to_dict(orient="records"))
+    out = {"position": str(state.position), "player": frame.attrs["player"], "moves": moves}
+    if assumptions:
+        out["assumptions"] = list(assumptions)
+    if frame.attrs["race_samples"] is not None:
+        out["race_samples"] = frame.attrs["race_samples"]
+        out["seed"] = frame.attrs["seed"]
+    return out
+
+
+def cards_odds_json(odds) -> dict:
+    """``camelup odds --json`` for a Camel Up Cards position."""
+    out = odds.to_dict()
+    out["seed"] = odds.seed
+    return clean(out)
+
+
+def cards_best_json(position, frame) -> dict:
+    """``camelup best --json`` for a Camel Up Cards position."""
+    return {"position": str(position), "moves": clean(frame.to_dict(orient="records")),
+            "seed": frame.attrs["seed"], "others": frame.attrs["others"],
+            "race_samples": frame.attrs["race_samples"]}

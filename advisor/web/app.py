@@ -1,0 +1,488 @@
+"""The web application (Starlette): the page, its static files and the JSON
+API behind it.
+
+Every endpoint takes a JSON object (``POST``) and answers JSON; bad input
+gets HTTP 400 ``{"error": "one line"}`` (and ``"token"`` for a board
+string), the same message as the command line's.  An unexpected error is
+logged with its traceback on the server and answered with HTTP 500 and a
+one-line ``{"error": ...}``: never a traceback to the client.  Request
+bodies are limited in size (413).  Static files come only from the
+package's ``static`` folder.
+
+The server holds no game: the browser keeps the game record and sends it
+with each request; load and save go through the browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any, Callable
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import __version__
+from ..errors import AdvisorError
+from ..jsonio import dumps
+from . import inputs
+from .inputs import InputError, get_bool, get_int, get_str, parse_body
+from .pool import Busy, Lanes
+
+__all__ = ["create_app", "static_dir", "BODY_LIMIT", "LOAD_LIMIT", "ROUTES"]
+
+log = logging.getLogger("advisor.web")
+
+#: Largest request body (bytes) of every endpoint but /api/game/load.
+BODY_LIMIT = 256 * 1024
+#: Largest body of /api/game/load (a file of game records).
+LOAD_LIMIT = 16 * 1024 * 1024
+
+
+def static_dir() -> str:
+    """The package's folder of static files (page, scripts, styles)."""
+    return str(resources.files("advisor.web") / "static")
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _read(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge(limit)
+    size = 0
+    chunks = []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _body(request: Request) -> dict:
+    limit = LOAD_LIMIT if request.url.path == "/api/game/load" else BODY_LIMIT
+    return parse_body(await _read(request, limit), request.url.path)
+
+
+def _lanes(request: Request) -> Lanes:
+    return request.app.state.lanes
+
+
+# --------------------------------------------------------------------------
+# Streaming with cancellation
+# --------------------------------------------------------------------------
+
+
+class CancellableStream(StreamingResponse):
+    """A streaming response that stops its generator as soon as the client
+    disconnects (whatever the ASGI server's spec version), so work not yet
+    started is never started."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        async with anyio.create_task_group() as group:
+            async def stream() -> None:
+                try:
+                    await self.stream_response(send)
+                except OSError:
+                    pass
+                group.cancel_scope.cancel()
+
+            group.start_soon(stream)
+            await self.listen_for_disconnect(receive)
+            group.cancel_scope.cancel()
+
+
+# --------------------------------------------------------------------------
+# Endpoints
+# --------------------------------------------------------------------------
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(f"{static_dir()}/index.html", media_type="text/html")
+
+
+async def health(request: Request) -> Response:
+    lanes = _lanes(request)
+    return JSONResponse({"status": "ok", "version": __version__, "workers": lanes.workers,
+                         "lanes": {name: vars(stats) for name, stats in lanes.stats.items()}})
+
+
+async def games_info(request: Request) -> Response:
+    """The games as data for the editor: camels, dice, tile stacks, players."""
+    from ..cards.position import CAMELS as CARD_CAMELS, DEFAULT_TRACK, LEG_STACK, default_deck
+    from ..plotting import CAMEL_COLOURS
+    from ..rules.editions import EDITIONS, TRACK_LENGTH
+
+    names = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white",
+             "w": "white crazy", "k": "black crazy"}
+    out: dict[str, Any] = {}
+    for ed in EDITIONS.values():
+        out[ed.name] = {
+            "title": ed.title, "racing": ed.racing, "crazy": ed.crazy, "dice": ed.dice,
+            "leg_stack": list(ed.leg_stack), "min_players": ed.min_players, "max_players": ed.max_players,
+            "partnership_players": ed.partnership_players, "track": TRACK_LENGTH, "dice_left": ed.dice_left,
+            "tile_names": ["cheering", "booing"] if ed.crazy else ["oasis", "mirage"],
+        }
+    out["cards"] = {
+        "title": "Camel Up Cards", "racing": CARD_CAMELS, "crazy": "", "leg_stack": list(LEG_STACK),
+        "min_players": 2, "max_players": 6,
+        "default_track": {n: DEFAULT_TRACK(n) for n in range(2, 7)},
+        "default_deck": {n: default_deck(n) for n in range(2, 7)},
+    }
+    out["colours"] = CAMEL_COLOURS
+    out["names"] = names
+    from .. import EXAMPLE_POSITION
+
+    out["examples"] = {"second": EXAMPLE_POSITION, "first": "first 1:B 2:YG 3:OW",
+                       "cards": "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"}
+    return JSONResponse(out)
+
+
+async def position(request: Request) -> Response:
+    """Read a board string, or write the editor's position object; either
+    way the canonical string and the object come back."""
+    from ..cards import is_cards, parse_cards
+    from ..notation import parse_position
+    from .work import cards_json, position_json
+
+    body = await _body(request)
+    text = get_str(body, "board")
+    obj = body.get("position")
+    if (text is None) == (obj is None):
+        raise InputError("give either board (a board string) or position (a position object)")
+    if text is not None:
+        if is_cards(text):
+            return JSONResponse(cards_json(parse_cards(text)))
+        return JSONResponse(position_json(parse_position(text)))
+    if isinstance(obj, dict) and obj.get("game") == "cards":
+        return JSONResponse(cards_json(inputs.cards_from_json(obj)))
+    return JSONResponse(position_json(inputs.position_from_json(obj)))
+
+
+async def state(request: Request) -> Response:
+    """Validate a game state; answers its canonical form and the legal
+    actions of the player to move."""
+    from ..ev import legal_actions
+
+    body = await _body(request)
+    if "state" not in body:
+        raise InputError("give state (a game state object)")
+    st = inputs._state(body["state"])
+    try:
+        legal = legal_actions(st)
+    except AdvisorError as exc:  # e.g. the hand of the player to move is unknown
+        legal, note = [], str(exc)
+    else:
+        note = None
+    ed = st.position.rules
+    free = []  # leg tiles taken from the board that nobody is said to hold
+    held = [f"{c}{v}" for p in st.players for c, v in p.leg_tiles]
+    for colour, left in zip(ed.racing, st.position.legtiles):
+        for value in ed.leg_stack[: len(ed.leg_stack) - len(left)]:
+            tile = f"{colour}{value}"
+            if tile in held:
+                held.remove(tile)
+            else:
+                free.append(tile)
+    return JSONResponse({"state": st.to_json(), "board": str(st.position), "legal": legal, "note": note,
+                         "hands": [st.hand(i) for i in range(st.n_players)], "free_leg_tiles": free})
+
+
+async def odds(request: Request) -> Response:
+    """The JSON of ``camelup odds --json``."""
+    body = await _body(request)
+    sub = inputs.subject(body)
+    opts = inputs.options(body, sub)
+    leg_only = get_bool(body, "leg_only", False)
+    lanes = _lanes(request)
+    if sub.game == "cards":
+        task = "cards_leg" if leg_only else "cards_race"
+        lane = "fast" if leg_only else "slow"
+        result = await lanes.run(lane, task, board=sub.board, seed=opts["seed"], others=opts["others"])
+    elif leg_only:
+        result = await lanes.run("fast", "leg", board=sub.board)
+    else:
+        result = await lanes.run("slow", "race", board=sub.board, precision=opts["precision"], seed=opts["seed"])
+    return JSONResponse(result["odds"])
+
+
+async def best(request: Request) -> Response:
+    """The JSON of ``camelup best --json``."""
+    body = await _body(request)
+    sub = inputs.subject(body)
+    opts = inputs.options(body, sub)
+    lanes = _lanes(request)
+    if sub.game == "cards":
+        result = await lanes.run("slow", "cards_advice", board=sub.board, seed=opts["seed"], others=opts["others"])
+    else:
+        result = await lanes.run("slow", "advice", state=sub.state, player=sub.player, precision=opts["precision"],
+                                 seed=opts["seed"], denial=get_bool(body, "denial", True), race=True,
+                                 assumptions=sub.assumptions)
+    return JSONResponse(result["best"])
+
+
+def _stages(sub: inputs.Subject, opts: dict, race: bool, advice: bool, denial: bool) -> list[tuple[str, str, str, dict]]:
+    """(stage, lane, task, arguments) of a progressive analysis."""
+    seed, precision, others = opts["seed"], opts["precision"], opts["others"]
+    if sub.game == "cards":
+        out = [("leg", "fast", "cards_leg", {"board": sub.board, "seed": seed, "others": others})]
+        if race:
+            out.append(("race", "slow", "cards_race", {"board": sub.board, "seed": seed, "others": others}))
+        if advice:
+            out.append(("advice", "slow", "cards_advice", {"board": sub.board, "seed": seed, "others": others}))
+        return out
+    common = {"state": sub.state, "player": sub.player, "precision": precision, "seed": seed, "denial": denial,
+              "assumptions": sub.assumptions}
+    out = [("leg", "fast", "leg", {"board": sub.board})]
+    if advice:
+        out.append(("advice_leg", "fast", "advice", {**common, "race": False}))
+    if race:
+        out.append(("race", "slow", "race", {"board": sub.board, "precision": precision, "seed": seed}))
+    if race and advice:
+        out.append(("advice", "slow", "advice", {**common, "race": True}))
+    return out
+
+
+async def analyse(request: Request) -> Response:
+    """A progressive analysis: one JSON object per line as each stage is
+    ready (leg odds, the advice from the leg alone, race odds, the full
+    advice), then ``{"stage": "done"}``.  When the client goes away the
+    stages not yet started are never started."""
+    body = await _body(request)
+    sub = inputs.subject(body)
+    opts = inputs.options(body, sub)
+    stages = _stages(sub, opts, get_bool(body, "race", True), get_bool(body, "advice", True),
+                     get_bool(body, "denial", True))
+    lanes = _lanes(request)
+
+    async def lines():
+        head = {"stage": "start", "game": sub.game, "board": sub.board, "seed": opts["seed"],
+                "stages": [s[0] for s in stages]}
+        if sub.state is not None:
+            head["state"] = sub.state
+        yield dumps(head) + "\n"
+        # the fast stages run side by side at once; each slow stage starts when
+        # its turn comes, so an edit that makes this analysis stale usually
+        # cancels them before they start
+        running: dict[str, asyncio.Task] = {}
+
+        def start(stage, lane, task, kwargs):
+            running[stage] = asyncio.ensure_future(lanes.run(lane, task, **kwargs))
+
+        try:
+            for item in stages:
+                if item[1] == "fast":
+                    start(*item)
+            for item in stages:
+                stage = item[0]
+                if stage not in running:
+                    start(*item)
+                try:
+                    result = await running[stage]
+                except (AdvisorError, Busy) as exc:
+                    yield dumps({"stage": "error", "failed": stage, "error": str(exc)}) + "\n"
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # logged here; the client gets one line
+                    log.exception("analysis stage %s failed", stage)
+                    yield dumps({"stage": "error", "failed": stage,
+                                 "error": "internal error (logged on the server)"}) + "\n"
+                    return
+                yield dumps({"stage": stage, **result}) + "\n"
+            yield dumps({"stage": "done"}) + "\n"
+        finally:
+            for pending in running.values():
+                if not pending.done():
+                    pending.cancel()
+
+    return CancellableStream(lines(), media_type="application/x-ndjson",
+                             headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
+async def curve(request: Request) -> Response:
+    from .work import MAX_CURVE_BOARDS
+
+    body = await _body(request)
+    boards = body.get("boards")
+    if not isinstance(boards, list) or not all(isinstance(b, str) and len(b) < 1000 for b in boards):
+        raise InputError("boards: expected a list of board strings")
+    if len(boards) > MAX_CURVE_BOARDS:
+        raise InputError(f"boards: at most {MAX_CURVE_BOARDS} per request, got {len(boards)}")
+    from ..notation import parse_position
+
+    for b in boards:  # every board checked before any work
+        parse_position(b)
+    result = await _lanes(request).run("slow", "curve", boards=boards, precision=inputs.get_precision(body, 0.01),
+                                       seed=inputs.get_seed(body, 0))
+    return JSONResponse(result)
+
+
+async def game_new(request: Request) -> Response:
+    body = await _body(request)
+    edition = get_str(body, "edition", "second", choices=("second", "first"))
+    players = get_int(body, "players", 4, low=1, high=64)
+    seed = body.get("seed")
+    if seed is not None:
+        seed = inputs.get_seed(body)
+    start = get_int(body, "start", low=0, high=63)
+    board = get_str(body, "board", max_len=1000)
+    if board is not None:
+        from ..notation import parse_position
+
+        parse_position(board)
+    result = await _lanes(request).run("fast", "game_new", edition=edition, players=players, seed=seed, start=start,
+                                       board=board)
+    return JSONResponse(result)
+
+
+def _record(body: dict) -> list:
+    from .work import MAX_RECORD_ENTRIES
+
+    record = body.get("record")
+    if not isinstance(record, list) or not record or not all(isinstance(e, dict) for e in record):
+        raise InputError("record: expected the game record, a list of its entries (objects)")
+    if len(record) > MAX_RECORD_ENTRIES:
+        raise InputError(f"record: at most {MAX_RECORD_ENTRIES} entries, got {len(record)}")
+    return record
+
+
+async def game_replay(request: Request) -> Response:
+    body = await _body(request)
+    return JSONResponse(await _lanes(request).run("fast", "game_replay", record=_record(body)))
+
+
+async def game_act(request: Request) -> Response:
+    body = await _body(request)
+    record = _record(body)
+    action = get_str(body, "action", max_len=32)
+    if action is None:
+        raise InputError("action: give the action of the player to move, e.g. leg:R or pyramid")
+    roll = body.get("roll")
+    if roll is not None:
+        roll = inputs._check_keys(roll, "roll", {"die", "value", "colour"})
+        die = get_str(roll, "die", max_len=1)
+        value = get_int(roll, "value", low=1, high=3)
+        colour = get_str(roll, "colour", choices=("white", "black"))
+        if die is None or value is None:
+            raise InputError("roll: give die (its letter) and value (1..3), and colour for the grey die")
+        if (die == "x") != (colour is not None):
+            raise InputError("roll: the grey die x needs colour white or black; a racing die has no colour")
+        roll = {"die": die, "value": value, **({"colour": colour} if colour else {})}
+    random = get_bool(body, "random", False)
+    return JSONResponse(await _lanes(request).run("fast", "game_act", record=record, action=action, roll=roll,
+                                                  random_roll=random))
+
+
+async def game_load(request: Request) -> Response:
+    body = await _body(request)
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise InputError("text: expected the text of a JSON-lines file of game records")
+    index = get_int(body, "game", 0, low=0)
+    return JSONResponse(await _lanes(request).run("fast", "game_load", text=text, index=index))
+
+
+async def openapi(request: Request) -> Response:
+    from .openapi import document
+
+    return JSONResponse(document())
+
+
+#: (path, methods, endpoint) of every route but the static files.
+ROUTES: list[tuple[str, list[str], Callable]] = [
+    ("/", ["GET"], index),
+    ("/api/health", ["GET"], health),
+    ("/api/games", ["GET"], games_info),
+    ("/api/openapi.json", ["GET"], openapi),
+    ("/api/position", ["POST"], position),
+    ("/api/state", ["POST"], state),
+    ("/api/odds", ["POST"], odds),
+    ("/api/best", ["POST"], best),
+    ("/api/analyse", ["POST"], analyse),
+    ("/api/curve", ["POST"], curve),
+    ("/api/game/new", ["POST"], game_new),
+    ("/api/game/replay", ["POST"], game_replay),
+    ("/api/game/act", ["POST"], game_act),
+    ("/api/game/load", ["POST"], game_load),
+]
+
+
+# --------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+async def _user_error(request: Request, exc: Exception) -> Response:
+    out = {"error": _one_line(str(exc))}
+    token = getattr(exc, "token", None)
+    if token is not None:
+        out["token"] = token
+    return JSONResponse(out, status_code=400)
+
+
+async def _too_large(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"the request body is larger than {exc.args[0]:,} bytes"}, status_code=413)
+
+
+async def _busy(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": _one_line(str(exc))}, status_code=503, headers={"Retry-After": "1"})
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    return JSONResponse({"error": _one_line(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _bug(request: Request, exc: Exception) -> Response:
+    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
+                        status_code=500)
+
+
+# --------------------------------------------------------------------------
+# The application
+# --------------------------------------------------------------------------
+
+
+def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Callable[[], None] | None = None,
+               lanes: Lanes | None = None) -> Starlette:
+    """The web application.  ``workers``: processes per lane (default: the
+    cores); ``warm``: load the kernels in every worker before serving;
+    ``on_ready``: called once the workers are up (``camelup serve`` prints
+    the address then); ``lanes``: share an existing pool (tests)."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette):
+        own = lanes is None
+        app.state.lanes = Lanes(workers, warm=warm) if own else lanes
+        try:
+            if own:
+                await app.state.lanes.start()
+            if on_ready is not None:
+                on_ready()
+            yield
+        finally:
+            if own:
+                app.state.lanes.shutdown()
+
+    routes = [Route(path, endpoint, methods=methods) for path, methods, endpoint in ROUTES]
+    routes.append(Mount("/static", StaticFiles(directory=static_dir(), follow_symlink=False), name="static"))
+    handlers = {AdvisorError: _user_error, BodyTooLarge: _too_large, Busy: _busy, HTTPException: _http_error,
+                Exception: _bug}
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    return app

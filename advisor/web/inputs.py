@@ -1,0 +1,339 @@
+"""Validation of the API's request bodies, in the server's own process.
+
+Positions and game states are read by the package's own parsers
+(:func:`advisor.parse_position`, :func:`advisor.cards.parse_cards`,
+:meth:`advisor.GameState.from_json`), so the API accepts exactly what the
+command line accepts and answers with the same one-line messages.  The
+other fields are checked here; each error names the field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import AdvisorError, PositionError
+from ..jsonio import check_depth
+
+__all__ = ["InputError", "Subject", "parse_body", "subject", "options", "FIELDS", "MIN_PRECISION",
+           "position_from_json", "cards_from_json"]
+
+#: The finest race-odds precision the API computes (finer takes minutes:
+#: the command line offers it).
+MIN_PRECISION = 0.001
+#: Nesting of a request's JSON beyond this is refused.
+MAX_DEPTH = 32
+
+#: Fields each endpoint accepts (the OpenAPI document lists the same).
+FIELDS: dict[str, dict[str, str]] = {}
+
+_SUBJECT = {
+    "board": "board string (first/second edition, or Camel Up Cards with the token 'cards')",
+    "state": "game state object, as `camelup best GAME.json` reads it (board games)",
+    "players": "players for a bare board string (default 4)",
+    "player": "the advised player (default: the player to move)",
+}
+_ODDS = {"precision": "race odds: 95% half-width to reach (default 0.002, at least 0.001)",
+         "seed": "seed of every sampled figure (default: drawn and reported)",
+         "others": "Camel Up Cards: other players' race actions in later legs, random (default) or reveal"}
+FIELDS["/api/odds"] = {**_SUBJECT, **_ODDS, "leg_only": "leg odds only (default false)"}
+FIELDS["/api/best"] = {**_SUBJECT, **_ODDS, "denial": "compute the denial column (default true)"}
+FIELDS["/api/analyse"] = {**_SUBJECT, **_ODDS, "denial": "compute the denial column (default true)",
+                          "race": "also the race odds (default true)",
+                          "advice": "also the advice (default true)"}
+FIELDS["/api/position"] = {"board": "a board string to read", "position": "a position object to write"}
+FIELDS["/api/state"] = {"state": "a game state object"}
+FIELDS["/api/curve"] = {"boards": "board strings (at most 400)",
+                        "precision": "race odds precision (default 0.01)", "seed": "seed (default 0)"}
+FIELDS["/api/game/new"] = {"edition": "second (default) or first", "players": "players (default 4)",
+                           "seed": "seed of the set-up and of random rolls (default: drawn)",
+                           "start": "the first player (default: drawn)",
+                           "board": "a start position instead of the set-up by the rules"}
+FIELDS["/api/game/replay"] = {"record": "a game record: the list of its JSON-lines entries"}
+FIELDS["/api/game/act"] = {"record": "the game record so far", "action": "the action of the player to move",
+                           "roll": "for pyramid: {die, value, colour} (colour for the grey die)",
+                           "random": "for pyramid: draw the roll at random (default false)"}
+FIELDS["/api/game/load"] = {"text": "the text of a JSON-lines file of game records",
+                            "game": "which game of the file (default 0)"}
+
+
+class InputError(AdvisorError):
+    """A request field that is missing, of the wrong type or out of range."""
+
+
+def _no_constant(name: str):
+    raise InputError(f"the request body is not strict JSON ({name} is not a number)")
+
+
+def parse_body(raw: bytes, path: str) -> dict:
+    """The request's JSON object, its fields checked against ``FIELDS``."""
+    if not raw.strip():
+        raise InputError("the request body is empty: send a JSON object")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("the request body is not UTF-8 text") from None
+    try:
+        body = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"the request body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InputError(f"the request body is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except ValueError as exc:  # e.g. an integer with too many digits
+        raise InputError(f"the request body is not usable JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise InputError("the request body must be a JSON object")
+    try:
+        check_depth(body, "the request body", MAX_DEPTH)
+    except AdvisorError:
+        raise InputError(f"the request body is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    allowed = FIELDS[path]
+    for key in body:
+        if key not in allowed:
+            raise InputError(f"unknown field {key!r} (expected some of {', '.join(allowed)})")
+    return body
+
+
+# --------------------------------------------------------------------------
+# Plain fields
+# --------------------------------------------------------------------------
+
+
+def get_int(body: dict, name: str, default=None, low: int | None = None, high: int | None = None):
+    value = body.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name}: expected a whole number, got {json.dumps(value)[:40]}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise InputError(f"{name}: must be {span}, got {value}")
+    return value
+
+
+def get_bool(body: dict, name: str, default: bool) -> bool:
+    value = body.get(name, default)
+    if not isinstance(value, bool):
+        raise InputError(f"{name}: expected true or false, got {json.dumps(value)[:40]}")
+    return value
+
+
+def get_str(body: dict, name: str, default=None, *, choices: tuple[str, ...] | None = None,
+            max_len: int = 10_000):
+    value = body.get(name, default)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"{name}: expected a string, got {json.dumps(value)[:40]}")
+    if len(value) > max_len:
+        raise InputError(f"{name}: longer than {max_len} characters")
+    if choices is not None and value not in choices:
+        raise InputError(f"{name}: expected one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def get_precision(body: dict, default: float = 0.002) -> float:
+    value = body.get("precision", default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"precision: expected a number such as 0.002, got {json.dumps(value)[:40]}")
+    if not MIN_PRECISION <= value < 1:
+        raise InputError(f"precision: must be at least {MIN_PRECISION} and below 1, got {value}")
+    return float(value)
+
+
+def get_seed(body: dict, default: int | None = None) -> int:
+    from ..montecarlo import resolve_seed
+
+    value = body.get("seed", default)
+    try:
+        return resolve_seed(value)
+    except AdvisorError:
+        raise InputError(f"seed: must be a whole number 0..2**63-1, got {json.dumps(value)[:40]}") from None
+
+
+# --------------------------------------------------------------------------
+# What is analysed
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Subject:
+    """A validated position or game state.
+
+    ``game``: ``second``, ``first`` or ``cards``; ``board``: the canonical
+    board string; ``state``: the game state's JSON (board games);
+    ``player``: the advised player; ``assumptions``: what a bare board
+    string left out (as ``camelup best`` states it)."""
+
+    game: str
+    board: str
+    state: dict | None = None
+    player: int | None = None
+    assumptions: list[str] = field(default_factory=list)
+
+
+def _state(raw: Any):
+    """A GameState from its JSON object (the same checks as the CLI)."""
+    from ..state import GameState, StateError
+
+    if not isinstance(raw, dict):
+        raise StateError("(top)", "must be a JSON object")
+    try:
+        return GameState.from_json(raw)
+    except AdvisorError:
+        raise
+    except (TypeError, ValueError, OverflowError) as exc:  # a field of an unexpected type
+        raise StateError("(state)", f"a field has the wrong type or size ({exc})") from None
+
+
+def subject(body: dict) -> Subject:
+    """The position or state a request asks about (``board`` or ``state``,
+    ``players``, ``player``)."""
+    from ..cards import is_cards, parse_cards
+    from ..notation import parse_position
+    from ..jsonout import board_assumptions
+    from ..state import GameState
+
+    board = get_str(body, "board")
+    raw_state = body.get("state")
+    player = get_int(body, "player", low=0, high=63)
+    if (board is None) == (raw_state is None):
+        raise InputError("give either board (a board string) or state (a game state object)")
+    if board is not None:
+        if is_cards(board):
+            for name in ("players", "player"):
+                if name in body:
+                    raise InputError(f"{name} does not apply to Camel Up Cards (the players are in the "
+                                     f"board string; the advised player is player 0)")
+            pos = parse_cards(board)
+            return Subject("cards", str(pos))
+        pos = parse_position(board)
+        players = get_int(body, "players", 4, low=1, high=64)
+        st = GameState.from_board(pos, players=players)
+        st.check_player(player)
+        return Subject(pos.rules.name, str(pos), st.to_json(), player, board_assumptions(players, player))
+    if "players" in body:
+        raise InputError("players applies to a bare board string, not to a game state")
+    st = _state(raw_state)
+    st.check_player(player)
+    return Subject(st.position.rules.name, str(st.position), st.to_json(), player)
+
+
+def options(body: dict, sub: Subject) -> dict:
+    """precision, seed and (Camel Up Cards) others."""
+    others = get_str(body, "others", choices=("random", "reveal"))
+    if others is not None and sub.game != "cards":
+        raise InputError("others applies to Camel Up Cards positions only")
+    return {"precision": get_precision(body), "seed": get_seed(body), "others": others or "random"}
+
+
+# --------------------------------------------------------------------------
+# Positions as objects (the page's editor)
+# --------------------------------------------------------------------------
+
+
+def _pairs(value: Any, name: str) -> list[tuple[int, str]]:
+    if not isinstance(value, list):
+        raise InputError(f"{name}: expected a list of [space, camels] pairs")
+    out = []
+    for item in value:
+        if (not isinstance(item, list) or len(item) != 2 or isinstance(item[0], bool)
+                or not isinstance(item[0], int) or not isinstance(item[1], str)):
+            raise InputError(f"{name}: expected [space, camels] pairs such as [2, \"YG\"], got "
+                             f"{json.dumps(item)[:40]}")
+        if not -100 <= item[0] <= 100:
+            raise PositionError("space out of range", f"{item[0]}:{item[1]}")
+        out.append((item[0], item[1]))
+    return out
+
+
+def _check_keys(value: Any, name: str, keys: set[str]) -> dict:
+    if not isinstance(value, dict):
+        raise InputError(f"{name}: expected an object")
+    extra = set(value) - keys
+    if extra:
+        raise InputError(f"{name}: unknown key {sorted(extra)[0]!r} (expected some of {', '.join(sorted(keys))})")
+    return value
+
+
+def position_from_json(value: Any):
+    """A board-game :class:`advisor.Position` from the editor's object:
+    ``{"game", "stacks": [[space, camels], ...], "tiles": [{"space", "sign",
+    "owner"}], "dice", "legtiles": {colour: [values]}}``."""
+    from ..rules.position import Position, Tile
+
+    keys = {"game", "stacks", "tiles", "dice", "legtiles", "board"}
+    data = _check_keys(value, "position", keys)
+    game = data.get("game", "second")
+    if game not in ("first", "second"):
+        raise InputError(f"position.game: expected first or second, got {json.dumps(game)[:40]}")
+    stacks = _pairs(data.get("stacks", []), "position.stacks")
+    tiles = []
+    raw_tiles = data.get("tiles", [])
+    if not isinstance(raw_tiles, list):
+        raise InputError("position.tiles: expected a list of tiles")
+    for t in raw_tiles:
+        t = _check_keys(t, "position.tiles[]", {"space", "sign", "owner"})
+        space, sign, owner = t.get("space"), t.get("sign"), t.get("owner")
+        if isinstance(space, bool) or not isinstance(space, int) or sign not in ("+", "-") or not (
+                owner is None or (isinstance(owner, int) and not isinstance(owner, bool))):
+            raise InputError("position.tiles[]: expected {\"space\": N, \"sign\": \"+\" or \"-\", \"owner\": P or null}")
+        tiles.append(Tile(space, sign, owner))
+    dice = data.get("dice")
+    if dice is not None and not isinstance(dice, str):
+        raise InputError("position.dice: expected the letters of the dice in the pyramid")
+    legtiles = data.get("legtiles")
+    if legtiles is not None:
+        if not isinstance(legtiles, dict) or not all(
+                isinstance(v, list) and len(v) <= 8 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+                for v in legtiles.values()):
+            raise InputError("position.legtiles: expected {colour: [values top first]}")
+    return Position(game, tuple(stacks), tuple(tiles), dice, legtiles)
+
+
+def cards_from_json(value: Any):
+    """A :class:`advisor.cards.CardsPosition` from the editor's object (the
+    keys of :func:`advisor.web.work.cards_json`), read by the notation's own
+    parser: the object's fields become the tokens of a board string."""
+    from ..cards import parse_cards
+
+    keys = {"game", "board", "players", "track", "length", "stacks", "palm", "fennec", "deck", "decksize", "known",
+            "revealed", "out", "hand", "legtiles", "mid", "winners", "losers", "bets", "money", "figure_spaces"}
+    data = _check_keys(value, "position", keys)
+    tokens = ["cards"] + [f"{space}:{camels}" for space, camels in _pairs(data.get("stacks", []), "position.stacks")]
+    for name in ("players", "deck", "decksize", "money"):
+        number = get_int(data, name, low=-1000, high=1000)
+        if number is not None:
+            tokens.append(f"{name}:{number}")
+    for name in ("track", "known", "revealed", "out", "hand", "mid", "winners", "losers"):
+        text = get_str(data, name, max_len=64)
+        if text is not None and (text or name in ("mid", "winners", "losers")):
+            tokens.append(f"{name}:{text}")
+    for name in ("palm", "fennec"):
+        fig = data.get(name)
+        if fig is not None:
+            fig = _check_keys(fig, f"position.{name}", {"space", "holder"})
+            space = get_int(fig, "space", low=-1000, high=1000)
+            holder = get_int(fig, "holder", low=0, high=1000)
+            if space is None:
+                raise InputError(f"position.{name}: expected {{\"space\": N, \"holder\": P or null}}")
+            tokens.append(f"{name}:{space}" + ("" if holder is None else f"@{holder}"))
+    legtiles = data.get("legtiles")
+    if legtiles is not None:
+        if not isinstance(legtiles, dict) or not all(
+                isinstance(c, str) and isinstance(v, list) and len(v) <= 8
+                and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 9 for x in v)
+                for c, v in legtiles.items()):
+            raise InputError("position.legtiles: expected {colour: [values top first]}")
+        tokens.append("legtiles:" + ",".join(c + "".join(map(str, v)) for c, v in legtiles.items()))
+    bets = data.get("bets")
+    if bets is not None:
+        if not isinstance(bets, list) or len(bets) > 32 or not all(isinstance(b, str) and 0 < len(b) <= 4 for b in bets):
+            raise InputError("position.bets: expected a list such as [\"B5\", \"mG\", \"wY\"]")
+        if bets:
+            tokens.append("bets:" + ",".join(bets))
+    for token in tokens:
+        if len(token.split()) != 1 or "," in token.split(":", 1)[0]:
+            raise InputError(f"position: {token!r} holds a space or a stray character")
+    return parse_cards(" ".join(tokens))

@@ -1,0 +1,61 @@
+"""The API's OpenAPI 3.1 document (``GET /api/openapi.json``), built from the
+routes and the fields each endpoint accepts (:data:`advisor.web.inputs.FIELDS`),
+so it cannot drift from what the server does."""
+
+from __future__ import annotations
+
+from .. import __version__
+
+__all__ = ["document", "DESCRIPTIONS"]
+
+DESCRIPTIONS = {
+    "/": "The page (HTML).",
+    "/api/health": "Server status, version and the worker lanes' counters.",
+    "/api/games": "The three games as data for the editor: camels, dice, leg tile stacks, player counts, colours.",
+    "/api/openapi.json": "This document.",
+    "/api/position": "Read a board string (`board`) or write the editor's position object (`position`): answers "
+                     "the canonical board string and the object; 400 names the token at fault.",
+    "/api/state": "Validate a game state: answers its canonical JSON, the board and the legal actions of the "
+                  "player to move.",
+    "/api/odds": "Leg and race odds: the JSON of `camelup odds --json`.",
+    "/api/best": "Every legal action ranked by EV: the JSON of `camelup best --json`.",
+    "/api/analyse": "Progressive analysis, NDJSON: one object per line as each stage is ready: `start`, `leg` "
+                    "(`odds`, `race_ends`, `landings`), `advice_leg` (`best` valued without race odds), `race` "
+                    "(`odds`), `advice` (`best`), then `done`; `error` ends the stream on failure. A client that "
+                    "disconnects cancels the stages not yet started.",
+    "/api/curve": "Per board: P(1st this leg), P(wins the race), P(finishes last) of every camel (the curves of "
+                  "`camelup chart`).",
+    "/api/game/new": "Start a game (set-up by the rules, or a given start board): answers the game view with its "
+                     "record.",
+    "/api/game/replay": "Replay a game record (the browser holds it; undo is the record less its last action).",
+    "/api/game/act": "Replay a record and play the action of the player to move; for `pyramid` the die that "
+                     "came out and its face, or `random`.",
+    "/api/game/load": "Read the text of a JSON-lines file of game records (as `camelup simulate` writes): a "
+                      "summary of each game and the view of one.",
+}
+
+_ERROR = {"description": "one-line error", "content": {"application/json": {"schema": {
+    "type": "object", "required": ["error"],
+    "properties": {"error": {"type": "string"}, "token": {"type": "string"}}}}}}
+
+
+def document() -> dict:
+    from .app import ROUTES
+    from .inputs import FIELDS
+
+    paths: dict = {}
+    for path, methods, _ in ROUTES:
+        for method in methods:
+            op: dict = {"summary": DESCRIPTIONS[path].split(":")[0].split(". ")[0],
+                        "description": DESCRIPTIONS[path], "responses": {
+                            "200": {"description": "the result (JSON; NDJSON for /api/analyse; HTML for /)"}}}
+            if method == "POST":
+                op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "additionalProperties": False,
+                    "properties": {name: {"description": text} for name, text in FIELDS[path].items()}}}}}
+                op["responses"].update({"400": _ERROR, "413": _ERROR, "500": _ERROR, "503": _ERROR})
+            paths.setdefault(path, {})[method.lower()] = op
+    return {"openapi": "3.1.0",
+            "info": {"title": "camelup-advisor", "version": __version__,
+                     "description": "The JSON API behind `camelup serve`."},
+            "paths": paths}

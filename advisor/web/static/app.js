@@ -1,0 +1,881 @@
+// The page: board editor, players, results, game mode, sharing.
+//
+// The browser holds what is on the table (the position, the players, the
+// game record); the server checks every position (/api/position,
+// /api/state), applies every game action (/api/game/...), and computes
+// every figure (/api/analyse).  No rule of the game is written here.
+
+import { ApiError, getJSON, postJSON, streamJSON } from "./api.js";
+import { drawBoardGame, drawCardsBoard, wireGestures } from "./board.js";
+import { adviceList, actionWords, chip, figureHeat, h, legTable, raceTable, signed, tileHeat } from "./results.js";
+import { renderCardsPanel, renderPlayers } from "./panels.js";
+import { renderGame } from "./game.js";
+import { drawCurves } from "./chart.js";
+
+const $ = (id) => document.getElementById(id);
+
+export const S = {
+  info: null,
+  game: "second", // second | first | cards
+  mode: "analyse", // analyse | game
+  pos: null, // the last valid position (object from the server)
+  draft: null, // the editor's copy, possibly with camels off the board
+  selected: null, // the camel picked up
+  tool: "camel", // camel | + | - | palm | fennec
+  owner: null, // owner of tiles placed (player) / holder of figures
+  heatSign: "+",
+  seed: 1,
+  precision: 0.002,
+  table: null, // players, money, bets (board games)
+  tableInfo: null, // hands and free leg tiles from /api/state
+  tableError: null,
+  results: null, // the stages of the current analysis
+  controller: null,
+  expanded: false,
+  last: {}, // the last position of each game
+  // game mode
+  view: null, // the game as the server replays it
+  curve: new Map(), // board -> curve row
+  gameError: null,
+  gameBusy: false,
+};
+
+// ---------------------------------------------------------------- start
+
+async function init() {
+  S.info = await getJSON("/api/games");
+  wireGestures($("board-area"), () => (S.mode === "analyse" ? boardHandlers : null));
+  for (const b of document.querySelectorAll("#game-tabs button")) b.addEventListener("click", () => switchGame(b.dataset.game));
+  for (const b of document.querySelectorAll("#mode-tabs button")) b.addEventListener("click", () => switchMode(b.dataset.mode));
+  $("text-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    applyText($("board-text").value);
+  });
+  wireShare();
+  const params = new URLSearchParams(location.search);
+  const board = params.get("board");
+  if (params.get("seed") && /^\d+$/.test(params.get("seed"))) S.seed = Number(params.get("seed"));
+  if (board) {
+    $("board-text").value = board;
+    await applyText(board, true);
+  }
+  if (!S.pos) await loadBoard(S.info.examples.second);
+  if (params.get("mode") === "game" && S.game !== "cards") switchMode("game");
+  document.body.dataset.ready = "1";
+}
+
+async function loadBoard(text) {
+  const obj = await postJSON("/api/position", { board: text });
+  setPosition(obj);
+}
+
+// ---------------------------------------------------------------- positions
+
+function clone(x) {
+  return JSON.parse(JSON.stringify(x));
+}
+
+function setPosition(obj, { keepTable = false } = {}) {
+  const changedGame = !S.pos || obj.game !== S.game;
+  S.pos = obj;
+  S.game = obj.game;
+  S.draft = clone(obj);
+  S.draft.tray = [];
+  S.last[S.game] = obj.board;
+  if (!keepTable && (changedGame || !S.table)) S.table = defaultTable();
+  if (S.table) S.table.board = obj.board;
+  $("board-text").value = obj.board;
+  hideTextError();
+  const url = new URL(location.href);
+  url.searchParams.set("board", obj.board);
+  history.replaceState(null, "", url);
+  scheduleAnalysis();
+  render();
+}
+
+function defaultTable() {
+  if (S.game === "cards") return null;
+  const ed = S.info[S.game];
+  const n = Math.max(ed.min_players, 4);
+  return {
+    n, to_move: 0, advised: 0,
+    players: Array.from({ length: n }, () => ({ money: 3, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null })),
+    winner_pile: [], loser_pile: [],
+  };
+}
+
+// The editor's gestures change the draft; once every camel is on the board
+// the server checks it: a position it refuses is explained and undone.
+let edits = 0; // only the answer to the latest edit is applied
+
+async function commitDraft() {
+  const seq = ++edits;
+  if (S.draft.tray.length) {
+    cancelAnalysis();
+    render();
+    return;
+  }
+  const { tray, ...obj } = S.draft;
+  try {
+    const out = await postJSON("/api/position", { position: obj });
+    if (seq !== edits) return;
+    setPosition(out, { keepTable: true });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (seq !== edits) return;
+    S.draft = clone(S.pos);
+    S.draft.tray = [];
+    showTextError(err.message, null);
+    render();
+  }
+}
+
+async function applyText(text, initial = false) {
+  const seq = ++edits;
+  try {
+    const out = await postJSON("/api/position", { board: text });
+    if (seq !== edits) return;
+    setPosition(out, { keepTable: out.game === S.game && !initial });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    showTextError(err.message, err.token, text);
+  }
+}
+
+function showTextError(message, token, text) {
+  const box = $("text-error");
+  box.hidden = false;
+  box.textContent = message;
+  box.dataset.token = token ?? "";
+  $("board-text").setAttribute("aria-invalid", "true");
+  if (token && text !== undefined) {
+    const i = text.indexOf(token);
+    if (i >= 0) {
+      const input = $("board-text");
+      input.focus();
+      input.setSelectionRange(i, i + token.length);
+    }
+  }
+}
+
+function hideTextError() {
+  $("text-error").hidden = true;
+  $("board-text").removeAttribute("aria-invalid");
+}
+
+// ---------------------------------------------------------------- editing
+
+function stacksOf(draft) {
+  return new Map(draft.stacks.map(([s, c]) => [s, c]));
+}
+
+function setStacks(draft, map) {
+  draft.stacks = [...map.entries()].filter(([, c]) => c).sort((a, b) => a[0] - b[0]);
+}
+
+function spaceOf(draft, camel) {
+  for (const [s, c] of draft.stacks) if (c.includes(camel)) return s;
+  return null;
+}
+
+function lift(draft, camel) {
+  const map = stacksOf(draft);
+  for (const [s, c] of map) if (c.includes(camel)) map.set(s, c.replace(camel, ""));
+  setStacks(draft, map);
+  draft.tray = draft.tray.filter((c) => c !== camel);
+}
+
+function putOnTop(draft, camel, space) {
+  lift(draft, camel);
+  const map = stacksOf(draft);
+  map.set(space, (map.get(space) ?? "") + camel);
+  setStacks(draft, map);
+}
+
+function putUnder(draft, camel, other) {
+  if (camel === other) return;
+  lift(draft, camel);
+  const space = spaceOf(draft, other);
+  const map = stacksOf(draft);
+  const stack = map.get(space);
+  const i = stack.indexOf(other);
+  map.set(space, stack.slice(0, i) + camel + stack.slice(i));
+  setStacks(draft, map);
+}
+
+function toTray(draft, camel) {
+  lift(draft, camel);
+  draft.tray.push(camel);
+}
+
+function trackSpaces() {
+  if (S.game === "cards") return { low: 0, high: S.draft.length };
+  return { low: 1, high: S.info[S.game].track };
+}
+
+const boardHandlers = {
+  onCamel(camel) {
+    if (S.tool !== "camel") S.tool = "camel";
+    if (S.selected && S.selected !== camel && spaceOf(S.draft, camel) !== null) {
+      putUnder(S.draft, S.selected, camel);
+      S.selected = null;
+      return commitDraft();
+    }
+    S.selected = S.selected === camel ? null : camel;
+    render();
+    focusCamel(camel);
+  },
+  onSpace(space) {
+    if (S.tool === "camel") {
+      if (!S.selected) return;
+      putOnTop(S.draft, S.selected, space);
+      const moved = S.selected;
+      S.selected = null;
+      commitDraft().then(() => focusCamel(moved));
+      return;
+    }
+    if (S.tool === "+" || S.tool === "-") return editTile(space, S.tool);
+    if (S.tool === "palm" || S.tool === "fennec") return editFigure(space, S.tool);
+  },
+  onTray() {
+    if (S.selected) {
+      toTray(S.draft, S.selected);
+      S.selected = null;
+      commitDraft();
+    }
+  },
+  onDie(die) {
+    const inside = S.draft.dice.includes(die);
+    S.draft.dice = inside ? S.draft.dice.replace(die, "") : S.draft.dice + die;
+    commitDraft();
+  },
+  onLegTile(colour) {
+    const left = S.draft.legtiles[colour];
+    S.draft.legtiles[colour] = left.length ? left.slice(1) : [...S.info[S.game].leg_stack];
+    commitDraft();
+  },
+  onDragStart(camel) {
+    S.selected = camel;
+    document.body.classList.add("dragging");
+  },
+  onDrop(camel, target) {
+    document.body.classList.remove("dragging");
+    S.selected = null;
+    if (target.tray) toTray(S.draft, camel);
+    else if (target.camel && target.camel !== camel) putUnder(S.draft, camel, target.camel);
+    else if (target.space !== null) putOnTop(S.draft, camel, target.space);
+    else return render();
+    commitDraft();
+  },
+  onCamelKey(camel, key) {
+    const { low, high } = trackSpaces();
+    const space = spaceOf(S.draft, camel);
+    if ((key === "ArrowRight" || key === "ArrowLeft") && space !== null) {
+      const next = Math.min(high, Math.max(low, space + (key === "ArrowRight" ? 1 : -1)));
+      putOnTop(S.draft, camel, next);
+    } else if ((key === "ArrowUp" || key === "ArrowDown") && space !== null) {
+      const map = stacksOf(S.draft);
+      const stack = map.get(space);
+      const i = stack.indexOf(camel);
+      const j = key === "ArrowUp" ? i + 1 : i - 1;
+      if (j < 0 || j >= stack.length) return true;
+      const a = [...stack];
+      [a[i], a[j]] = [a[j], a[i]];
+      map.set(space, a.join(""));
+      setStacks(S.draft, map);
+    } else if (key === "Delete" || key === "Backspace") {
+      toTray(S.draft, camel);
+    } else if (key === "Escape") {
+      S.selected = null;
+      render();
+      return true;
+    } else {
+      return false;
+    }
+    commitDraft().then(() => focusCamel(camel));
+    return true;
+  },
+};
+
+function focusCamel(camel) {
+  requestAnimationFrame(() => document.querySelector(`#board-area [data-camel="${camel}"]`)?.focus());
+}
+
+function editTile(space, sign) {
+  const tiles = S.draft.tiles;
+  const i = tiles.findIndex((t) => t.space === space);
+  const owner = S.owner;
+  if (i >= 0 && tiles[i].sign === sign && tiles[i].owner === owner) tiles.splice(i, 1);
+  else if (i >= 0) tiles[i] = { space, sign, owner };
+  else tiles.push({ space, sign, owner });
+  commitDraft();
+}
+
+function editFigure(space, name) {
+  const fig = S.draft[name];
+  S.draft[name] = fig && fig.space === space ? null : { space, holder: S.owner };
+  commitDraft();
+}
+
+// ---------------------------------------------------------------- switching
+
+async function switchGame(game) {
+  if (game === S.game && S.pos) return;
+  if (S.mode === "game" && game === "cards") switchMode("analyse");
+  S.selected = null;
+  S.tool = "camel";
+  S.owner = null;
+  await loadBoard(S.last[game] ?? S.info.examples[game]);
+  if (S.mode === "game" && S.view && S.view.edition !== game) {
+    S.view = null;
+    S.curve.clear();
+    render();
+  }
+}
+
+function switchMode(mode) {
+  if (mode === "game" && S.game === "cards") {
+    S.gameError = "Following a whole game covers the board games (Camel Up, 1st edition); for Camel Up Cards, enter each revealed card in the editor.";
+  }
+  S.mode = mode;
+  S.selected = null;
+  render();
+  scheduleAnalysis();
+}
+
+// ---------------------------------------------------------------- players (board games)
+
+function tableState() {
+  const t = S.table;
+  return {
+    board: S.pos.board,
+    players: t.players.map((p) => ({ ...p })),
+    to_move: t.to_move,
+    winner_pile: t.winner_pile,
+    loser_pile: t.loser_pile,
+  };
+}
+
+async function checkTable() {
+  try {
+    const out = await postJSON("/api/state", { state: tableState() });
+    S.tableInfo = out;
+    S.tableError = null;
+    return true;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    S.tableError = err.message;
+    return false;
+  }
+}
+
+function onTableChange() {
+  scheduleAnalysis();
+}
+
+// ---------------------------------------------------------------- analysis
+
+let timer = null;
+
+function scheduleAnalysis() {
+  // results of the previous position are never shown beside a new one
+  analyses++;
+  cancelAnalysis();
+  clearTimeout(timer);
+  timer = setTimeout(analyse, 60);
+}
+
+function cancelAnalysis() {
+  S.controller?.abort();
+  S.controller = null;
+  S.results = null;
+}
+
+let analyses = 0; // only the latest analysis may show its results
+
+async function analyse() {
+  const gen = ++analyses;
+  cancelAnalysis();
+  if (!S.pos || S.draft?.tray?.length) return render();
+  let body;
+  if (S.mode === "game") {
+    if (S.game === "cards" || !S.view || S.view.finished) return render();
+    body = { state: S.view.advised, seed: S.seed, precision: S.precision };
+  } else if (S.game === "cards") {
+    body = { board: S.pos.board, seed: S.seed };
+  } else {
+    const before = JSON.stringify([S.tableInfo?.hands, S.tableInfo?.free_leg_tiles, S.tableError]);
+    const ok = await checkTable();
+    if (gen !== analyses) return;
+    if (JSON.stringify([S.tableInfo?.hands, S.tableInfo?.free_leg_tiles, S.tableError]) !== before) renderSide();
+    if (!ok) {
+      S.results = { error: S.tableError, where: "players" };
+      return renderResults();
+    }
+    body = { state: tableState(), player: S.table.advised, seed: S.seed, precision: S.precision };
+  }
+  const controller = new AbortController();
+  S.controller = controller;
+  const results = { stages: [], body };
+  S.results = results;
+  renderResults();
+  try {
+    await streamJSON("/api/analyse", body, (line) => {
+      if (controller.signal.aborted) return;
+      if (line.stage === "start") results.planned = line.stages;
+      else if (line.stage === "error") results.error = line.error;
+      else if (line.stage !== "done") results[line.stage] = line;
+      if (line.stage !== "start") results.stages.push(line.stage);
+      renderResults();
+      if (line.stage === "advice" || line.stage === "advice_leg" || line.stage === "leg") renderBoard();
+    }, controller.signal);
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    if (!(err instanceof ApiError)) throw err;
+    results.error = err.message;
+    renderResults();
+  } finally {
+    if (S.controller === controller) S.controller = null;
+  }
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  document.body.dataset.game = S.game;
+  document.body.dataset.mode = S.mode;
+  for (const b of document.querySelectorAll("#game-tabs button")) b.setAttribute("aria-pressed", String(b.dataset.game === S.game));
+  for (const b of document.querySelectorAll("#mode-tabs button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.mode === S.mode));
+    // whole games (and their records) are those of the board games
+    const off = b.dataset.mode === "game" && S.game === "cards";
+    b.disabled = off;
+    b.title = off ? "Whole games cover Camel Up and its 1st edition; for Camel Up Cards, enter each revealed card in the editor" : "";
+  }
+  renderBoard();
+  renderTools();
+  renderSide();
+  renderGameBlock();
+  renderResults();
+}
+
+function boardModel() {
+  if (S.mode === "game" && S.view) {
+    if (!S.view.finished) return S.view.position;
+    // the race is over: the final stacks, those beyond the track drawn apart
+    const track = S.info[S.game].track;
+    const final = S.view.final_stacks;
+    return {
+      ...S.view.position,
+      stacks: final.filter(([s]) => s >= 1 && s <= track),
+      beyond: final.filter(([s]) => s < 1 || s > track),
+    };
+  }
+  return S.draft;
+}
+
+function currentProbs() {
+  const odds = S.results?.race?.odds ?? S.results?.leg?.odds;
+  if (!odds) return null;
+  const out = {};
+  for (const [c, v] of Object.entries(odds.leg)) out[c] = v.rank[0];
+  return out;
+}
+
+function currentBest() {
+  return S.results?.advice?.best ?? S.results?.advice_leg?.best ?? null;
+}
+
+export function renderBoard() {
+  const model = boardModel();
+  const area = $("board");
+  const tray = $("tray");
+  if (!model) return;
+  const info = { ...S.info[S.game], colours: S.info.colours, names: S.info.names };
+  const readonly = S.mode === "game";
+  const best = currentBest();
+  const heat = S.heatSign === "off" ? null
+    : S.game === "cards" ? figureHeat(best, S.heatSign === "-" ? "fennec" : "palm") : tileHeat(best, S.heatSign);
+  const opts = { info, selected: S.selected, probs: currentProbs(), heat, heatSign: S.heatSign, readonly };
+  const el = S.game === "cards" ? drawCardsBoard(model, opts) : drawBoardGame(model, opts);
+  // a redraw keeps the keyboard focus where it was
+  const active = document.activeElement;
+  let again = null;
+  if (active && area.contains(active)) {
+    for (const key of ["camel", "space", "die", "legtile"]) {
+      if (active.dataset?.[key] !== undefined) again = `[data-${key}="${active.dataset[key]}"]`;
+    }
+    if (active.dataset?.camel !== undefined) again = `[data-camel="${active.dataset.camel}"]`;
+  }
+  area.replaceChildren(el);
+  if (again) area.querySelector(again)?.focus({ preventScroll: true });
+  tray.replaceChildren();
+  const off = model.tray ?? [];
+  if (!readonly && (off.length || S.selected)) {
+    tray.append(h("span", { class: "tray-label" }, off.length
+      ? "Off the board — click a camel, then a space:" : "Click a space to put the camel there, another camel to put it under that one, or here to take it off the board"));
+    for (const c of off) {
+      tray.append(h("button", {
+        type: "button", class: `tray-camel${S.selected === c ? " selected" : ""}`, "data-camel": c,
+        style: `background:${info.colours[c]};color:${"BGPRkO".includes(c) ? "#fff" : "#111"}`,
+        "aria-label": `${info.names[c]} camel, off the board`,
+      }, c));
+    }
+  }
+}
+
+function button(label, attrs = {}) {
+  return h("button", { type: "button", ...attrs }, label);
+}
+
+function renderTools() {
+  const box = $("tools");
+  box.replaceChildren();
+  const input = $("board-text");
+  const inGame = S.mode === "game" && !!S.view;
+  input.readOnly = inGame;
+  $("text-form").querySelector("button").hidden = inGame;
+  if (inGame) input.value = S.view.board;
+  else if (S.pos && document.activeElement !== input && $("text-error").hidden) input.value = S.pos.board;
+  if (S.mode === "game") {
+    box.append(h("p", { class: "note" }, "The board follows the game: record each turn on the right."));
+    return;
+  }
+  const ed = S.info[S.game];
+  const tools = S.game === "cards"
+    ? [["camel", "Move camels"], ["palm", "Palm (+1)"], ["fennec", "Fennec (−1)"]]
+    : [["camel", "Move camels"], ["+", `${S.game === "first" ? "Oasis" : "Cheering"} tile +`], ["-", `${S.game === "first" ? "Mirage" : "Booing"} tile −`]];
+  const group = h("div", { class: "toolgroup", role: "radiogroup", "aria-label": "what a click on a space does" },
+    tools.map(([tool, label]) => button(label, {
+      class: `tool${S.tool === tool ? " on" : ""}`, "aria-pressed": String(S.tool === tool), "data-tool": tool,
+      onclick: () => { S.tool = tool; S.selected = null; render(); },
+    })));
+  box.append(group);
+  if (S.tool !== "camel") {
+    const max = S.game === "cards" ? S.draft.players : ed.max_players;
+    const sel = h("select", { id: "owner", "aria-label": S.game === "cards" ? "who holds its card" : "whose tile" },
+      h("option", { value: "" }, S.game === "cards" ? "card held by nobody you track" : "owner: nobody tracked"),
+      Array.from({ length: max }, (_, p) => h("option", { value: p, selected: S.owner === p }, S.game === "cards" ? `card held by P${p}${p === 0 ? " (you)" : ""}` : `owner: P${p}`)));
+    sel.addEventListener("change", () => { S.owner = sel.value === "" ? null : Number(sel.value); });
+    box.append(sel);
+  }
+  const actions = h("div", { class: "toolgroup" },
+    button("Example", { onclick: () => loadBoard(S.info.examples[S.game]) }),
+    S.game !== "cards" ? button("Set up by the rules", { id: "random-setup", onclick: randomSetup }) : null,
+    button("Clear the board", {
+      id: "clear-board",
+      onclick: () => {
+        // every camel off the board, no tile or figure, a full pyramid and full stacks
+        for (const [, camels] of S.draft.stacks) for (const c of camels) S.draft.tray.push(c);
+        S.draft.stacks = [];
+        if (S.game === "cards") {
+          S.draft.palm = null;
+          S.draft.fennec = null;
+        } else {
+          S.draft.tiles = [];
+          S.draft.dice = ed.dice;
+          for (const c of ed.racing) S.draft.legtiles[c] = [...ed.leg_stack];
+        }
+        S.selected = null;
+        commitDraft();
+      },
+    }));
+  box.append(actions);
+  const heatLabel = S.game === "cards" ? ["palm", "fennec"] : ["+", "−"];
+  box.append(h("div", { class: "toolgroup heat", role: "radiogroup" },
+    h("span", {}, S.game === "cards" ? "Figure EV on the track:" : "Tile landings on the track:"),
+    [["+", heatLabel[0]], ["-", heatLabel[1]], ["off", "off"]].map(([v, label]) => button(label, {
+      class: `tool small${S.heatSign === v ? " on" : ""}`, "aria-pressed": String(S.heatSign === v),
+      onclick: () => { S.heatSign = v; render(); },
+    }))));
+}
+
+async function randomSetup() {
+  const ed = S.info[S.game];
+  const view = await postJSON("/api/game/new", { edition: S.game, players: Math.max(ed.min_players, S.table?.n ?? 4) });
+  await loadBoard(view.board);
+}
+
+function renderSide() {
+  const box = $("side-block");
+  if (S.mode === "game" && S.game !== "cards") {
+    box.replaceChildren(S.view ? gameTable() : h("p", { class: "note" }, ""));
+    return;
+  }
+  if (S.game === "cards") {
+    box.replaceChildren(renderCardsPanel(S, { commit: commitDraft, render }));
+    return;
+  }
+  box.replaceChildren(renderPlayers(S, { changed: onTableChange, render }));
+}
+
+function gameTable() {
+  const v = S.view;
+  const rows = v.state.players.map((p, i) => h("tr", { class: i === v.to_move && !v.finished ? "to-move" : "" },
+    h("td", {}, `P${i}`, i === v.to_move && !v.finished ? " ◀ to move" : ""),
+    h("td", { class: "num" }, p.money),
+    h("td", {}, p.leg_tiles.join(" ") || "–"),
+    h("td", { class: "num" }, p.pyramid_tiles),
+    h("td", {}, v.finished ? v.hands[i] : `${v.hands[i].length} in hand`),
+    h("td", {}, p.partner === null ? "" : `P${p.partner}`)));
+  const pile = (name, cards) => h("p", {}, `${name}: `, cards.length ? cards.map((c) => h("span", { class: "pilecard" },
+    `P${c.player}`, v.finished && c.colour ? ` ${c.colour}` : " ▮")) : "empty");
+  return h("details", { open: true, class: "card" },
+    h("summary", {}, h("h2", {}, "The table")),
+    h("div", { class: "scroll" }, h("table", { class: "players" },
+      h("thead", {}, h("tr", {}, ["player", "money", "leg tiles", "pyramid", "overall cards", "partner"].map((x) => h("th", {}, x)))),
+      h("tbody", {}, rows))),
+    pile("Winner pile", v.state.winner_pile), pile("Loser pile", v.state.loser_pile),
+    h("p", { class: "note" }, v.finished ? "Piles revealed at the end of the race." : "Overall cards are placed face down."));
+}
+
+const STAGES = {
+  leg: "leg odds", advice_leg: "options from the leg", race: "race odds", advice: "all options",
+};
+
+function renderStatus() {
+  const box = $("status");
+  box.replaceChildren();
+  const r = S.results;
+  if (S.draft?.tray?.length && S.mode === "analyse") {
+    box.append(h("p", { class: "hint" }, `Put ${S.draft.tray.join(", ")} on the board to see the odds: click a camel, then a space.`));
+    return;
+  }
+  if (!r) return;
+  if (r.error) {
+    box.append(h("p", { class: "error", role: "alert", id: "analysis-error" }, r.where === "players" ? `Players: ${r.error}` : r.error));
+    return;
+  }
+  const planned = r.planned ?? [];
+  box.append(h("ul", { class: "stages" }, planned.map((s) => h("li", {
+    class: r[s] ? "done" : "running", "data-stage": s,
+  }, r[s] ? "✓ " : "… ", STAGES[s] ?? s))));
+}
+
+function bestCallout() {
+  const box = $("best-block");
+  box.replaceChildren();
+  const best = currentBest();
+  const info = { ...S.info[S.game], colours: S.info.colours, names: S.info.names };
+  if (S.mode === "game" && S.view?.finished) {
+    const sum = S.view.summary;
+    const order = sum.winners.map((p) => `P${p}`).join(" and ");
+    box.append(h("p", { class: "lead" }, `The race is over: ${info.names[sum.winner_camel]} won, ${info.names[sum.loser_camel]} came last. `,
+      h("b", {}, `${order} win${sum.winners.length > 1 ? "" : "s"} the game`), ` with ${Math.max(...sum.money)} coins.`));
+    return;
+  }
+  if (!best || !best.moves.length) return;
+  const top = best.moves[0];
+  const who = S.game === "cards" ? "you" : `P${best.player}`;
+  const final = !!S.results?.advice;
+  box.append(
+    h("p", { class: "kicker" }, final ? `Best move for ${who}` : `Best move for ${who} so far (overall cards still being valued)`),
+    h("p", { class: "lead", id: "best-move" }, actionWords(top.action, info, S.game, top), " ",
+      h("span", { class: `ev ${top.ev >= 0 ? "pos" : "neg"}` }, `${signed(top.ev)} coins`)),
+  );
+  if (best.moves.length > 1) {
+    const second = best.moves[1];
+    box.append(h("p", { class: "sub" }, `Next best: ${actionWords(second.action, info, S.game, second)} (${signed(second.ev)})`));
+  }
+  if (best.assumptions) box.append(h("p", { class: "note" }, best.assumptions.join("; ")));
+}
+
+export function renderResults() {
+  renderStatus();
+  bestCallout();
+  const r = S.results;
+  const info = { ...S.info[S.game], colours: S.info.colours, names: S.info.names };
+  const legBox = $("leg");
+  const raceBox = $("race");
+  const adviceBox = $("advice");
+  const odds = r?.race?.odds ?? r?.leg?.odds;
+  const waiting = (text) => h("p", { class: "note pending" }, text);
+  const blank = S.mode === "game" && (!S.view || S.view.finished);
+  for (const id of ["advice-block", "leg-block", "race-block"]) $(id).hidden = blank;
+  legBox.replaceChildren(blank ? "" : odds ? legTable(odds, info, { race_ends: r?.leg?.race_ends, landings: r?.leg?.landings }) : waiting("Counting every die order…"));
+  raceBox.replaceChildren(blank ? "" : r?.race ? raceTable(r.race.odds, info) : waiting("Simulating races…"));
+  const best = currentBest();
+  adviceBox.replaceChildren(blank ? "" : best
+    ? adviceList(best, info, S.game, {
+      pending: !r?.advice && (r?.planned ?? []).includes("advice"), expanded: S.expanded,
+      onToggle: () => { S.expanded = !S.expanded; renderResults(); },
+    })
+    : waiting("Valuing every action…"));
+}
+
+// ---------------------------------------------------------------- game mode
+
+function renderGameBlock() {
+  const box = $("game-block");
+  const curves = $("curve-block");
+  box.hidden = S.mode !== "game";
+  curves.hidden = S.mode !== "game" || !S.view;
+  if (S.mode !== "game") return;
+  box.replaceChildren(renderGame(S, gameActions));
+  drawCurveBlock();
+}
+
+const gameActions = {
+  async newGame(opts) {
+    await gameCall("/api/game/new", { edition: S.game, ...opts });
+  },
+  async act(action, roll, random = false) {
+    const body = { record: S.view.record, action };
+    if (roll) body.roll = roll;
+    if (random) body.random = true;
+    await gameCall("/api/game/act", body);
+  },
+  async undo() {
+    const rec = S.view.record.filter((e) => e.type !== "end");
+    if (rec.length <= 1) return;
+    await gameCall("/api/game/replay", { record: rec.slice(0, -1) });
+  },
+  save() {
+    const text = S.view.record.map((e) => JSON.stringify(e)).join("\n") + "\n";
+    download(new Blob([text], { type: "application/x-ndjson" }), "camelup-game.jsonl");
+  },
+  async load(file, index = 0) {
+    const text = await file.text();
+    S.loadedText = text;
+    await gameCall("/api/game/load", { text, game: index });
+  },
+  async pick(index) {
+    await gameCall("/api/game/load", { text: S.loadedText, game: index });
+  },
+  close() {
+    S.view = null;
+    S.curve.clear();
+    render();
+  },
+};
+
+async function gameCall(path, body) {
+  if (S.gameBusy) return; // one turn at a time: each starts from the record the last one returned
+  S.gameBusy = true;
+  renderGameBlock();
+  try {
+    const view = await postJSON(path, body);
+    S.gameError = null;
+    if (S.view && view.record[0].seed !== S.view.record[0].seed) S.curve.clear();
+    S.view = view;
+    if (view.edition !== S.game) S.game = view.edition;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    S.gameError = err.message;
+  } finally {
+    S.gameBusy = false;
+  }
+  render();
+  scheduleAnalysis();
+  updateCurve();
+}
+
+const curveKey = (board) => board.split(" legtiles:")[0];
+
+async function updateCurve() {
+  if (!S.view) return;
+  const boards = S.view.finished ? S.view.boards.slice(0, -1) : S.view.boards;
+  const missing = [...new Set(boards.map(curveKey))].filter((b) => !S.curve.has(b));
+  for (let i = 0; i < missing.length; i += 400) {
+    const part = missing.slice(i, i + 400);
+    try {
+      const out = await postJSON("/api/curve", { boards: part });
+      part.forEach((b, k) => S.curve.set(b, out.rows[k]));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return;
+    }
+  }
+  drawCurveBlock();
+}
+
+function drawCurveBlock() {
+  const box = $("curves");
+  if (!S.view || S.mode !== "game") return;
+  const boards = S.view.finished ? S.view.boards.slice(0, -1) : S.view.boards;
+  const rows = boards.map((b) => S.curve.get(curveKey(b)));
+  if (!rows.length || rows.some((r) => !r)) {
+    box.replaceChildren(h("p", { class: "note pending" }, "Computing the odds after every turn…"));
+    return;
+  }
+  const info = { colours: S.info.colours };
+  const result = S.view.finished ? { winner: S.view.summary.winner_camel, loser: S.view.summary.loser_camel } : {};
+  box.replaceChildren(drawCurves(rows, S.view.leg_of_turn, info, result),
+    h("p", { class: "note" }, "Leg ends dashed", S.view.finished ? "; the race's winner and last camel drawn thick." : "."));
+}
+
+// ---------------------------------------------------------------- share & export
+
+function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    flash(`${what} copied`);
+  } catch (e) {
+    window.prompt(`Copy the ${what}:`, text);
+  }
+}
+
+function flash(text) {
+  const note = h("div", { class: "toast", role: "status" }, text);
+  document.body.append(note);
+  setTimeout(() => note.remove(), 1800);
+}
+
+export async function boardPNG() {
+  const el = document.querySelector("#board svg");
+  const clone = el.cloneNode(true);
+  const [, , w, hgt] = clone.getAttribute("viewBox").split(" ").map(Number);
+  const scale = 2;
+  clone.setAttribute("width", w * scale);
+  clone.setAttribute("height", hgt * scale);
+  const text = new XMLSerializer().serializeToString(clone);
+  const img = new Image();
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = w * scale;
+  canvas.height = hgt * scale;
+  canvas.getContext("2d").drawImage(img, 0, 0);
+  return new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+}
+
+function wireShare() {
+  const menu = $("share-menu");
+  const btn = $("share-button");
+  btn.addEventListener("click", () => {
+    menu.hidden = !menu.hidden;
+    btn.setAttribute("aria-expanded", String(!menu.hidden));
+  });
+  const close = () => { menu.hidden = true; btn.setAttribute("aria-expanded", "false"); };
+  $("copy-link").addEventListener("click", () => { close(); copy(location.href, "link"); });
+  $("copy-board").addEventListener("click", () => { close(); copy(currentBoard(), "board string"); });
+  $("save-state").addEventListener("click", () => {
+    close();
+    const data = S.mode === "game" && S.view ? S.view.state : S.game === "cards" ? { board: S.pos.board } : tableState();
+    download(new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" }), "camelup-state.json");
+  });
+  $("save-png").addEventListener("click", async () => {
+    close();
+    download(await boardPNG(), "camelup-board.png");
+  });
+}
+
+function currentBoard() {
+  return S.mode === "game" && S.view ? S.view.board : S.pos.board;
+}
+
+window.camelup = { S, boardPNG };
+init().catch((err) => {
+  $("status").replaceChildren(h("p", { class: "error" }, `The page could not start: ${err.message}`));
+  throw err;
+});

@@ -1,0 +1,50 @@
+// The probability curves through a game (as `camelup chart` draws them):
+// each camel's P(wins the leg), P(wins the race) and P(comes last) after
+// every turn, leg ends dashed.
+
+import { svg } from "./board.js";
+
+const W = 560;
+const H = 150;
+const L = 38;
+const R = 10;
+const T = 22;
+const B = 22;
+
+function one(rows, key, title, camels, colours, legStarts, actual) {
+  const n = Math.max(rows.length - 1, 1);
+  const x = (i) => L + ((W - L - R) * i) / n;
+  const y = (p) => T + (H - T - B) * (1 - p);
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "curve", role: "img", "aria-label": title });
+  root.append(svg("text", { x: L, y: 14, "font-size": 12, "font-weight": 700, fill: "#333" }, title));
+  for (const p of [0, 0.5, 1]) {
+    root.append(svg("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), stroke: "#ddd" }));
+    root.append(svg("text", { x: L - 4, y: y(p) + 4, "text-anchor": "end", "font-size": 10, fill: "#666" }, `${p * 100}%`));
+  }
+  for (const i of legStarts) {
+    root.append(svg("line", { x1: x(i - 0.5), x2: x(i - 0.5), y1: T, y2: H - B, stroke: "#999", "stroke-dasharray": "4 3" }));
+  }
+  root.append(svg("text", { x: W - R, y: H - 6, "text-anchor": "end", "font-size": 10, fill: "#666" }, "turn →"));
+  for (const c of camels) {
+    const pts = rows.map((r, i) => `${x(i).toFixed(1)},${y(r[key][c]).toFixed(1)}`).join(" ");
+    const stroke = colours[c] === "#f4f4f4" ? "#bbb" : colours[c];
+    root.append(svg("polyline", { points: pts, fill: "none", stroke, "stroke-width": c === actual ? 4 : 2, "data-camel-curve": c },
+      svg("title", {}, c)));
+    if (rows.length === 1) root.append(svg("circle", { cx: x(0), cy: y(rows[0][key][c]), r: 3, fill: stroke }));
+  }
+  return root;
+}
+
+export function drawCurves(rows, legOfTurn, info, result = {}) {
+  const camels = Object.keys(rows[0].leg);
+  const legStarts = [];
+  for (let i = 1; i < rows.length; i++) if (legOfTurn[i] !== legOfTurn[i - 1]) legStarts.push(i);
+  const box = document.createElement("div");
+  box.className = "curves";
+  box.append(
+    one(rows, "leg", "P(wins this leg)", camels, info.colours, legStarts, null),
+    one(rows, "win", "P(wins the race)", camels, info.colours, legStarts, result.winner),
+    one(rows, "lose", "P(comes last)", camels, info.colours, legStarts, result.loser),
+  );
+  return box;
+}

@@ -1,0 +1,139 @@
+// Game mode: record what happens at the table, turn by turn.  The buttons
+// offer exactly the legal actions the server lists; the server moves the
+// camels, pays the tiles, scores the legs and keeps the record.
+
+import { chip, h } from "./results.js";
+
+function btn(label, attrs = {}) {
+  return h("button", { type: "button", ...attrs }, label);
+}
+
+export function renderGame(S, act) {
+  const info = { ...S.info[S.game], colours: S.info.colours, names: S.info.names };
+  const box = h("div", { class: "game", id: "game-panel" });
+  if (S.gameError) box.append(h("p", { class: "error", role: "alert", id: "game-error" }, S.gameError));
+  if (S.game === "cards") return box;
+  if (!S.view) {
+    box.append(newGameForm(S, act, info));
+    return box;
+  }
+  const v = S.view;
+  const legal = new Set(v.legal);
+  const head = h("div", { class: "game-head" },
+    h("p", { class: "turn" }, v.finished ? `${v.legs} legs · ${v.turns} turns · ` : `Leg ${v.legs} · turn ${v.turns + 1} · `,
+      v.finished ? h("b", {}, "the race is over") : h("b", { id: "to-move" }, `P${v.to_move} to move`)),
+    h("div", { class: "row wrap" },
+      btn("Undo", { id: "undo", disabled: v.turns === 0 || S.gameBusy, onclick: () => act.undo(), title: "take back the last turn" }),
+      btn("Save the game", { id: "save-game", onclick: () => act.save(), title: "download the game record (JSON lines)" }),
+      h("label", { class: "filebutton" }, "Open a game…",
+        fileInput((file) => act.load(file))),
+      btn("New game", { onclick: () => act.close() })));
+  box.append(head);
+  if (v.games && v.games.length > 1) {
+    box.append(h("label", {}, "Game of the file: ", (() => {
+      const sel = h("select", { id: "pick-game" }, v.games.map((g) => h("option", { value: g.index, selected: g.index === v.index },
+        `#${g.index}: ${g.players} players, ${g.turns} turns${g.winner_camel ? `, ${g.winner_camel} won` : ""}${g.bots ? ` (${g.bots.join(", ")})` : ""}`)));
+      sel.addEventListener("change", () => act.pick(Number(sel.value)));
+      return sel;
+    })()));
+  }
+  if (!v.finished) box.append(actionsFor(v, legal, info, act, S.gameBusy));
+  if (v.log.length) {
+    const items = v.log.map((line, i) => h("li", {}, line)).reverse();
+    box.append(h("details", { class: "log", open: true }, h("summary", {}, `What happened (${v.log.length} turns)`),
+      h("ol", { reversed: true, id: "game-log" }, items)));
+  }
+  return box;
+}
+
+function fileInput(onfile) {
+  const input = h("input", { type: "file", accept: ".jsonl,.json,.txt,application/json", id: "load-game" });
+  input.addEventListener("change", () => { if (input.files[0]) onfile(input.files[0]); input.value = ""; });
+  return input;
+}
+
+function newGameForm(S, act, info) {
+  const n = h("select", { id: "game-players", "aria-label": "players" },
+    Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => {
+      const p = k + info.min_players;
+      return h("option", { value: p, selected: p === (S.table?.n ?? 4) }, `${p} players`);
+    }));
+  const start = h("select", { id: "game-start", "aria-label": "first player" },
+    h("option", { value: "" }, "first player: drawn"),
+    Array.from({ length: info.max_players }, (_, p) => h("option", { value: p }, `first player: P${p}`)));
+  const opts = () => ({ players: Number(n.value), ...(start.value === "" ? {} : { start: Number(start.value) }) });
+  return h("div", { class: "newgame" },
+    h("h2", {}, "Follow a game at the table"),
+    h("p", {}, "Start from a set-up by the rules (drawn here) or from the board as you set it up on the left, then record every turn: who took which tile, which die came out of the pyramid and what it showed."),
+    h("div", { class: "row wrap" }, n, start),
+    h("div", { class: "row wrap" },
+      btn("Set up by the rules", { id: "new-random", class: "primary", onclick: () => act.newGame(opts()) }),
+      btn("Start from the board on the left", { id: "new-from-board", class: "primary", onclick: () => act.newGame({ ...opts(), board: S.pos.board }) }),
+      h("label", { class: "filebutton" }, "Open a saved game…", fileInput((file) => act.load(file)))));
+}
+
+function actionsFor(v, legal, info, act, busy) {
+  const wrap = h("div", { class: "actions" });
+  const who = `P${v.to_move}`;
+  // leg tiles
+  const legs = [...info.racing].filter((c) => legal.has(`leg:${c}`));
+  const top = Object.fromEntries([...info.racing].map((c) => [c, v.position.legtiles[c]?.[0]]));
+  if (legs.length) {
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} took a leg tile:`),
+      legs.map((c) => btn(`${c} ${top[c]}`, {
+        class: "camelbtn", "data-action": `leg:${c}`, disabled: busy,
+        style: `background:${info.colours[c]};color:${"BGPRO".includes(c) ? "#fff" : "#111"}`,
+        onclick: () => act.act(`leg:${c}`),
+      }))));
+  }
+  // the pyramid: which die came out and what it showed
+  if (legal.has("pyramid")) {
+    const dice = [...v.position.dice];
+    const rows = dice.map((d) => {
+      const grey = d === "x";
+      const faces = grey ? [["white", 1], ["white", 2], ["white", 3], ["black", 1], ["black", 2], ["black", 3]] : [[null, 1], [null, 2], [null, 3]];
+      return h("div", { class: "dierow" },
+        h("span", { class: "die", style: `background:${grey ? "#9e9e9e" : info.colours[d]};color:${grey || "BGPRO".includes(d) ? "#fff" : "#111"}` }, grey ? "grey" : d),
+        faces.map(([colour, value]) => btn(colour ? `${colour === "white" ? "W" : "B"}${value}` : String(value), {
+          class: `face${colour ? ` ${colour}` : ""}`, disabled: busy, "data-roll": `${d}${value}${colour ? colour[0] : ""}`,
+          title: colour ? `the grey die showed ${colour} ${value}` : `${info.names[d]} die showed ${value}`,
+          onclick: () => act.act("pyramid", colour ? { die: d, value, colour } : { die: d, value }),
+        })));
+    });
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} rolled: which die came out, what did it show?`),
+      h("div", { class: "dice" }, rows),
+      btn("roll for me (random)", { class: "link", disabled: busy, onclick: () => act.act("pyramid", null, true) })));
+  }
+  // tiles
+  const tiles = v.legal.filter((a) => a.startsWith("tile:"));
+  if (tiles.length) {
+    const spaces = [...new Set(tiles.map((a) => Number(a.slice(6))))];
+    const sel = h("select", { id: "tile-space", "aria-label": "space" }, spaces.map((s) => h("option", { value: s }, `space ${s}`)));
+    const names = info.tile_names ?? ["cheering", "booing"];
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} put their tile on`), sel,
+      btn(`+ ${names[0]}`, { disabled: busy, onclick: () => act.act(`tile:+${sel.value}`) }),
+      btn(`− ${names[1]}`, { disabled: busy, onclick: () => act.act(`tile:-${sel.value}`) })));
+  }
+  // overall cards
+  const cards = v.legal.filter((a) => a.startsWith("winner:") || a.startsWith("loser:"));
+  if (cards.length) {
+    const pile = (name, label) => {
+      const colours = v.legal.filter((a) => a.startsWith(`${name}:`)).map((a) => a.slice(name.length + 1));
+      return h("span", { class: "sub" }, label, colours.map((c) => btn(c, {
+        class: "camelbtn small", disabled: busy, "data-action": `${name}:${c}`,
+        style: `background:${info.colours[c]};color:${"BGPRO".includes(c) ? "#fff" : "#111"}`,
+        onclick: () => act.act(`${name}:${c}`),
+      })));
+    };
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} placed an overall card:`),
+      pile("winner", "winner "), pile("loser", " loser ")));
+  }
+  const partners = v.legal.filter((a) => a.startsWith("partner:"));
+  if (partners.length) {
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} formed a partnership with`),
+      partners.map((a) => btn(`P${a.slice(8)}`, { disabled: busy, onclick: () => act.act(a) }))));
+  }
+  return wrap;
+}
+
+export { chip };

@@ -1,0 +1,355 @@
+"""What the web API computes, as plain functions of JSON-like data.
+
+The server validates each request in its own process (:mod:`.inputs`), then
+hands the work to a pool of worker processes (:mod:`.pool`), which call
+:func:`run` with a task name and its arguments.  Arguments and results are
+plain data (strings, numbers, lists, dicts): they cross process borders
+and go out as JSON.  Every figure comes from the package's public
+functions; nothing here implements a rule of the game.
+
+A user error (:class:`advisor.AdvisorError`) comes back as
+``{"error": message, "token": token}``; anything else is a bug and raises.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from typing import Any, Callable
+
+from ..errors import AdvisorError
+
+__all__ = ["run", "TASKS", "MAX_RECORD_ENTRIES", "MAX_CURVE_BOARDS", "game_view", "position_json",
+           "cards_json"]
+
+#: Longest game record the API replays (a real game has about 70 turns).
+MAX_RECORD_ENTRIES = 5000
+#: Boards per request of the odds curves.
+MAX_CURVE_BOARDS = 400
+
+
+class RecordError(AdvisorError):
+    """A game record that cannot be replayed."""
+
+
+# --------------------------------------------------------------------------
+# Positions as the page edits them
+# --------------------------------------------------------------------------
+
+
+def position_json(pos) -> dict:
+    """A board-game position as the page's editor holds it."""
+    return {
+        "game": pos.rules.name,
+        "board": str(pos),
+        "stacks": [[space, camels] for space, camels in pos.stacks],
+        "tiles": [{"space": t.space, "sign": t.sign, "owner": t.owner} for t in pos.tiles],
+        "dice": pos.dice,
+        "legtiles": {c: list(stack) for c, stack in zip(pos.racing, pos.legtiles)},
+    }
+
+
+def cards_json(pos) -> dict:
+    """A Camel Up Cards position as the page's editor holds it."""
+    from ..cards.position import cards_str
+
+    figure = lambda f: None if f is None else {"space": f[0], "holder": f[1]}  # noqa: E731
+    return {
+        "game": "cards",
+        "board": str(pos),
+        "players": pos.players,
+        "track": pos.track,
+        "length": pos.length,
+        "stacks": [[space, camels] for space, camels in pos.stacks],
+        "palm": figure(pos.palm),
+        "fennec": figure(pos.fennec),
+        "deck": pos.deck,
+        "decksize": pos.decksize,
+        "known": cards_str(pos.known),
+        "revealed": cards_str(pos.revealed),
+        "out": cards_str(pos.out),
+        "hand": cards_str([pos.hand]) if pos.hand else None,
+        "legtiles": {c: list(stack) for c, stack in zip("BGOWY", pos.legtiles)},
+        "mid": pos.mid,
+        "winners": pos.winners,
+        "losers": pos.losers,
+        "bets": list(pos.bets),
+        "money": pos.money,
+        "figure_spaces": pos.figure_spaces(),
+    }
+
+
+# --------------------------------------------------------------------------
+# Odds and advice
+# --------------------------------------------------------------------------
+
+
+def leg(board: str) -> dict:
+    """Stage 1: the exact leg odds, P(the race ends in this leg) and the
+    expected landings on every tile."""
+    from ..exact import leg_odds
+    from ..jsonout import odds_json
+    from ..notation import parse_position
+
+    pos = parse_position(board)
+    odds = leg_odds(pos)
+    return {"odds": odds_json(pos, odds), "race_ends": float(odds.race_ends),
+            "landings": {str(k): v for k, v in odds.expected_landings().items()}}
+
+
+def race(board: str, precision: float, seed: int) -> dict:
+    """Stage 3: leg and race odds, the JSON of ``camelup odds --json``."""
+    from ..exact import leg_odds
+    from ..jsonout import odds_json
+    from ..montecarlo import race_odds
+    from ..notation import parse_position
+
+    pos = parse_position(board)
+    return {"odds": odds_json(pos, leg_odds(pos), race_odds(pos, precision=precision, seed=seed), seed)}
+
+
+def advice(state: dict, player: int | None, precision: float, seed: int, denial: bool, race: bool,
+           assumptions: list[str]) -> dict:
+    """Stages 2 (``race=False``: valued without race odds) and 4 (all):
+    the JSON of ``camelup best --json``."""
+    from ..ev import best_moves
+    from ..jsonout import best_json
+    from ..state import GameState
+
+    st = GameState.from_json(state)
+    frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race)
+    return {"best": best_json(st, frame, assumptions)}
+
+
+def cards_leg(board: str, seed: int, others: str) -> dict:
+    from ..cards import cards_odds
+    from ..jsonout import cards_odds_json
+
+    return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others, race=False))}
+
+
+def cards_race(board: str, seed: int, others: str) -> dict:
+    from ..cards import cards_odds
+    from ..jsonout import cards_odds_json
+
+    return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others))}
+
+
+def cards_advice(board: str, seed: int, others: str) -> dict:
+    from ..cards import cards_best, parse_cards
+    from ..jsonout import cards_best_json
+
+    pos = parse_cards(board)
+    return {"best": cards_best_json(pos, cards_best(pos, seed=seed, others=others))}
+
+
+def curve(boards: list[str], precision: float, seed: int) -> dict:
+    """Per board: P(1st this leg), P(wins the race), P(finishes last) of
+    every racing camel, computed as :func:`advisor.plotting.game_odds`
+    does for each turn of a game (leg tiles do not change the odds)."""
+    from ..exact import leg_odds
+    from ..montecarlo import race_odds
+    from ..notation import parse_position
+
+    rows = []
+    cache: dict[str, dict] = {}
+    for text in boards:
+        pos = parse_position(text)
+        key = str(pos).split(" legtiles:")[0]
+        if key not in cache:
+            lo = leg_odds(pos)
+            ro = race_odds(pos, precision=precision, seed=seed)
+            cache[key] = {
+                "leg": {c: float(lo.rank[i, 0]) for i, c in enumerate(lo.camels)},
+                "win": {c: float(ro.win[i]) for i, c in enumerate(ro.camels)},
+                "lose": {c: float(ro.lose[i]) for i, c in enumerate(ro.camels)},
+            }
+        rows.append({"board": text, **cache[key]})
+    return {"rows": rows, "precision": precision, "seed": seed}
+
+
+# --------------------------------------------------------------------------
+# Games: the browser holds the record, the server replays it
+# --------------------------------------------------------------------------
+
+
+def _describe(entry: dict) -> str:
+    """One line about a record entry, for the page's game log."""
+    who = f"P{entry['player']}"
+    action = entry["action"]
+    kind, _, arg = action.partition(":")
+    if kind == "pyramid":
+        roll = entry["roll"]
+        die = roll["die"]
+        if die == "x":
+            text = f"{who} rolled the grey die: {roll['colour']} {roll['value']}"
+        else:
+            text = f"{who} rolled {die} {roll['value']}"
+        if "landed" in entry:
+            text += f" (landed on the tile on {entry['landed']})"
+        if entry.get("leg_over"):
+            text += "; the leg is over"
+        if entry.get("race_over"):
+            text += "; the race is over"
+        return text
+    if kind == "leg":
+        return f"{who} took a {arg} leg tile"
+    if kind == "tile":
+        return f"{who} put their {'cheering' if arg[0] == '+' else 'booing'} tile on {arg[1:]}"
+    if kind in ("winner", "loser"):
+        return f"{who} placed a card on the overall {kind} pile"
+    return f"{who} formed a partnership with P{arg}"
+
+
+def game_view(game) -> dict:
+    """Everything the page shows of a game: its record (which the browser
+    keeps), the table, whose turn it is and what they may do."""
+    st = game.state
+    legs = [1]
+    for entry in game.record[1:]:
+        if entry.get("type") == "action":
+            legs.append(legs[-1] + (1 if entry.get("leg_over") else 0))
+    out: dict[str, Any] = {
+        "record": game.record,
+        "edition": st.position.rules.name,
+        "players": st.n_players,
+        "board": game.board(),
+        "position": position_json(st.position),
+        "state": st.to_json(),
+        "hands": [st.hand(i) for i in range(st.n_players)],
+        "to_move": st.to_move,
+        "finished": game.finished,
+        "legs": game.legs,
+        "turns": game.turns,
+        "legal": game.legal_actions(),
+        "boards": game.boards(),
+        "leg_of_turn": legs,
+        "log": [_describe(e) for e in game.record if e.get("type") == "action"],
+        "summary": game.summary() if game.finished else None,
+        "final_stacks": [list(x) for x in game.final_stacks] if game.finished else None,
+    }
+    if not game.finished:
+        # what the player to move knows: others' overall cards face down
+        out["advised"] = game.view(st.to_move).to_json()
+    return out
+
+
+def _replay(record: list) -> Any:
+    from ..game import replay
+
+    if not isinstance(record, list) or not record:
+        raise RecordError("a game record is a non-empty list of entries (its JSON lines)")
+    if len(record) > MAX_RECORD_ENTRIES:
+        raise RecordError(f"the record has {len(record)} entries; at most {MAX_RECORD_ENTRIES} are replayed")
+    if not all(isinstance(e, dict) for e in record):
+        raise RecordError("every entry of a game record is a JSON object")
+    try:
+        return replay(record)
+    except AdvisorError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        detail = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise RecordError(f"not a valid game record: {detail}") from None
+
+
+def game_new(edition: str, players: int, seed: int | None, start: int | None, board: str | None) -> dict:
+    from ..game import Game
+
+    return game_view(Game(edition, players, seed, start=start, position=board))
+
+
+def game_replay(record: list) -> dict:
+    return game_view(_replay(record))
+
+
+def game_act(record: list, action: str, roll: dict | None, random_roll: bool) -> dict:
+    """Replay ``record`` and play ``action`` for the player to move; for
+    ``pyramid`` the die that came out of the pyramid and its face
+    (``roll``), or a roll drawn at random by the game's rules."""
+    import numpy as np
+
+    from ..errors import IllegalActionError
+    from ..game import Roll
+
+    game = _replay(record)
+    if game.finished:
+        raise IllegalActionError("the game is over")
+    if action == "pyramid":
+        if random_roll:
+            rolled = game.draw_roll(np.random.default_rng())  # a fresh draw, not the replayed seed's
+        elif roll is None:
+            raise IllegalActionError("pyramid: say which die came out and what it showed (roll), or ask for a random roll")
+        else:
+            rolled = Roll(roll["die"], roll["value"], roll.get("colour"))
+        game.apply("pyramid", rolled)
+    else:
+        if roll is not None or random_roll:
+            raise IllegalActionError("only the pyramid action takes a roll")
+        game.apply(action)
+    return game_view(game)
+
+
+def game_load(text: str, index: int) -> dict:
+    """The games of a JSON-lines file (as ``camelup simulate`` writes it)
+    sent by the browser: a summary of each and the view of game ``index``."""
+    from ..game import read_records
+
+    fd, path = tempfile.mkstemp(suffix=".jsonl", prefix="camelup-upload-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        try:
+            games = read_records(path)
+        except (ValueError, AttributeError, TypeError) as exc:
+            raise RecordError(str(exc).replace(path, "the file")) from None
+    finally:
+        os.unlink(path)
+    if not games:
+        raise RecordError("the file holds no game record (a record starts with its setup line)")
+    if not 0 <= index < len(games):
+        raise RecordError(f"game {index}: the file holds {len(games)} game(s)")
+    summaries = []
+    for k, rec in enumerate(games):
+        setup, end = rec[0], rec[-1]
+        summaries.append({
+            "index": k, "edition": setup.get("edition"), "players": setup.get("players"),
+            "bots": setup.get("bots"), "turns": sum(1 for e in rec if e.get("type") == "action"),
+            "winner_camel": end.get("winner_camel") if end.get("type") == "end" else None,
+            "winners": end.get("winners") if end.get("type") == "end" else None,
+        })
+    view = game_view(_replay(games[index]))
+    view["games"] = summaries
+    view["index"] = index
+    return view
+
+
+# --------------------------------------------------------------------------
+# The worker side
+# --------------------------------------------------------------------------
+
+
+def ping() -> dict:
+    return {"pid": os.getpid()}
+
+
+def sleep(seconds: float) -> dict:
+    """Hold a worker (tests of cancellation and of the lanes)."""
+    time.sleep(min(float(seconds), 30.0))
+    return {"slept": seconds}
+
+
+TASKS: dict[str, Callable[..., dict]] = {
+    "leg": leg, "race": race, "advice": advice, "cards_leg": cards_leg, "cards_race": cards_race,
+    "cards_advice": cards_advice, "curve": curve, "game_new": game_new, "game_replay": game_replay,
+    "game_act": game_act, "game_load": game_load, "ping": ping, "sleep": sleep,
+}
+
+
+def run(task: str, kwargs: dict) -> dict:
+    """Run ``task`` in this (worker) process: ``{"ok": result}`` or
+    ``{"error": message, "token": token}`` for a user error."""
+    try:
+        return {"ok": TASKS[task](**kwargs)}
+    except AdvisorError as exc:
+        return {"error": str(exc), "token": getattr(exc, "token", None)}

@@ -1,0 +1,746 @@
+"""The web API (`camelup serve`), in process through Starlette's test client.
+
+Every endpoint; the same JSON and the same one-line errors as the command
+line; bad input of every kind (400, one line, never a traceback); size
+limits (413); static files only from the package (path traversal);
+concurrency (a slow request never holds up a fast one); cancellation of a
+progressive analysis when the client goes away; and `camelup serve` as a
+process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+import advisor  # noqa: E402
+from advisor.cli import main  # noqa: E402
+from advisor.game import Game, replay  # noqa: E402
+from advisor.web import create_app  # noqa: E402
+from advisor.web.app import BODY_LIMIT, ROUTES  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+BOARD = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
+START = "1:B 2:YG 3:PR 14:w 15:k"
+CARDS = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"
+STATE = {
+    "board": "1:B 2:YG 3:PR 14:w 15:k +7@2 -10@0 dice:GPRx legtiles:B322",
+    "players": [{"money": 3}, {"money": 4, "overall_cards": "GPRY"},
+                {"money": 1, "leg_tiles": ["B5"], "pyramid_tiles": 1}, {"money": 2, "pyramid_tiles": 1}],
+    "to_move": 0,
+    "winner_pile": [{"player": 2, "colour": "R"}, {"player": 1}],
+    "loser_pile": [{"player": 2, "colour": "B"}],
+}
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = create_app(workers=1)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def cli_json(argv, capsys) -> dict:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def cli_error(argv, capsys) -> str:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err.startswith("camelup: error: ")
+    return err[len("camelup: error: "):].strip()
+
+
+def assert_one_line_error(response, status=400) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) <= {"error", "token"}
+    assert body["error"] and "\n" not in body["error"]
+    assert "Traceback" not in response.text
+    return body["error"]
+
+
+def stream(client, body) -> list[dict]:
+    response = client.post("/api/analyse", json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+# --------------------------------------------------------------------------
+# The page and its files
+# --------------------------------------------------------------------------
+
+
+def test_static_files_ship_in_the_package():
+    static = resources.files("advisor.web") / "static"
+    names = {p.name for p in static.iterdir()}
+    for name in ("index.html", "app.js", "style.css", "board.js", "api.js", "screenshot.png"):
+        assert name in names, f"{name} missing from advisor/web/static"
+    html = (static / "index.html").read_text()
+    # offline: nothing is loaded from another host
+    for path in static.iterdir():
+        if path.suffix in (".html", ".js", ".css"):
+            text = path.read_text()
+            assert not re.search(r"(src|href)=[\"']?(https?:)?//", text), f"{path.name} loads from the network"
+            assert "@import url(http" not in text and "fetch(\"http" not in text
+    assert 'type="module"' in html
+
+
+def test_pyproject_declares_the_static_files_as_package_data():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"advisor.web" = ["static/*"' in text
+    deps = text.split("dependencies = [", 1)[1].split("]", 1)[0]
+    assert "starlette" in deps and "uvicorn" in deps
+
+
+def test_page_and_static_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Camel Up" in page.text
+    for name in ("app.js", "board.js", "api.js", "style.css"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200, name
+        assert r.content == (resources.files("advisor.web") / "static" / name).read_bytes()
+    assert client.get("/static/app.js").headers["content-type"].split(";")[0] in (
+        "text/javascript", "application/javascript")
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/static/%2e%2e%2f%2e%2e%2fcli.py",
+    "/static//etc/passwd", "/static/../../../../etc/passwd", "/static/%2fetc%2fpasswd", "/static/..\\app.py",
+])
+def test_no_path_traversal(client, path):
+    r = client.get(path)
+    assert r.status_code == 404
+    assert "create_app" not in r.text and "root:" not in r.text
+
+
+def test_unknown_route_and_wrong_method_answer_one_line_json(client):
+    assert_one_line_error(client.get("/api/nothing"), 404)
+    assert_one_line_error(client.get("/api/odds"), 405)
+
+
+# --------------------------------------------------------------------------
+# Same JSON as the command line
+# --------------------------------------------------------------------------
+
+
+def test_odds_is_the_json_of_camelup_odds(client, capsys):
+    api = client.post("/api/odds", json={"board": BOARD, "seed": 3, "precision": 0.01}).json()
+    assert api == cli_json(["odds", "--json", BOARD, "--seed", "3", "--precision", "0.01"], capsys)
+    leg = client.post("/api/odds", json={"board": BOARD, "leg_only": True}).json()
+    assert leg == cli_json(["odds", "--json", BOARD, "--leg-only"], capsys)
+
+
+def test_best_is_the_json_of_camelup_best(client, capsys, tmp_path):
+    api = client.post("/api/best", json={"board": BOARD, "seed": 5, "precision": 0.01, "players": 5,
+                                         "player": 1}).json()
+    assert api == cli_json(["best", "--json", BOARD, "--seed", "5", "--precision", "0.01", "--players", "5",
+                            "--player", "1"], capsys)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(STATE))
+    api = client.post("/api/best", json={"state": STATE, "seed": 2, "precision": 0.01, "denial": False}).json()
+    assert api == cli_json(["best", "--json", str(path), "--seed", "2", "--precision", "0.01", "--no-denial"],
+                           capsys)
+
+
+def test_cards_odds_and_best_are_the_json_of_the_cli(client, capsys):
+    api = client.post("/api/odds", json={"board": CARDS, "seed": 4}).json()
+    assert api == cli_json(["odds", "--json", CARDS, "--seed", "4"], capsys)
+    api = client.post("/api/best", json={"board": CARDS, "seed": 4, "others": "reveal"}).json()
+    assert api == cli_json(["best", "--json", CARDS, "--seed", "4", "--others", "reveal"], capsys)
+
+
+def test_json_is_strict(client):
+    text = client.post("/api/best", json={"board": BOARD, "seed": 1, "precision": 0.02}).text
+
+    def refuse(token):
+        raise AssertionError(f"non-JSON number {token}")
+
+    json.loads(text, parse_constant=refuse)
+
+
+# --------------------------------------------------------------------------
+# Progressive analysis
+# --------------------------------------------------------------------------
+
+
+def test_analysis_streams_leg_odds_first_then_advice_then_race(client):
+    lines = stream(client, {"board": START, "seed": 9, "precision": 0.01})
+    assert [x["stage"] for x in lines] == ["start", "leg", "advice_leg", "race", "advice", "done"]
+    start, leg, quick, race, full, _ = lines
+    assert start["seed"] == 9 and start["board"] == START and start["game"] == "second"
+    exact = advisor.leg_odds(START)
+    for i, c in enumerate(exact.camels):
+        assert leg["odds"]["leg"][c]["rank"] == [float(x) for x in exact.rank[i]]
+    assert leg["race_ends"] == 0.0
+    # the quick advice is best_moves(race=False); the full one equals /api/best
+    frame = advisor.best_moves(START, seed=9, precision=0.01, race=False)
+    assert [m["action"] for m in quick["best"]["moves"]] == list(frame["action"])
+    assert all(m["denial"] is None for m in quick["best"]["moves"])
+    assert not any(m["action"].startswith(("winner", "loser")) for m in quick["best"]["moves"])
+    assert full["best"] == client.post("/api/best", json={"board": START, "seed": 9, "precision": 0.01}).json()
+    assert race["odds"] == client.post("/api/odds", json={"board": START, "seed": 9, "precision": 0.01}).json()
+    # every action valued without race odds has the same EV in both
+    full_ev = {m["action"]: m["ev"] for m in full["best"]["moves"]}
+    for m in quick["best"]["moves"]:
+        assert m["ev"] == pytest.approx(full_ev[m["action"]], abs=1e-12)
+
+
+def test_analysis_of_a_game_state_and_of_camel_up_cards(client):
+    lines = stream(client, {"state": STATE, "seed": 1, "precision": 0.02, "race": False})
+    assert [x["stage"] for x in lines] == ["start", "leg", "advice_leg", "done"]
+    assert lines[0]["state"]["players"][2]["leg_tiles"] == ["B5"]
+    lines = stream(client, {"board": CARDS, "seed": 1, "others": "reveal"})
+    assert [x["stage"] for x in lines] == ["start", "leg", "race", "advice", "done"]
+    assert lines[0]["game"] == "cards"
+    assert lines[-2]["best"]["others"] == "reveal"
+
+
+def test_analysis_without_advice(client):
+    lines = stream(client, {"board": "first 1:B 2:YG 3:OW", "seed": 1, "advice": False, "precision": 0.02})
+    assert [x["stage"] for x in lines] == ["start", "leg", "race", "done"]
+
+
+# --------------------------------------------------------------------------
+# Bad input: 400 and one line, as on the command line
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", [
+    "1:B 2:YG 3:PR 14:w 17:k", "1:B 2:YG 3:PR 14:w", "1:B 2:YG 3:PR 14:w 15:k dice:GG", "first 1:B 2:YG 3:OW 4:k",
+    "1:B 2:YG 3:PR 14:w 15:k +1", "1:B 2:YG 3:PR 14:w 15:k +5 +6", "", "cards 0:BGOWY deck:99",
+    "cards 0:BGOWY players:9", "1:B 2:YG 3:PR 14:w 15:k legtiles:B9",
+])
+def test_bad_boards_get_the_cli_message(client, capsys, board):
+    message = assert_one_line_error(client.post("/api/odds", json={"board": board}))
+    if board:
+        assert message == cli_error(["odds", board], capsys)
+    for path in ("/api/best", "/api/analyse", "/api/position"):
+        assert assert_one_line_error(client.post(path, json={"board": board})) == message
+
+
+def test_a_bad_board_names_its_token(client):
+    body = client.post("/api/position", json={"board": "1:B 2:YG 3:PR 14:w 17:k"}).json()
+    assert body["token"] == "17:k"
+
+
+def test_bad_game_states_get_the_cli_message(client, capsys, tmp_path):
+    bad = [
+        {**STATE, "to_move": 9},
+        {**STATE, "players": [{"money": -1}, {}, {}, {}]},
+        {**STATE, "players": 2},
+        {**STATE, "extra": 1},
+        {"players": 4},
+        {**STATE, "winner_pile": [{"player": 7}]},
+    ]
+    for i, st in enumerate(bad):
+        path = tmp_path / f"s{i}.json"
+        path.write_text(json.dumps(st))
+        message = assert_one_line_error(client.post("/api/best", json={"state": st}))
+        assert message == cli_error(["best", str(path)], capsys)
+        assert assert_one_line_error(client.post("/api/state", json={"state": st})) == message
+
+
+@pytest.mark.parametrize("body, part", [
+    ({"board": BOARD, "precision": "fine"}, "precision"),
+    ({"board": BOARD, "precision": 0.0001}, "precision"),
+    ({"board": BOARD, "precision": 2}, "precision"),
+    ({"board": BOARD, "seed": -1}, "seed"),
+    ({"board": BOARD, "seed": 1.5}, "seed"),
+    ({"board": BOARD, "player": True}, "player"),
+    ({"board": BOARD, "player": 9}, "player"),
+    ({"board": BOARD, "players": 99}, "players"),
+    ({"board": BOARD, "players": 2}, "players"),
+    ({"board": BOARD, "state": STATE}, "either"),
+    ({}, "either"),
+    ({"board": 5}, "board"),
+    ({"board": BOARD, "colour": "B"}, "unknown field 'colour'"),
+    ({"board": BOARD, "others": "reveal"}, "others"),
+    ({"board": CARDS, "others": "bots"}, "others"),
+    ({"board": CARDS, "players": 4}, "players"),
+    ({"state": STATE, "players": 4}, "players"),
+    ({"state": "1:B"}, "state"),
+    ({"state": {**STATE, "players": 99999999999}}, "players"),
+    ({"state": {**STATE, "players": [{"money": "lots"}, {}, {}, {}]}}, "money"),
+    ({"state": {**STATE, "players": [{"leg_tiles": "B5"}, {}, {}, {}]}}, "leg_tiles"),
+    ({"board": BOARD, "leg_only": "yes"}, "leg_only"),
+])
+def test_bad_fields_are_named(client, body, part):
+    paths = ["/api/odds"] if "leg_only" in body else ["/api/odds", "/api/best", "/api/analyse"]
+    for path in paths:
+        message = assert_one_line_error(client.post(path, json=body))
+        assert part in message, (path, message)
+
+
+@pytest.mark.parametrize("raw, part", [
+    (b"", "empty"), (b"not json", "not valid JSON"), (b"[1, 2]", "JSON object"), (b'"1:B"', "JSON object"),
+    (b'{"board": NaN}', "strict JSON"), (b'{"board": Infinity}', "strict JSON"),
+    (b"\xff\xfe", "UTF-8"), (b'{"seed": ' + b"9" * 5000 + b"}", "JSON"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested"), (b'{"a": ' * 40 + b"1" + b"}" * 40, "nested"),
+])
+def test_malformed_bodies(client, raw, part):
+    for path in [p for p, methods, _ in ROUTES if "POST" in methods]:
+        message = assert_one_line_error(client.post(path, content=raw, headers={"content-type": "application/json"}))
+        assert part in message, (path, message)
+
+
+def test_bodies_are_size_limited(client):
+    big = json.dumps({"board": BOARD, "pad": "x" * (BODY_LIMIT + 10)})
+    assert "larger than" in assert_one_line_error(client.post("/api/odds", content=big), 413)
+
+    def chunks():  # no content-length: counted as it arrives
+        yield b'{"board": "'
+        for _ in range(BODY_LIMIT // 1000 + 2):
+            yield b"x" * 1000
+        yield b'"}'
+
+    assert "larger than" in assert_one_line_error(client.post("/api/best", content=chunks()), 413)
+    # a file of game records may be larger
+    text = "\n" * (BODY_LIMIT + 10)
+    message = assert_one_line_error(client.post("/api/game/load", json={"text": text}))
+    assert "no game record" in message
+
+
+def test_an_unexpected_error_is_one_line_and_logged(client, monkeypatch, caplog):
+    from advisor.web import inputs
+
+    def boom(body):
+        raise RuntimeError("deliberate\nfailure")
+
+    monkeypatch.setattr(inputs, "subject", boom)
+    with caplog.at_level("ERROR", logger="advisor.web"):
+        r = client.post("/api/odds", json={"board": BOARD})
+    message = assert_one_line_error(r, 500)
+    assert "RuntimeError" in message and "deliberate" not in message
+    assert any("deliberate" in (rec.exc_text or "") or rec.exc_info for rec in caplog.records)
+
+
+# --------------------------------------------------------------------------
+# Positions and states for the editor
+# --------------------------------------------------------------------------
+
+
+def test_position_reads_and_writes_board_strings(client):
+    for text in (BOARD, "first 1:B 2:YG 3:OW +6@1 dice:BGO legtiles:B32", START + " legtiles:B322,R"):
+        obj = client.post("/api/position", json={"board": text}).json()
+        pos = advisor.parse_position(text)
+        assert obj["board"] == str(pos)
+        assert obj["game"] == pos.rules.name
+        again = client.post("/api/position", json={"position": obj}).json()
+        assert again == obj
+    obj = client.post("/api/position", json={"board": BOARD}).json()
+    obj["stacks"] = [[1, "BY"], [2, "G"], [3, "PR"], [14, "w"], [15, "k"]]
+    obj["tiles"].append({"space": 11, "sign": "-", "owner": 2})
+    obj["dice"] = "GPx"
+    obj["legtiles"]["R"] = [2]
+    out = client.post("/api/position", json={"position": obj}).json()
+    assert out["board"] == "1:BY 2:G 3:PR 14:w 15:k +5 -8 -11@2 dice:GPx legtiles:R2"
+
+
+def test_position_errors_name_the_token(client):
+    obj = client.post("/api/position", json={"board": BOARD}).json()
+    obj["tiles"].append({"space": 6, "sign": "+", "owner": None})
+    r = client.post("/api/position", json={"position": obj})
+    assert "next to the tile" in assert_one_line_error(r)
+    assert r.json()["token"] == "+6"
+    for bad, part in [
+        ({**obj, "stacks": "1:B"}, "stacks"), ({**obj, "stacks": [[1, 2]]}, "stacks"),
+        ({**obj, "tiles": [{"space": 5, "sign": "*"}]}, "tiles"), ({**obj, "dice": 5}, "dice"),
+        ({**obj, "legtiles": {"B": "5"}}, "legtiles"), ({**obj, "game": "third"}, "game"),
+        ({**obj, "colour": 1}, "unknown key"), ("1:B", "position"),
+    ]:
+        assert part in assert_one_line_error(client.post("/api/position", json={"position": bad}))
+
+
+def test_camel_up_cards_positions_round_trip(client):
+    from advisor.cards import parse_cards
+
+    text = "cards players:5 0:BG 2:OW 3:Y palm:7@0 fennec:9 deck:4 known:B1G2 revealed:O1 hand:W1 legtiles:B322 mid:BOWY bets:B5,mG money:4"
+    obj = client.post("/api/position", json={"board": text}).json()
+    assert obj["game"] == "cards" and obj["palm"] == {"space": 7, "holder": 0}
+    assert obj["board"] == str(parse_cards(text))
+    assert client.post("/api/position", json={"position": obj}).json() == obj
+    bad = {**obj, "track": "nn 1:B"}
+    assert "space" in assert_one_line_error(client.post("/api/position", json={"position": bad}))
+    bad = {**obj, "known": "B1Z3"}
+    assert "B1Z3" in assert_one_line_error(client.post("/api/position", json={"position": bad}))
+
+
+def test_state_validates_and_lists_the_legal_actions(client):
+    body = client.post("/api/state", json={"state": STATE}).json()
+    assert body["state"] == advisor.GameState.from_json(STATE).to_json()
+    assert body["legal"] == advisor.legal_actions(advisor.GameState.from_json(STATE))
+
+
+def test_games_describe_the_editions(client):
+    info = client.get("/api/games").json()
+    assert info["second"]["racing"] == "BGPRY" and info["second"]["dice"] == "BGPRYx"
+    assert info["first"]["leg_stack"] == [5, 3, 2]
+    assert info["cards"]["racing"] == "BGOWY"
+    assert set(info["colours"]) >= set("BGPRYOWwk")
+
+
+def test_openapi_documents_every_route(client):
+    from advisor.web.inputs import FIELDS
+
+    doc = client.get("/api/openapi.json").json()
+    documented = {(path, m.upper()) for path, ops in doc["paths"].items() for m in ops}
+    served = {(r.path, m) for r in client.app.routes if hasattr(r, "methods") for m in r.methods if m != "HEAD"}
+    assert documented == served
+    for path, ops in doc["paths"].items():
+        if "post" in ops:
+            props = ops["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
+            assert set(props) == set(FIELDS[path])
+            # the server refuses what the document does not list
+            r = client.post(path, json={"not_a_field": 1})
+            assert "unknown field 'not_a_field'" in assert_one_line_error(r)
+
+
+# --------------------------------------------------------------------------
+# Games: the browser holds the record
+# --------------------------------------------------------------------------
+
+
+def test_a_game_played_through_the_api_replays(client):
+    view = client.post("/api/game/new", json={"players": 4, "seed": 11, "start": 0}).json()
+    record = view["record"]
+    assert view["to_move"] == 0 and view["legal"][0].startswith("leg:")
+    game = Game("second", 4, 11, start=0)
+    assert view["board"] == game.board()
+    moves = ["leg:" + view["state"]["board"].split()[0][-1], "pyramid", "tile:+9", "pyramid", "winner:B"]
+    rolls = [None, {"die": "G", "value": 2}, None, {"die": "x", "value": 1, "colour": "black"}, None]
+    for action, roll in zip(moves, rolls):
+        body = {"record": record, "action": action}
+        if roll:
+            body["roll"] = roll
+        view = client.post("/api/game/act", json=body).json()
+        assert "error" not in view, view
+        record = view["record"]
+    assert len(view["log"]) == 5 and "rolled G 2" in view["log"][1] and "grey die: black 1" in view["log"][3]
+    again = replay(record)
+    assert again.board() == view["board"] and again.state.to_json() == view["state"]
+    # the player to move sees other players' pile cards face down
+    assert view["advised"]["winner_pile"] == [{"player": 0}]
+    # undo: the record less its last entry
+    undone = client.post("/api/game/replay", json={"record": record[:-1]}).json()
+    assert undone["turns"] == 4 and undone["record"] == record[:-1]
+    # a random roll is a legal roll of a die in the pyramid
+    view = client.post("/api/game/act", json={"record": record, "action": "pyramid", "random": True}).json()
+    roll = view["record"][-1]["roll"]
+    assert roll["die"] in again.state.position.dice and 1 <= roll["value"] <= 3
+    replay(view["record"])
+
+
+def test_game_from_a_board_and_first_edition(client):
+    view = client.post("/api/game/new", json={"edition": "first", "players": 2, "board": "first 1:B 2:YG 3:OW",
+                                              "start": 1}).json()
+    assert view["board"] == "first 1:B 2:YG 3:OW" and view["to_move"] == 1 and view["edition"] == "first"
+    view = client.post("/api/game/act", json={"record": view["record"], "action": "pyramid",
+                                              "roll": {"die": "W", "value": 3}}).json()
+    assert view["board"].startswith("first 1:B 2:YG 3:O 6:W")
+
+
+def test_a_whole_simulated_game_loads_and_its_end_is_reported(client):
+    from advisor.simulate import play_game
+
+    records = [play_game(["heuristic", "random", "random"], seed=s) for s in (1, 2)]
+    text = "".join(json.dumps(e) + "\n" for rec in records for e in rec)
+    view = client.post("/api/game/load", json={"text": text, "game": 1}).json()
+    assert [g["index"] for g in view["games"]] == [0, 1]
+    assert view["games"][1]["winner_camel"] == records[1][-1]["winner_camel"]
+    assert view["finished"] and view["summary"] == records[1][-1] and view["legal"] == []
+    assert view["record"] == records[1]
+    assert "advised" not in view
+    # no action after the end
+    r = client.post("/api/game/act", json={"record": view["record"], "action": "pyramid", "random": True})
+    assert "over" in assert_one_line_error(r)
+
+
+@pytest.mark.parametrize("body, part", [
+    ({"record": []}, "record"),
+    ({"record": "x"}, "record"),
+    ({"record": [{"type": "action"}]}, "setup"),
+    ({"record": [{"type": "setup", "edition": "second"}]}, "players"),
+    ({"record": [{"type": "setup", "edition": "second", "players": 4, "seed": 1, "board": "1:B", "start": 0}]},
+     "invalid"),
+])
+def test_bad_records(client, body, part):
+    message = assert_one_line_error(client.post("/api/game/replay", json=body))
+    assert part in message
+
+
+def test_bad_actions_and_rolls(client):
+    view = client.post("/api/game/new", json={"players": 3, "seed": 5, "start": 0}).json()
+    record = view["record"]
+    cases = [
+        ({"action": "leg:Q"}, "not legal"),
+        ({"action": "pyramid"}, "which die"),
+        ({"action": "pyramid", "roll": {"die": "B", "value": 4}}, "value"),
+        ({"action": "pyramid", "roll": {"die": "x", "value": 1}}, "grey"),
+        ({"action": "pyramid", "roll": {"die": "B", "value": 1, "colour": "white"}}, "grey"),
+        ({"action": "pyramid", "roll": {"die": "Z", "value": 1}}, "Z"),
+        ({"action": "leg:B", "roll": {"die": "B", "value": 1}}, "only the pyramid"),
+        ({"action": 5}, "action"),
+        ({}, "action"),
+    ]
+    for extra, part in cases:
+        r = client.post("/api/game/act", json={"record": record, **extra})
+        assert part in assert_one_line_error(r), extra
+    played = client.post("/api/game/act", json={"record": record, "action": "leg:B"}).json()["record"]
+    tampered = [played[0], dict(played[1], board="1:B 2:YG 3:PR 14:w 15:k")]
+    assert "does not match" in assert_one_line_error(client.post("/api/game/replay", json={"record": tampered}))
+    tampered = [played[0], dict(played[1], player=2)]
+    assert "not to move" in assert_one_line_error(client.post("/api/game/replay", json={"record": tampered}))
+    bad_game = client.post("/api/game/new", json={"players": 2})
+    assert "3-8 players" in assert_one_line_error(bad_game)
+    assert assert_one_line_error(client.post("/api/game/new", json={"board": "1:B"}))
+
+
+def test_bad_record_files(client):
+    message = assert_one_line_error(client.post("/api/game/load", json={"text": "{not json\n"}))
+    assert "line" in message or ":1:" in message
+    assert "/tmp" not in message and "camelup-upload" not in message
+    assert assert_one_line_error(client.post("/api/game/load", json={"text": "5\n"}))
+    assert assert_one_line_error(client.post("/api/game/load", json={"text": 5}))
+    game = Game("second", 3, 1)
+    text = json.dumps(game.record[0]) + "\n"
+    assert "holds 1 game" in assert_one_line_error(client.post("/api/game/load", json={"text": text, "game": 3}))
+
+
+def test_curve_is_the_computation_of_game_odds(client):
+    from advisor.plotting import game_odds
+    from advisor.simulate import play_game
+
+    record = play_game(["heuristic", "heuristic", "random"], seed=4)
+    frame = game_odds(record)  # precision 0.01, seed 0
+    boards = replay(record).boards()[:-1]
+    rows = client.post("/api/curve", json={"boards": boards}).json()["rows"]
+    assert len(rows) == len(frame)
+    for row, (_, ref) in zip(rows, frame.iterrows()):
+        for c in "BGPRY":
+            assert row["leg"][c] == ref[f"{c}_leg"]
+            assert row["win"][c] == ref[f"{c}_win"] and row["lose"][c] == ref[f"{c}_lose"]
+    assert "missing from the board" in assert_one_line_error(client.post("/api/curve", json={"boards": ["1:B"]}))
+    assert "at most" in assert_one_line_error(client.post("/api/curve", json={"boards": [START] * 401}))
+
+
+# --------------------------------------------------------------------------
+# Concurrency and cancellation
+# --------------------------------------------------------------------------
+
+
+def test_concurrent_requests_all_answer_correctly(client):
+    exact = advisor.leg_odds(BOARD).to_dict()
+
+    def one(i):
+        kind = i % 4
+        if kind == 0:
+            return "leg", client.post("/api/odds", json={"board": BOARD, "leg_only": True})
+        if kind == 1:
+            return "best", client.post("/api/best", json={"board": START, "seed": 1, "precision": 0.02})
+        if kind == 2:
+            return "bad", client.post("/api/odds", json={"board": "1:B"})
+        return "game", client.post("/api/game/new", json={"players": 4, "seed": i})
+
+    with ThreadPoolExecutor(16) as pool:
+        results = list(pool.map(one, range(40)))
+    bests = set()
+    for kind, r in results:
+        if kind == "bad":
+            assert r.status_code == 400
+            continue
+        assert r.status_code == 200, r.text
+        if kind == "leg":
+            assert r.json()["leg"] == exact
+        if kind == "best":
+            bests.add(json.dumps(r.json()))
+    assert len(bests) == 1  # the same seed gives the same answer whatever the load
+
+
+def _occupy_slow_lane(client, seconds: float, count: int) -> list:
+    lanes = client.app.state.lanes
+
+    async def hold():
+        return await lanes.run("slow", "sleep", seconds=seconds)
+
+    return [client.portal.start_task_soon(hold) for _ in range(count)]
+
+
+def test_a_slow_request_never_holds_up_a_fast_one(client):
+    lanes = client.app.state.lanes
+    busy = _occupy_slow_lane(client, 4.0, lanes.workers + 2)
+    try:
+        time.sleep(0.3)
+        r = client.post("/api/odds", json={"board": BOARD, "leg_only": True})
+        assert r.status_code == 200
+        # every slow task is still running or waiting when the fast one is done
+        assert not any(f.done() for f in busy)
+        assert lanes.stats["slow"].waiting >= lanes.workers + 2
+    finally:
+        for f in busy:
+            f.result(timeout=60)
+
+
+def _drive(client, body: dict, stop_after: str, also=lambda: True) -> list[dict]:
+    """Post an analysis straight to the ASGI app and disconnect as soon as
+    the line of stage ``stop_after`` has arrived (and ``also()`` holds)."""
+    import anyio
+
+    app = client.app
+    raw = json.dumps(body).encode()
+
+    async def go():
+        sent: list[bytes] = []
+        gone = anyio.Event()
+        given = False
+
+        async def receive():
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            await gone.wait()
+            while not also():
+                await anyio.sleep(0.01)
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.body" and message.get("body"):
+                sent.append(message["body"])
+                if json.loads(message["body"])["stage"] == stop_after:
+                    gone.set()
+
+        scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+                 "method": "POST", "scheme": "http", "path": "/api/analyse", "raw_path": b"/api/analyse",
+                 "query_string": b"", "root_path": "", "headers": [(b"content-type", b"application/json")],
+                 "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "state": {}, "app": app}
+        with anyio.fail_after(60):
+            await app(scope, receive, send)
+        return [json.loads(x) for x in sent]
+
+    return client.portal.call(go)
+
+
+def test_a_disconnect_cancels_the_stages_not_yet_started(client):
+    lanes = client.app.state.lanes
+    slow, fast = lanes.stats["slow"], lanes.stats["fast"]
+    before = (dict(slow.by_task), fast.cancelled + fast.dropped)
+    lines = _drive(client, {"board": START, "seed": 3}, stop_after="leg")
+    assert [x["stage"] for x in lines] == ["start", "leg"]
+    deadline = time.time() + 30
+    while fast.waiting and time.time() < deadline:
+        time.sleep(0.05)
+    # the quick advice under way was dropped; race odds and advice never started
+    assert fast.cancelled + fast.dropped == before[1] + 1
+    assert slow.by_task == before[0]
+
+
+def test_a_queued_stage_is_cancelled_before_it_starts(client):
+    lanes = client.app.state.lanes
+    slow = lanes.stats["slow"]
+    busy = _occupy_slow_lane(client, 3.0, lanes.workers + 2)
+    try:
+        time.sleep(0.3)
+        cancelled = slow.cancelled
+        races = slow.by_task.get("race", 0)
+        advices = slow.by_task.get("advice", 0)
+        lines = _drive(client, {"board": START, "seed": 3}, stop_after="advice_leg",
+                       also=lambda: slow.by_task.get("race", 0) > races)
+        assert [x["stage"] for x in lines] == ["start", "leg", "advice_leg"]
+        time.sleep(0.3)
+        # the race stage was submitted behind the busy workers and cancelled unstarted
+        assert slow.by_task.get("race", 0) == races + 1
+        assert slow.cancelled == cancelled + 1
+        assert slow.by_task.get("advice", 0) == advices  # never submitted
+    finally:
+        for f in busy:
+            f.result(timeout=60)
+
+
+# --------------------------------------------------------------------------
+# camelup serve, as a process
+# --------------------------------------------------------------------------
+
+
+def _serve(*args, timeout=240):
+    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", "serve", "--port", "0", "--workers", "1", *args],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines = []
+    deadline = time.time() + timeout  # a generous start-up bound
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        m = re.search(r"ready at (http://\S+)", line)
+        if m:
+            return proc, m.group(1), lines
+    proc.kill()
+    raise AssertionError("camelup serve did not become ready:\n" + "".join(lines) + proc.stderr.read())
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return r.status, r.read()
+
+
+def test_camelup_serve_loads_the_kernels_prints_its_address_and_warns_beyond_loopback():
+    # (the browser test runs it on the default loopback address, and checks it gives no warning)
+    proc, url, lines = _serve("--host", "0.0.0.0")
+    try:
+        assert url.startswith("http://127.0.0.1:") and not url.endswith(":0/")
+        assert any("Loading the kernels" in x for x in lines)
+        assert any("exact leg enumeration" in x for x in lines)
+        status, body = _get(url)  # the loopback address serves it too
+        assert status == 200 and b"Camel Up" in body
+        status, body = _get(url + "api/health")
+        assert json.loads(body)["status"] == "ok"
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err
+    assert "WARNING: --host 0.0.0.0" in err and "network" in err
+    assert proc.returncode == 0 and out.strip().endswith("Stopped.")
+
+
+def test_camelup_serve_on_a_port_in_use_fails_with_one_line(capsys):
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1)
+    try:
+        message = cli_error(["serve", "--port", str(sock.getsockname()[1])], capsys)
+    finally:
+        sock.close()
+    assert message.startswith("cannot listen on 127.0.0.1:")
+    assert main(["serve", "--port", "70000"]) == 2
+    assert capsys.readouterr().err.strip() == "camelup serve: error: argument --port: must be 0..65535, got 70000"
+
+
+def test_health_reports_the_lanes(client):
+    body = client.get("/api/health").json()
+    assert body["status"] == "ok" and body["version"] == advisor.__version__
+    assert body["workers"] == 1 and set(body["lanes"]) == {"fast", "slow"}
+    assert body["lanes"]["fast"]["submitted"] >= body["lanes"]["fast"]["completed"]

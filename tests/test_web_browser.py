@@ -1,0 +1,438 @@
+"""The page in a real browser: Chromium (Debian's `chromium` package)
+driven by Playwright, against `camelup serve --port 0` run as a process.
+
+Builds a position by clicks, drag and keyboard and checks the leg table
+against `advisor.leg_odds`; types a board string with an error and sees the
+inline message while the board stays; plays turns in game mode entering
+dice, undoes one, saves the record and replays it with
+`advisor.game.replay`, loads records back; Camel Up Cards and the first
+edition; share link and PNG export; screenshots at desktop (1280x800) and
+phone (390x844) size into tests/artifacts/ (git-ignored).
+
+In CI (CI=true) a missing browser or Playwright is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import advisor
+from advisor.game import replay
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run"]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _missing(what: str):
+    if IN_CI:
+        pytest.fail(f"{what} is missing: CI runs the browser test (.ci/run installs chromium)")
+    pytest.skip(f"{what} is missing (apt-get install -y chromium; pip install playwright)")
+
+
+try:
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)  # the machine may be busy: waits are generous, never timed
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", "serve", "--port", "0", "--workers", "1"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = None
+    lines = []
+    deadline = time.time() + 240  # a generous start-up bound
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        m = re.search(r"ready at (http://\S+)", line)
+        if m:
+            url = m.group(1)
+            break
+    if url is None:
+        proc.kill()
+        raise AssertionError("camelup serve did not start:\n" + "".join(lines) + proc.stderr.read())
+    yield url
+    proc.terminate()
+    out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert "WARNING" not in err  # bound to loopback: no warning
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if sync_playwright is None:
+        _missing("playwright")
+    if not Path(CHROMIUM).exists():
+        _missing("chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page with its console errors collected."""
+
+    def __init__(self, browser, url, width=1280, height=800, path=""):
+        self.context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # a 400 answer is how the page learns of bad input: the browser logs it, the page explains it
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if m.type == "error" and "status of 400" not in m.text else None)
+        self.page.goto(url + path)
+        self.page.wait_for_selector("body[data-ready]", timeout=30_000)
+
+    def done(self, stage="advice"):
+        self.page.wait_for_selector(f'.stages li[data-stage="{stage}"].done', timeout=90_000)
+
+    def board_text(self) -> str:
+        return self.page.input_value("#board-text")
+
+    def close(self):
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def page(browser, server):
+    p = Page(browser, server)
+    yield p
+    p.close()
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def leg_cells(page) -> dict[str, list[float]]:
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#leg-table tbody tr')].map(
+        (tr) => [tr.dataset.camelRow, [...tr.querySelectorAll('td[data-p]')].map((td) => Number(td.dataset.p))]))""")
+
+
+# --------------------------------------------------------------------------
+# The editor
+# --------------------------------------------------------------------------
+
+
+def test_a_position_built_by_clicks_shows_the_exact_leg_odds(page):
+    p = page.page
+    p.click("#clear-board")
+    expect(p.locator(".hint")).to_contain_text("Put")
+    # click a camel off the board, then a space (bottom to top)
+    for camel, space in [("B", 1), ("Y", 2), ("G", 2), ("P", 3), ("R", 3), ("w", 14), ("k", 15)]:
+        p.click(f'#tray [data-camel="{camel}"]')
+        p.click(f'#board [data-space="{space}"] rect >> nth=0')
+    expect(p.locator("#board-text")).to_have_value("1:B 2:YG 3:PR 14:w 15:k")
+    # restack: Y picked up and put under G... then back on top of G by keyboard
+    p.click('#board [data-camel="R"]')
+    p.click('#board [data-camel="P"]')  # R goes under P
+    expect(p.locator("#board-text")).to_have_value("1:B 2:YG 3:RP 14:w 15:k")
+    p.focus('#board [data-camel="R"]')
+    p.keyboard.press("ArrowUp")  # swap R with the camel above it
+    expect(p.locator("#board-text")).to_have_value("1:B 2:YG 3:PR 14:w 15:k")
+    # drag: blue from space 1 to space 4, then back by keyboard
+    page.done("advice")
+    src = p.locator('#board [data-camel="B"]').bounding_box()
+    dst = p.locator('#board [data-space="4"] rect >> nth=0').bounding_box()
+    p.mouse.move(src["x"] + 10, src["y"] + 5)
+    p.mouse.down()
+    p.mouse.move(dst["x"] + 30, dst["y"] + 30, steps=8)
+    p.mouse.up()
+    expect(p.locator("#board-text")).to_have_value("2:YG 3:PR 4:B 14:w 15:k")
+    for _ in range(3):
+        p.focus('#board [data-camel="B"]')
+        p.keyboard.press("ArrowLeft")
+    expect(p.locator("#board-text")).to_have_value("1:B 2:YG 3:PR 14:w 15:k")
+    # tiles with owners, dice out of the pyramid, a leg tile taken
+    p.click('[data-tool="+"]')
+    p.select_option("#owner", "1")
+    p.click('#board [data-space="5"] rect >> nth=0')
+    p.click('[data-tool="-"]')
+    p.select_option("#owner", "")
+    p.click('#board [data-space="8"] rect >> nth=0')
+    p.click('#board [data-die="B"]')
+    p.click('#board [data-die="Y"]')
+    p.click('#board [data-legtile="R"]')
+    board = "1:B 2:YG 3:PR 14:w 15:k +5@1 -8 dice:GPRx legtiles:R322"
+    expect(p.locator("#board-text")).to_have_value(board)
+    page.done("leg")
+    exact = advisor.leg_odds(board)
+    cells = leg_cells(p)
+    assert set(cells) == set(exact.camels)
+    for i, c in enumerate(exact.camels):
+        assert cells[c] == [float(x) for x in exact.rank[i]]
+    # the camels carry P(1st) and the best move is the advisor's
+    expect(p.locator('#board [data-camel="R"]')).to_contain_text("54%")
+    page.done("advice")
+    state = advisor.GameState.from_json({"board": board})
+    frame = advisor.best_moves(state, 0, seed=1)
+    assert p.get_attribute("#advice-list li >> nth=0", "data-action") == frame["action"][0]
+    expect(p.locator("#best-move")).to_contain_text(p.inner_text("#advice-list li >> nth=0 >> .what"))
+    shot(p, "desktop-second-built")
+
+
+def test_a_typed_board_string_with_an_error_is_explained_inline_and_the_board_stays(page):
+    p = page.page
+    page.done("leg")
+    before = page.board_text()
+    url = p.url
+    p.fill("#board-text", "1:B 2:YG 3:PR 14:w 17:k")
+    p.press("#board-text", "Enter")
+    expect(p.locator("#text-error")).to_have_text("invalid token '17:k': space must be 1..16")
+    assert p.get_attribute("#board-text", "aria-invalid") == "true"
+    # the board and the results are those of the last good position
+    expect(p.locator('#board [data-space="15"] [data-camel="k"]')).to_have_count(1)
+    assert p.url == url and p.input_value("#board-text") == "1:B 2:YG 3:PR 14:w 17:k"
+    # the bad token is selected for the user to fix
+    assert p.evaluate("() => { const i = document.getElementById('board-text'); "
+                      "return i.value.slice(i.selectionStart, i.selectionEnd); }") == "17:k"
+    shot(p, "desktop-second-typed-error")
+    p.fill("#board-text", "1:B 2:YG 3:PR 14:w 16:k")
+    p.press("#board-text", "Enter")
+    expect(p.locator("#text-error")).to_be_hidden()
+    expect(p.locator('#board [data-space="16"] [data-camel="k"]')).to_have_count(1)
+    assert "16%3Ak" in p.url and before != page.board_text()
+
+
+def test_players_panel_changes_the_advice(page):
+    p = page.page
+    page.done("advice")
+    p.fill("#money-0", "0")
+    p.press("#money-0", "Enter")
+    p.select_option("#players-n", "6")
+    page.done("advice")
+    p.click("text=/show all \\d+ actions/")
+    expect(p.locator("#advice-list")).to_contain_text("Partnership with P5")
+    p.select_option("#partner-0", "1")
+    # face-down cards of P2 and P3 on the piles
+    p.select_option("#winner_pile-who", "2")
+    p.click("#players-panel .pile >> nth=0 >> text=add")
+    p.select_option("#loser_pile-who", "3")
+    p.click("#players-panel .pile >> nth=1 >> text=add")
+    page.done("advice")
+    state = p.evaluate("() => window.camelup.S.results.body.state")
+    assert state["winner_pile"] == [{"player": 2}] and state["loser_pile"] == [{"player": 3}]
+    assert state["players"][0]["money"] == 0 and state["players"][0]["partner"] == 1
+    frame = advisor.best_moves(advisor.GameState.from_json(state), 0, seed=1)
+    assert p.get_attribute("#advice-list li >> nth=0", "data-action") == frame["action"][0]
+    # the advised player's own card shows its colour, and leaves their hand
+    p.select_option("#loser_pile-who", "0")
+    p.select_option("#loser_pile-colour", "B")
+    p.click("#players-panel .pile >> nth=1 >> text=add")
+    expect(p.locator("#players-panel .hand >> nth=0 >> .cardtoggle.on")).to_have_count(4)
+    state = p.evaluate("() => window.camelup.S.results.body.state")
+    assert state["loser_pile"] == [{"player": 3}, {"player": 0, "colour": "B"}]
+    # an impossible state is named, not computed
+    p.fill("#pyr-0", "5")
+    p.press("#pyr-0", "Enter")
+    expect(p.locator("#players-error")).to_contain_text("pyramid tiles")
+
+
+# --------------------------------------------------------------------------
+# Game mode
+# --------------------------------------------------------------------------
+
+
+def test_a_game_followed_turn_by_turn_with_undo_save_and_load(page, tmp_path):
+    p = page.page
+    p.click('#mode-tabs [data-mode="game"]')
+    p.select_option("#game-players", "4")
+    p.select_option("#game-start", "0")
+    p.click("#new-random")
+    expect(p.locator("#to-move")).to_have_text("P0 to move")
+    # P0 takes a leg tile, P1 rolls (which die came out, what it showed), P2 places a tile, P3 rolls the grey die
+    p.click('.actions [data-action^="leg:"] >> nth=0')
+    expect(p.locator("#to-move")).to_have_text("P1 to move")
+    p.click('.dierow >> nth=0 >> .face >> nth=1')  # the first die in the pyramid showed 2
+    expect(p.locator("#to-move")).to_have_text("P2 to move")
+    p.select_option("#tile-space", index=0)
+    p.click(".actions >> text=+ cheering")
+    expect(p.locator("#to-move")).to_have_text("P3 to move")
+    p.click('[data-roll="x1b"]')
+    expect(p.locator("#game-log li")).to_have_count(4)
+    expect(p.locator("#game-log")).to_contain_text("grey die: black 1")
+    page.done("advice")
+    expect(p.locator(".curves svg.curve")).to_have_count(3)
+    shot(p, "desktop-game")
+    # undo the last turn
+    p.click("#undo")
+    expect(p.locator("#game-log li")).to_have_count(3)
+    expect(p.locator("#to-move")).to_have_text("P3 to move")
+    p.click('.dierow >> nth=0 >> .face >> nth=2')
+    expect(p.locator("#game-log li")).to_have_count(4)
+    # save: the download is a game record that replays
+    with p.expect_download() as dl:
+        p.click("#save-game")
+    path = tmp_path / "game.jsonl"
+    dl.value.save_as(path)
+    record = [json.loads(line) for line in path.read_text().splitlines()]
+    game = replay(record)
+    assert game.turns == 4 and record[0]["type"] == "setup"
+    shown = p.evaluate("() => window.camelup.S.view.board")
+    assert game.board() == shown
+    # the board drawn is the game's: each camel where the replay puts it
+    for space, camels in game.state.position.stacks:
+        for c in camels:
+            expect(p.locator(f'#board [data-space="{space}"] [data-camel="{c}"]')).to_have_count(1)
+    # load it back into a fresh game panel
+    p.click("text=New game")
+    p.set_input_files("#load-game", str(path))
+    expect(p.locator("#game-log li")).to_have_count(4)
+    assert p.evaluate("() => window.camelup.S.view.board") == shown
+
+
+def test_records_written_by_camelup_simulate_open_with_their_curves(browser, server, tmp_path):
+    from advisor.game import write_records
+    from advisor.simulate import play_game
+
+    records = [play_game(["heuristic", "random", "random"], seed=s) for s in (3, 4)]
+    path = tmp_path / "games.jsonl"
+    write_records(records, path)
+    page = Page(browser, server, path="?mode=game")
+    p = page.page
+    try:
+        p.set_input_files("#load-game", str(path))
+        expect(p.locator("#pick-game option")).to_have_count(2)
+        p.select_option("#pick-game", "1")
+        expect(p.locator("#best-block")).to_contain_text("The race is over")
+        winner = records[1][-1]["winner_camel"]
+        names = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow"}
+        expect(p.locator("#best-block")).to_contain_text(f"{names[winner]} won")
+        turns = records[1][-1]["turns"]
+        expect(p.locator("#game-log li")).to_have_count(turns)
+        expect(p.locator(".curves svg.curve")).to_have_count(3, timeout=60_000)
+        thick = p.get_attribute(f'.curves svg.curve >> nth=1 >> [data-camel-curve="{winner}"]', "stroke-width")
+        assert thick == "4"
+        shot(p, "desktop-game-loaded")
+    finally:
+        page.close()
+
+
+# --------------------------------------------------------------------------
+# The other games, sharing, phones
+# --------------------------------------------------------------------------
+
+
+def test_first_edition(page):
+    p = page.page
+    p.click('#game-tabs [data-game="first"]')
+    expect(p.locator("#board-text")).to_have_value("first 1:B 2:YG 3:OW")
+    page.done("advice")
+    exact = advisor.leg_odds("first 1:B 2:YG 3:OW")
+    cells = leg_cells(p)
+    for i, c in enumerate(exact.camels):
+        assert cells[c] == [float(x) for x in exact.rank[i]]
+    expect(p.locator("#tools")).to_contain_text("Oasis tile")
+    expect(p.locator('#board [data-die="x"]')).to_have_count(0)
+    shot(p, "desktop-first")
+
+
+def test_camel_up_cards(page):
+    p = page.page
+    p.click('#game-tabs [data-game="cards"]')
+    expect(p.locator("#board-text")).to_have_value("cards 0:BG 2:OW 3:Y deck:4 known:B1G2")
+    page.done("leg")
+    p.fill("#cards-deck", "3")
+    p.press("#cards-deck", "Enter")
+    p.select_option("#cards-hand", "W1")
+    board = "cards 0:BG 2:OW 3:Y deck:3 known:B1G2 hand:W1"
+    expect(p.locator("#board-text")).to_have_value(board)
+    page.done("leg")
+    from advisor.cards import cards_odds
+
+    odds = cards_odds(board, seed=1, race=False)
+    cells = leg_cells(p)
+    for i, c in enumerate(odds.camels):
+        assert cells[c] == [float(x) for x in odds.leg[i]]
+    # the palm placed by a click
+    p.click('[data-tool="palm"]')
+    p.click('#board [data-space="6"] rect >> nth=0')
+    expect(p.locator("#board-text")).to_have_value(board.replace("deck:3", "palm:6 deck:3"))
+    page.done("advice")
+    expect(p.locator("#best-move")).not_to_be_empty()
+    shot(p, "desktop-cards")
+
+
+def test_share_link_and_png(browser, server, page):
+    p = page.page
+    board = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
+    p.fill("#board-text", board)
+    p.press("#board-text", "Enter")
+    expect(p.locator("#board-text")).to_have_value(board)
+    link = p.url
+    other = Page(browser, server, path=link[len(server):])
+    try:
+        expect(other.page.locator("#board-text")).to_have_value(board)
+    finally:
+        other.close()
+    p.click("#share-button")
+    with p.expect_download() as dl:
+        p.click("#save-png")
+    data = Path(dl.value.path()).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    p.click("#share-button")
+    with p.expect_download() as dl:
+        p.click("#save-state")
+    state = json.loads(Path(dl.value.path()).read_text())
+    assert advisor.GameState.from_json(state).position == advisor.parse_position(board)
+
+
+@pytest.mark.parametrize("game", ["second", "first", "cards"])
+def test_screenshots_at_desktop_and_phone_size(browser, server, game):
+    boards = {"second": "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx", "first": "first 1:B 2:YG 3:OW +6 dice:BGO",
+              "cards": "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"}
+    from urllib.parse import quote
+
+    for name, (w, h) in {"desktop": (1280, 800), "phone": (390, 844)}.items():
+        page = Page(browser, server, w, h, path=f"?board={quote(boards[game])}")
+        p = page.page
+        try:
+            page.done("advice")
+            # nothing wider than the screen
+            assert p.evaluate("() => document.documentElement.scrollWidth") <= w
+            if name == "phone":
+                # the board and the best move fit on the first screen
+                box = p.locator("#best-block").bounding_box()
+                assert box["y"] < h, box
+            shot(p, f"{name}-{game}")
+        finally:
+            page.close()
+
+
+def test_phone_game_mode(browser, server):
+    page = Page(browser, server, 390, 844, path="?mode=game")
+    p = page.page
+    try:
+        p.click("#new-random")
+        p.click('.actions [data-action^="leg:"] >> nth=0')
+        p.click('.dierow >> nth=0 >> .face >> nth=0')
+        expect(p.locator("#game-log li")).to_have_count(2)
+        page.done("advice")
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+        shot(p, "phone-game")
+    finally:
+        page.close()
