@@ -277,8 +277,8 @@ def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
 
     pos = parse_cards(text)
     with _threads(args.threads):
-        odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, seed=args.seed,
-                          others=args.others or "random", race=not args.leg_only)
+        odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, precision=args.precision,
+                          seed=args.seed, others=args.others or "random", race=not args.leg_only)
     if args.json:
         out = odds.to_dict()
         out["seed"] = odds.seed
@@ -352,10 +352,11 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
 
     pos = parse_cards(text)
     with _threads(args.threads):
-        frame = cards_best(pos, seed=args.seed, others=args.others or "random")
+        frame = cards_best(pos, seed=args.seed, others=args.others or "random", precision=args.precision)
     if args.json:
         out = {"position": str(pos), "moves": frame.to_dict(orient="records"), "seed": frame.attrs["seed"],
-               "others": frame.attrs["others"], "race_samples": frame.attrs["race_samples"]}
+               "others": frame.attrs["others"], "race": frame.attrs["race"],
+               "race_samples": frame.attrs["race_samples"]}
         print(json.dumps(out))
         return 0
     print(format_cards_advice(frame))

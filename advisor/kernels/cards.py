@@ -444,24 +444,26 @@ def _random_turn(sp, ht, fig, length, player, hands, known, pool, unk, state, sp
 
 @njit(parallel=True)
 def race_sample(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others,
-                samples, seed, ranks, legs):
+                start, stop, seed, ranks, legs):
     """Whole races: the current leg reveals the rest of its deck; each later
     leg starts with :func:`leg_start`, a deck of ``deck_size`` cards drawn
     from the 30 and a hand card for each of ``players`` from the rest, and is
     played by players who choose at random (``random_others``) or only
-    reveal.  Adds to ``ranks[first, camel, rank]`` (int64[KINDS, 5, 5]) the
-    final ranks of the camels, by the kind of the current leg's first card
-    (sample ``i`` uses stream ``(seed, i)``, so the same seed replays the
-    same cards from any start), and to ``legs[k]`` the races that ended ``k``
-    legs after this one (the last entry: still running after that many).  A
-    race already over (no card left to draw) counts under kind 0.  Chunks
-    run in parallel with their own counts (thread count never matters)."""
-    nchunks = (samples + CHUNK - 1) // CHUNK
+    reveal.  Plays races ``start .. stop - 1``: race ``i`` uses stream
+    ``(seed, i)``, so the same seed replays the same cards from any start
+    and a run can be extended with more races.  Adds to
+    ``ranks[first, camel, rank]`` (int64[KINDS, 5, 5]) the final ranks of
+    the camels, by the kind of the current leg's first card, and to
+    ``legs[k]`` the races that ended ``k`` legs after this one (the last
+    entry: still running after that many).  A race already over (no card
+    left to draw) counts under kind 0.  Chunks run in parallel with their
+    own counts (thread count never matters)."""
+    nchunks = (stop - start + CHUNK - 1) // CHUNK
     part_ranks = np.zeros((nchunks,) + ranks.shape, np.int64)
     part_legs = np.zeros((nchunks,) + legs.shape, np.int64)
     for c in prange(nchunks):
         _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others,
-                    c * CHUNK, min(samples, (c + 1) * CHUNK), seed, part_ranks[c], part_legs[c])
+                    start + c * CHUNK, min(stop, start + (c + 1) * CHUNK), seed, part_ranks[c], part_legs[c])
     for c in range(nchunks):
         ranks += part_ranks[c]
         legs += part_legs[c]
