@@ -98,7 +98,7 @@ def test_race_simulation_agrees_with_a_plain_one(text, others):
             assert abs(p_kernel - p_plain) <= 4 * se, (c, column, p_kernel, p_plain)
 
 
-def test_same_seed_same_race_odds_whatever_the_threads():
+def test_same_seed_same_race_odds_whatever_the_threads(every_thread):
     import numba
 
     text = "cards 0:BGOWY"
@@ -151,7 +151,7 @@ def test_a_longer_run_extends_the_same_races():
     np.testing.assert_array_equal(whole, parts)
 
 
-def test_race_odds_to_a_precision_do_not_depend_on_the_threads():
+def test_race_odds_to_a_precision_do_not_depend_on_the_threads(every_thread):
     import numba
 
     a = cards_odds("cards 0:BG 2:OW 3:Y deck:5 known:B1", seed=8, precision=0.01)
