@@ -228,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return _COMMANDS[args.command](args)
+        with _compile_notice(args):
+            return _COMMANDS[args.command](args)
     except AdvisorError as exc:
         print(f"camelup: error: {exc}", file=sys.stderr)
         return 2
@@ -243,6 +244,42 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _compile_notice(args: argparse.Namespace):
+    """Says on stderr while kernels compile (the first run after an install,
+    with the time the command's kernels usually take); nothing otherwise."""
+    import contextlib
+
+    from .cards import is_cards
+    from .warm import CompileNotice, needs
+
+    if args.command == "warmup":  # reports its own progress
+        return contextlib.nullcontext()
+    position = " ".join(getattr(args, "position", None) or [])
+    bots = (getattr(args, "bots", None) or getattr(args, "seats", None) or "").split(",")
+    race = getattr(args, "race", True) and not getattr(args, "leg_only", False)
+    advice = getattr(args, "advice", False) or getattr(args, "moves", False)
+    return CompileNotice(needs(args.command, cards=is_cards(position), race=race, advice=advice,
+                               samples=getattr(args, "samples", None) is not None,
+                               bots=[b.strip() for b in bots if b.strip()]))
+
+
+def _warm_for_workers(args: argparse.Namespace, bots: list[str]) -> None:
+    """Worker processes would compile on their own, out of sight: when the
+    cache lacks what the games need, compile it here first (under the
+    notice).  Left to the games when the line-up is invalid (they say why)."""
+    if args.processes == 1 or args.games == 1:
+        return
+    from .bots import BOTS
+    from .rules.editions import get_edition
+    from .warm import cold_groups, needs, warmup
+
+    if any(b not in BOTS for b in bots) or get_edition(args.edition).players_problem(len(bots)):
+        return
+    cold = cold_groups(needs(args.command, bots=bots))
+    if cold:
+        warmup(groups=cold)
 
 
 def _position_arg(args: argparse.Namespace):
@@ -414,6 +451,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate
 
     bots = _bots_arg(args)
+    _warm_for_workers(args, bots)
     records = list(simulate(bots, args.games, edition=args.edition, seed=args.seed, processes=args.processes))
     write_records(records, args.output)
     legs = [r[-1]["legs"] for r in records]
@@ -428,6 +466,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from .simulate import tournament
 
     bots = _bots_arg(args)
+    _warm_for_workers(args, bots)
     records: list | None = [] if args.output else None
     frame = tournament(bots, args.games, edition=args.edition, seed=args.seed, processes=args.processes,
                        records=records)
@@ -555,7 +594,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
     print("Compiling kernels (cached for later runs):", flush=True)
     start = time.perf_counter()
-    warmup(verbose=True)
+    warmup(verbose=True, progress=sys.stderr.isatty())
     print(f"Done in {time.perf_counter() - start:.1f} s.")
     return 0
 

@@ -25,6 +25,10 @@ still use every core.  Results never depend on the thread count.
 The environment variable ``CAMELUP_THREAD_SECONDS`` overrides the amount of
 work per thread (``0``: every call on every thread, as before calls were
 sized; for measurements and tests).
+
+:func:`is_cached` tells whether a kernel's machine code is in the on-disk
+cache; every compilation (a cache miss) is reported to the watchers of
+:mod:`advisor.kernels._watch`.
 """
 
 from __future__ import annotations
@@ -35,8 +39,11 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core import event
 
-__all__ = ["njit", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel"]
+from . import _watch
+
+__all__ = ["njit", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel", "is_cached", "dispatcher_of"]
 
 _FLAGS = {"cache": True, "nogil": True}
 
@@ -138,3 +145,40 @@ def njit(*args, **kwargs):
     if args:
         raise TypeError("njit takes keyword options only")
     return lambda fn: _compile(fn, dict(options))
+
+
+def dispatcher_of(kernel):
+    """The numba dispatcher behind a kernel (itself, or a SizedKernel's)."""
+    return kernel.dispatcher if isinstance(kernel, SizedKernel) else kernel
+
+
+def is_cached(kernel) -> bool | None:
+    """Whether the on-disk cache holds machine code of ``kernel`` compiled
+    from its current source for this machine (so calling it compiles
+    nothing); ``None`` when numba's cache cannot be inspected."""
+    dispatcher = dispatcher_of(kernel)
+    try:
+        cache = dispatcher._cache
+        wanted = cache._index_key(None, dispatcher.targetctx.codegen())[1:]
+        index = cache._cache_file._load_index()  # {} when stale (source changed)
+    except Exception:  # noqa: BLE001 - numba's cache internals differ: unknown
+        return None
+    return any(tuple(key[1:]) == wanted for key in index)
+
+
+class _CompileListener(event.Listener):
+    """Forwards numba's compile events to :mod:`advisor.kernels._watch`."""
+
+    @staticmethod
+    def _name(ev) -> str:
+        fn = ev.data["dispatcher"].py_func
+        return f"{fn.__module__}.{fn.__qualname__}"
+
+    def on_start(self, ev):
+        _watch.started(self._name(ev))
+
+    def on_end(self, ev):
+        _watch.finished(self._name(ev))
+
+
+event.register("numba:compile", _CompileListener())

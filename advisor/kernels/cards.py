@@ -148,19 +148,6 @@ def rank_code(sp, ht):
 
 
 @njit
-def first_and_last(sp, ht):
-    """``(camel ranked 1st, camel ranked last)``."""
-    best = 0
-    worst = 0
-    for x in range(1, N_CAMELS):
-        if sp[x] > sp[best] or (sp[x] == sp[best] and ht[x] > ht[best]):
-            best = x
-        if sp[x] < sp[worst] or (sp[x] == sp[worst] and ht[x] < ht[worst]):
-            worst = x
-    return best, worst
-
-
-@njit
 def figure_spaces(sp, fig, length, out):
     """Legal spaces for a figure beside the track: empty of camels and of
     the other figure, strictly ahead of the last camel, not beyond
@@ -548,5 +535,5 @@ def _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_
 
 __all__ = [
     "CODES", "FENNEC", "HALF", "leg_exact", "leg_sample", "race_sample", "KINDS", "MAX_CARDS", "NORMAL", "N_CAMELS", "PALM", "SAND", "card_spaces", "draw_card",
-    "figure_spaces", "first_and_last", "leg_start", "move", "rank_code", "rank_of", "track_length",
+    "figure_spaces", "leg_start", "move", "rank_code", "rank_of", "track_length",
 ]
