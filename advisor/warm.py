@@ -38,8 +38,9 @@ __all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "C
 class Group:
     """Kernels compiled together: ``kernels`` (``module.name`` in
     :mod:`advisor.kernels`) are those called from Python; ``seconds`` is
-    about how long compiling them takes (two cores, measured with
-    ``camelup warmup`` in an empty cache)."""
+    about how long compiling them takes (measured with ``camelup warmup`` in
+    an empty cache on a 2-core machine: 130 s in all).  ``run`` makes the
+    public calls that compile them."""
 
     name: str
     title: str
@@ -130,17 +131,17 @@ def _cards_races():
 
 
 GROUPS: tuple[Group, ...] = (
-    Group("moves", "board moves", ("board.roll", "board.crazy_mover"), 4, _moves),
-    Group("leg", "exact leg odds", ("leg.enumerate_leg", "leg.completions"), 12, _leg),
-    Group("joint", "advice (joint leg odds)", ("leg.enumerate_joint",), 6, _joint),
-    Group("batch", "many positions at once", ("leg.leg_counts_batch",), 10, _batch),
-    Group("sampler", "leg sampler", ("sample.sample_leg",), 15, _sampler),
+    Group("moves", "board moves", ("board.roll", "board.crazy_mover"), 3, _moves),
+    Group("leg", "exact leg odds", ("leg.enumerate_leg", "leg.completions"), 10, _leg),
+    Group("joint", "advice (joint leg odds)", ("leg.enumerate_joint",), 8, _joint),
+    Group("batch", "many positions at once", ("leg.leg_counts_batch",), 7, _batch),
+    Group("sampler", "leg sampler", ("sample.sample_leg",), 20, _sampler),
     Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
     Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
-                                          "candidates.after_each_roll"), 15, _bots),
+                                          "candidates.after_each_roll"), 25, _bots),
     Group("cards_legs", "Camel Up Cards legs", ("cards.leg_exact", "cards.leg_sample", "cards.move",
-                                                "cards.rank_code"), 15, _cards_legs),
-    Group("cards_races", "Camel Up Cards races", ("cards.race_sample",), 10, _cards_races),
+                                                "cards.rank_code"), 28, _cards_legs),
+    Group("cards_races", "Camel Up Cards races", ("cards.race_sample",), 15, _cards_races),
 )
 _BY_NAME = {g.name: g for g in GROUPS}
 
