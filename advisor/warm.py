@@ -265,9 +265,10 @@ class CompileNotice:
         self.compiled = 0.0  # seconds spent compiling, finished spans
         self.since: float | None = None  # start of the current span
         self.message: str | None = None
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # guards the state and the spinner's line
         self.wake = threading.Event()
         self.done = False
+        self.shown = False  # the spinner's line is on the terminal
         self.thread: threading.Thread | None = None
         try:
             self.tty = self.stream.isatty()
@@ -298,6 +299,7 @@ class CompileNotice:
             if self.depth == 0 and self.since is not None:
                 self.compiled += time.perf_counter() - self.since
                 self.since = None
+                self._erase()  # at once: the command's own output may follow
 
     # -------------------------------------------------- context manager
     def __enter__(self) -> "CompileNotice":
@@ -316,6 +318,7 @@ class CompileNotice:
                 self.since = None
             self.depth = 0
             self.done = True
+            self._erase()
         self.wake.set()
         if self.thread is not None:
             self.thread.join()
@@ -340,29 +343,26 @@ class CompileNotice:
         except (OSError, ValueError):  # a closed or broken stream: the notice is a nicety
             pass
 
-    def _elapsed(self) -> float:
-        with self.lock:
-            running = time.perf_counter() - self.since if self.since is not None else 0.0
-            return self.compiled + running
+    def _erase(self) -> None:
+        """Erase the spinner's line (the caller holds the lock)."""
+        if self.shown:
+            self._write("\r\x1b[K")
+            self.shown = False
 
     def _spin(self) -> None:
-        """The terminal spinner: drawn while a compilation runs, erased
-        between them (the command's own output goes there)."""
+        """The terminal spinner: drawn while a compilation runs, erased as
+        soon as it ends (the command's own output goes there)."""
         frame = 0
-        shown = False
         while True:
             with self.lock:
-                active = self.depth > 0 and not self.done
-                done = self.done
-            if active:
-                self._write(f"\r{self.FRAMES[frame % 4]} {self.message}: {self._elapsed():.0f} s ")
-                shown = True
-                frame += 1
-            elif shown:
-                self._write("\r\x1b[K")
-                shown = False
-            if done:
-                return
+                if self.done:
+                    return
+                active = self.depth > 0
+                if active:
+                    elapsed = self.compiled + time.perf_counter() - self.since
+                    self._write(f"\r{self.FRAMES[frame % 4]} {self.message}: {elapsed:.0f} s ")
+                    self.shown = True
+                    frame += 1
             if active:
                 time.sleep(0.2)
             else:
