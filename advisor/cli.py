@@ -279,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return _COMMANDS[args.command](args)
+        with _compile_notice(args):
+            return _COMMANDS[args.command](args)
     except AdvisorError as exc:
         print(f"camelup: error: {exc}", file=sys.stderr)
         return 2
@@ -294,6 +295,25 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _compile_notice(args: argparse.Namespace):
+    """Says on stderr while kernels compile (the first run after an install,
+    with the time the command's kernels usually take); nothing otherwise."""
+    import contextlib
+
+    from .cards import is_cards
+    from .warm import CompileNotice, needs
+
+    if args.command == "warmup":  # reports its own progress
+        return contextlib.nullcontext()
+    position = " ".join(getattr(args, "position", None) or [])
+    bots = (getattr(args, "bots", None) or getattr(args, "seats", None) or "").split(",")
+    race = getattr(args, "race", True) and not getattr(args, "leg_only", False)
+    advice = getattr(args, "advice", False) or getattr(args, "moves", False)
+    return CompileNotice(needs(args.command, cards=is_cards(position), race=race, advice=advice,
+                               samples=getattr(args, "samples", None) is not None,
+                               bots=[b.strip() for b in bots if b.strip()]))
 
 
 def _position_arg(args: argparse.Namespace):
@@ -328,8 +348,8 @@ def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
 
     pos = parse_cards(text)
     with _threads(args.threads):
-        odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, seed=args.seed,
-                          others=args.others or "random", race=not args.leg_only)
+        odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, precision=args.precision,
+                          seed=args.seed, others=args.others or "random", race=not args.leg_only)
     if args.json:
         from .jsonout import cards_odds_json
 
@@ -403,7 +423,7 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
 
     pos = parse_cards(text)
     with _threads(args.threads):
-        frame = cards_best(pos, seed=args.seed, others=args.others or "random")
+        frame = cards_best(pos, seed=args.seed, others=args.others or "random", precision=args.precision)
     if args.json:
         from .jsonout import cards_best_json
 
@@ -631,7 +651,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
     print("Compiling kernels (cached for later runs):", flush=True)
     start = time.perf_counter()
-    warmup(verbose=True)
+    warmup(verbose=True, progress=sys.stderr.isatty())
     print(f"Done in {time.perf_counter() - start:.1f} s.")
     return 0
 

@@ -62,5 +62,5 @@ def cards_odds_json(odds) -> dict:
 def cards_best_json(position, frame) -> dict:
     """``camelup best --json`` for a Camel Up Cards position."""
     return {"position": str(position), "moves": clean(frame.to_dict(orient="records")),
-            "seed": frame.attrs["seed"], "others": frame.attrs["others"],
+            "seed": frame.attrs["seed"], "others": frame.attrs["others"], "race": frame.attrs["race"],
             "race_samples": frame.attrs["race_samples"]}

@@ -88,6 +88,17 @@ def seating(bots: Sequence[str], index: int, rotate: bool) -> list[str]:
     return [bots[(s + index) % n] for s in range(n)] if rotate else list(bots)
 
 
+def _compile_for_workers(bots: Sequence[str]) -> None:
+    """Worker processes would each compile the kernels on their own, out of
+    sight: when the cache lacks what the games need, compile it here first
+    (a compile notice, if one is active, shows it)."""
+    from .warm import cold_groups, needs, warmup
+
+    cold = cold_groups(needs("simulate", bots=bots))
+    if cold:
+        warmup(groups=cold)
+
+
 def simulate(bots: Sequence[str], games: int, *, edition: str = "second", seed: int = 0,
              processes: int | None = None, rotate: bool = False, progress: bool | None = None,
              start: int = 0) -> Iterator[list[dict]]:
@@ -115,6 +126,8 @@ def simulate(bots: Sequence[str], games: int, *, edition: str = "second", seed: 
         import multiprocessing as mp
         import os
         from collections import deque
+
+        _compile_for_workers(bots)
 
         workers = processes or os.cpu_count() or 1
         window = 4 * workers  # games in flight: enough to keep every worker busy

@@ -1,45 +1,370 @@
-"""Compile every kernel once (``camelup warmup`` / ``advisor.warmup()``).
+"""Compile every kernel once (``camelup warmup`` / ``advisor.warmup()``), and
+say so while kernels compile.
 
 Kernels are compiled with ``cache=True``: the first process pays the
-compilation and writes the machine code next to the sources; later processes
-load it in a fraction of a second.
+compilation and writes the machine code to the cache; later processes load
+it in a fraction of a second.  Numba compiles a kernel again for every new
+combination of argument types, so warming up calls the same public
+functions the commands call (odds, advice, batch, the bots' valuation,
+Camel Up Cards odds and advice), on positions that take every path to a
+kernel, rather than the kernels themselves.
+
+The kernels are grouped (:data:`GROUPS`); each group names the kernels
+called from Python that it compiles.  :func:`unwarmed` lists every kernel of
+:mod:`advisor.kernels` (found by walking the package, so a new kernel cannot
+be forgotten) whose machine code is not in the cache; after
+:func:`warmup` it is empty, and the tests check that after a warmup in a
+fresh cache no command compiles anything.
+
+:class:`CompileNotice` is what the command line shows on stderr while numba
+compiles (which it does only when the cache lacks a kernel): a spinner on a
+terminal, one line otherwise, with the time the missing groups usually take.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import sys
+import threading
 import time
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Iterable
 
-__all__ = ["warmup"]
+__all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs"]
 
 
-def _tasks() -> list[tuple[str, Callable[[], object]]]:
-    from .ev import best_moves
-    from .exact import leg_odds, leg_odds_many
-    from .montecarlo import race_odds, sample_leg_odds
-    from .rules.moves import step
+@dataclass(frozen=True)
+class Group:
+    """Kernels compiled together: ``kernels`` (``module.name`` in
+    :mod:`advisor.kernels`) are those called from Python; ``seconds`` is
+    about how long compiling them takes (measured with ``camelup warmup`` in
+    an empty cache on a 2-core machine: 130 s in all).  ``run`` makes the
+    public calls that compile them."""
+
+    name: str
+    title: str
+    kernels: tuple[str, ...]
+    seconds: float
+    run: Callable[[], object]
+
+
+_SECOND = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
+_SECOND_START = "1:B 2:YG 3:PR 16:w 15:k +6@1"
+_FIRST = "first 1:B 2:YG 3:OW +6 dice:BGO"
+_CARDS_EXACT = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1"
+_CARDS_ENDS = "cards track:nnnnnnnn 14:BG 15:OW 16:Y deck:2 known:B1G1 hand:Y1"
+
+
+def _moves():
     from .notation import parse_position
+    from .rules.moves import step
 
-    second = parse_position("1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx")
-    first = parse_position("first 1:B 2:YG 3:OW +6 dice:BGO")
-    return [
-        ("board moves", lambda: step(second, "x", 1, "white")),
-        ("exact leg enumeration", lambda: (leg_odds(second), leg_odds(first))),
-        ("batch leg enumeration", lambda: leg_odds_many([second, first])),
-        ("leg sampler", lambda: sample_leg_odds(second, samples=1000, seed=0)),
-        ("race simulation", lambda: race_odds(first, samples=1000, seed=0)),
-        ("advisor (joint leg odds)", lambda: best_moves(second, seed=0, precision=0.05)),
-    ]
+    second, first = parse_position(_SECOND), parse_position(_FIRST)
+    step(second, "x", 1, "white")
+    step(second, "G", 2)
+    step(first, "O", 3)
 
 
-def warmup(verbose: bool = False) -> dict[str, float]:
-    """Compile (or load from the cache) every kernel; returns seconds per
-    kernel group and prints them when ``verbose``."""
+def _leg():
+    from .exact import leg_odds
+    from .montecarlo import race_odds
+
+    leg_odds(_SECOND)
+    leg_odds(_FIRST)
+    race_odds("14:B 15:YG 16:PR 1:w 2:k dice:BG", seed=0)  # exact: the next leg surely ends the race
+
+
+def _joint():
+    from .ev import best_moves
+
+    best_moves(_SECOND, seed=0, precision=0.05)
+
+
+def _batch():
+    from .exact import leg_odds_many
+
+    leg_odds_many([_SECOND, _FIRST])
+
+
+def _sampler():
+    from .montecarlo import sample_leg_odds
+
+    sample_leg_odds(_SECOND, samples=1000, seed=0)
+
+
+def _race():
+    from .montecarlo import race_odds
+
+    race_odds(_FIRST, samples=1000, seed=0)
+    race_odds(_SECOND, precision=0.05, seed=0)
+
+
+def _bots():
+    from .fastev import fast_values
+    from .state import GameState
+
+    for board in (_SECOND, _SECOND_START, _FIRST):  # tile placements enumerated, then sampled
+        fast_values(GameState.from_board(board), rivals=True)
+    # an own overall card on a pile: tiles change its value (candidate races)
+    fast_values(GameState.from_json({
+        "board": "12:B 13:YG 14:PR 3:w 5:k -9@1 dice:GPRx",
+        "players": [{"money": 2, "overall_cards": "GPR"}, {}, {}],
+        "winner_pile": [{"player": 0, "colour": "B"}],
+        "loser_pile": [{"player": 1}, {"player": 0, "colour": "Y"}],
+    }), 0, rivals=True)
+
+
+def _cards_legs():
+    from .cards import cards_best, cards_odds
+
+    cards_odds(_CARDS_EXACT, race=False)
+    cards_odds("cards 0:BGOWY", seed=0, race=False)  # too many card orders: sampled
+    cards_best(_CARDS_ENDS, seed=0, progress=False)  # the race ends in this leg: no race sampled
+
+
+def _cards_races():
+    from .cards import cards_odds
+
+    for others in ("random", "reveal"):
+        cards_odds(_CARDS_EXACT, seed=0, samples=200, others=others)
+
+
+GROUPS: tuple[Group, ...] = (
+    Group("moves", "board moves", ("board.roll", "board.crazy_mover"), 3, _moves),
+    Group("leg", "exact leg odds", ("leg.enumerate_leg", "leg.completions"), 10, _leg),
+    Group("joint", "advice (joint leg odds)", ("leg.enumerate_joint",), 8, _joint),
+    Group("batch", "many positions at once", ("leg.leg_counts_batch",), 7, _batch),
+    Group("sampler", "leg sampler", ("sample.sample_leg",), 20, _sampler),
+    Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
+    Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
+                                          "candidates.after_each_roll"), 25, _bots),
+    Group("cards_legs", "Camel Up Cards legs", ("cards.leg_exact", "cards.leg_sample", "cards.move",
+                                                "cards.rank_code"), 28, _cards_legs),
+    Group("cards_races", "Camel Up Cards races", ("cards.race_sample",), 15, _cards_races),
+)
+_BY_NAME = {g.name: g for g in GROUPS}
+
+
+def _groups(names: Iterable[str] | None) -> list[Group]:
+    if names is None:
+        return list(GROUPS)
+    names = set(names)
+    unknown = names - set(_BY_NAME)
+    if unknown:
+        raise ValueError(f"unknown kernel group(s): {', '.join(sorted(unknown))}")
+    return [g for g in GROUPS if g.name in names]
+
+
+def warmup(verbose: bool = False, *, groups: Iterable[str] | None = None,
+           progress: bool | None = None) -> dict[str, float]:
+    """Compile (or load from the cache) every kernel, or those of ``groups``
+    (names of :data:`GROUPS`); returns seconds per group (by title) and
+    prints them when ``verbose``.  ``progress``: a progress bar on stderr
+    (default: off)."""
+    from tqdm import tqdm
+
+    chosen = _groups(groups)
     times: dict[str, float] = {}
-    for name, task in _tasks():
-        start = time.perf_counter()
-        task()
-        times[name] = time.perf_counter() - start
-        if verbose:
-            print(f"  {name:<28} {times[name]:7.2f} s", flush=True)
+    with tqdm(chosen, unit="group", disable=not progress, file=sys.stderr, leave=False) as bar:
+        for group in bar:
+            bar.set_description(group.title)
+            start = time.perf_counter()
+            group.run()
+            times[group.title] = time.perf_counter() - start
+            if verbose:
+                bar.write(f"  {group.title:<28} {times[group.title]:7.2f} s", file=sys.stdout)
     return times
+
+
+def kernels() -> dict[str, object]:
+    """Every kernel of :mod:`advisor.kernels`, by ``module.name``: each
+    numba dispatcher (or sized parallel kernel) defined in one of its
+    modules."""
+    from numba.core.registry import CPUDispatcher
+
+    from . import kernels as package
+    from .kernels._jit import dispatcher_of
+
+    found: dict[str, object] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for name, obj in vars(module).items():
+            dispatcher = dispatcher_of(obj)
+            if isinstance(dispatcher, CPUDispatcher) and dispatcher.py_func.__module__ == module.__name__:
+                found[f"{info.name}.{name}"] = obj
+    return found
+
+
+def unwarmed() -> list[str]:
+    """Kernels whose machine code is not in the cache (``module.name``).
+    A kernel inlined into its callers (``inline="always"``) has none of its
+    own and is left out unless a group names it."""
+    from .kernels._jit import dispatcher_of, is_cached
+
+    named = {k for g in GROUPS for k in g.kernels}
+    out = []
+    for name, kernel in kernels().items():
+        inline = dispatcher_of(kernel).targetoptions.get("inline") == "always"
+        if (name in named or not inline) and not is_cached(kernel):
+            out.append(name)
+    return out
+
+
+def cold_groups(names: Iterable[str] | None = None) -> list[str]:
+    """The groups (of ``names``, default all) with a kernel whose machine
+    code is not in the cache: calling them compiles.  A group whose cache
+    cannot be inspected counts as warm."""
+    from .kernels._jit import is_cached
+
+    found = kernels()
+    return [g.name for g in _groups(names) if any(is_cached(found[k]) is False for k in g.kernels)]
+
+
+_BOT_GROUPS = {"random": (), "heuristic": ("leg",), "advisor": ("leg", "joint", "race", "bots"),
+               "denial": ("leg", "joint", "race", "bots"), "rival": ("leg", "joint", "race", "bots")}
+
+
+def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool = False, advice: bool = False,
+          bots: Iterable[str] = ()) -> tuple[str, ...]:
+    """The kernel groups a command uses: ``cards`` for a Camel Up Cards
+    position; ``race``: race odds asked; ``samples``: sampled leg odds;
+    ``advice``: a batch with advice or moves; ``bots``: the bots of a game."""
+    if command == "warmup":
+        return tuple(g.name for g in GROUPS)
+    if cards:
+        return ("cards_legs",) + (("cards_races",) if race or command == "best" else ())
+    games = ("moves",) + tuple(g for bot in bots for g in _BOT_GROUPS.get(bot, ("leg", "joint", "race", "bots")))
+    table = {
+        "odds": ("leg",) + (("race",) if race else ()) + (("sampler",) if samples else ()),
+        "best": ("leg", "joint", "race"),
+        "batch": ("batch",) + (("race",) if race else ()) + (("leg", "joint", "race") if advice else ()),
+        "chart": ("moves", "leg", "race"),
+        "show": ("leg",),
+        "simulate": games,
+        "tournament": games,
+        "play": games + ("leg", "joint", "race"),
+    }
+    return tuple(dict.fromkeys(table.get(command, ())))
+
+
+class CompileNotice:
+    """While active (``with CompileNotice(...):``), says on ``stream`` when
+    numba compiles kernels: a spinner with the seconds elapsed on a
+    terminal, one line otherwise; and at the end how long it took.  Nothing
+    is printed when nothing compiles.  ``groups``: the kernel groups the
+    work needs, for the time estimate."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, groups: Iterable[str] = (), stream=None, prog: str = "camelup"):
+        self.groups = tuple(groups)
+        self.stream = stream if stream is not None else sys.stderr
+        self.prog = prog
+        self.depth = 0
+        self.compiled = 0.0  # seconds spent compiling, finished spans
+        self.since: float | None = None  # start of the current span
+        self.message: str | None = None
+        self.lock = threading.Lock()  # guards the state and the spinner's line
+        self.wake = threading.Event()
+        self.done = False
+        self.shown = False  # the spinner's line is on the terminal
+        self.thread: threading.Thread | None = None
+        try:
+            self.tty = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.tty = False
+
+    # -------------------------------------------------- watcher interface
+    def started(self, name: str) -> None:
+        with self.lock:
+            self.depth += 1
+            if self.depth > 1:
+                return
+            self.since = time.perf_counter()
+            first = self.message is None
+            if first:
+                self.message = self._message()
+        if first and not self.tty:
+            self._write(f"{self.prog}: {self.message} ...\n")
+        if self.tty:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._spin, daemon=True)
+                self.thread.start()
+            self.wake.set()
+
+    def finished(self, name: str) -> None:
+        with self.lock:
+            self.depth = max(0, self.depth - 1)
+            if self.depth == 0 and self.since is not None:
+                self.compiled += time.perf_counter() - self.since
+                self.since = None
+                self._erase()  # at once: the command's own output may follow
+
+    # -------------------------------------------------- context manager
+    def __enter__(self) -> "CompileNotice":
+        from .kernels import _watch
+
+        _watch.add(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from .kernels import _watch
+
+        _watch.remove(self)
+        with self.lock:
+            if self.since is not None:  # a compile interrupted by an exception
+                self.compiled += time.perf_counter() - self.since
+                self.since = None
+            self.depth = 0
+            self.done = True
+            self._erase()
+        self.wake.set()
+        if self.thread is not None:
+            self.thread.join()
+        if self.message is not None and exc[0] is None:
+            self._write(f"{self.prog}: kernels compiled in {self.compiled:.0f} s; later runs load them from "
+                        "the cache\n")
+
+    # -------------------------------------------------- output
+    def _message(self) -> str:
+        try:
+            cold = cold_groups(self.groups) if self.groups else []
+        except Exception:  # noqa: BLE001 - the estimate is a nicety
+            cold = []
+        seconds = sum(_BY_NAME[g].seconds for g in cold)
+        about = f", about {5 * max(1, round(seconds / 5))} s" if seconds else ""
+        return f"compiling kernels (first run only{about})"
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed or broken stream: the notice is a nicety
+            pass
+
+    def _erase(self) -> None:
+        """Erase the spinner's line (the caller holds the lock)."""
+        if self.shown:
+            self._write("\r\x1b[K")
+            self.shown = False
+
+    def _spin(self) -> None:
+        """The terminal spinner: drawn while a compilation runs, erased as
+        soon as it ends (the command's own output goes there)."""
+        frame = 0
+        while True:
+            with self.lock:
+                if self.done:
+                    return
+                active = self.depth > 0
+                if active:
+                    elapsed = self.compiled + time.perf_counter() - self.since
+                    self._write(f"\r{self.FRAMES[frame % 4]} {self.message}: {elapsed:.0f} s ")
+                    self.shown = True
+                    frame += 1
+            if active:
+                time.sleep(0.2)
+            else:
+                self.wake.wait(0.5)
+                self.wake.clear()

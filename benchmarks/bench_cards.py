@@ -90,10 +90,11 @@ def main() -> None:
         t = median_time(lambda: race_ranks(pos, state, n, 1, others), reps)
         print(f"  races from a game start ({others:<6}) {n / t / 1e3:6.0f} thousand/s")
 
-    print("\nWhole calls (warm, median):")
+    print("\nWhole calls (warm, median; race odds to +-0.2 points, the default precision):")
     for text in ("cards 0:BGOWY", MID.format(deck=6), MID.format(deck=3)):
         t = median_time(lambda: cards_odds(text, seed=1), reps)
-        print(f"  cards_odds  {text:<45} {t:6.3f} s")
+        races = cards_odds(text, seed=1).race_samples
+        print(f"  cards_odds  {text:<45} {t:6.3f} s   ({races:,} races)")
     for text in ("cards 0:BGOWY hand:Y2", MID.format(deck=6) + " hand:O1", MID.format(deck=3) + " hand:O1"):
         t = median_time(lambda: cards_best(text, seed=1), max(1, reps // 2))
         rows = len(cards_best(text, seed=1))

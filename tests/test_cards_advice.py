@@ -46,13 +46,15 @@ def test_reveal_alone_is_worth_nothing_and_a_bet_before_it_is_its_payout():
 
 
 def odds_final(frame, pos, camel, rank):
-    """The position's final-rank probabilities as cards_best saw them."""
-    from advisor.cards.advice import BASE_RACES
+    """The position's final-rank probabilities as cards_best saw them: the
+    first ``race_samples`` races of its seed."""
     from advisor.cards.odds import race_ranks
 
     p = parse_cards(pos)
-    ranks = race_ranks(p, kernel_state(p), BASE_RACES, frame.attrs["seed"], frame.attrs["others"]).sum(axis=0)
-    return ranks[camel, rank] / BASE_RACES
+    n = frame.attrs["race_samples"]
+    ranks = race_ranks(p, kernel_state(p), n, frame.attrs["seed"], frame.attrs["others"]).sum(axis=0)
+    assert frame.attrs["race"][CAMELS[camel]]["rank"][rank] == pytest.approx(ranks[camel, rank] / n, abs=1e-12)
+    return ranks[camel, rank] / n
 
 
 def test_the_money_floor_caps_a_broke_players_losses():
@@ -114,10 +116,10 @@ def test_swapping_an_overall_card_gives_up_the_old_one():
     # is the new card's value minus the old one's under the same odds
     rows = frame.set_index("action").ev
     p = parse_cards(pos)
-    from advisor.cards.advice import BASE_RACES
     from advisor.cards.odds import race_ranks
 
-    final = race_ranks(p, kernel_state(p), BASE_RACES, frame.attrs["seed"], "random").sum(axis=0) / BASE_RACES
+    n = frame.attrs["race_samples"]
+    final = race_ranks(p, kernel_state(p), n, frame.attrs["seed"], "random").sum(axis=0) / n
     pay = np.array([7, 3, -1, -1, -1])
     for c in "BGWY":
         expected = final[CAMELS.index(c)] @ pay - final[CAMELS.index("O")] @ pay

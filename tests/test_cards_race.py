@@ -10,6 +10,7 @@ agree within 4 standard errors.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -97,7 +98,7 @@ def test_race_simulation_agrees_with_a_plain_one(text, others):
             assert abs(p_kernel - p_plain) <= 4 * se, (c, column, p_kernel, p_plain)
 
 
-def test_same_seed_same_race_odds_whatever_the_threads():
+def test_same_seed_same_race_odds_whatever_the_threads(every_thread):
     import numba
 
     text = "cards 0:BGOWY"
@@ -110,3 +111,90 @@ def test_same_seed_same_race_odds_whatever_the_threads():
         numba.set_num_threads(saved)
     assert np.array_equal(a.win, b.win) and np.array_equal(a.leg, b.leg)
 
+
+
+# ---------------------------------------------------------------------------
+# Race odds to a precision
+# ---------------------------------------------------------------------------
+
+RACE_KEYS = {"win", "lose", "win_se", "lose_se", "rank"}
+
+
+@pytest.mark.parametrize("precision", [0.02, 0.008])
+def test_race_odds_honour_the_precision(precision):
+    from advisor.cards.odds import Z95
+
+    odds = cards_odds("cards 0:BGOWY", seed=4, precision=precision)
+    assert odds.race_samples > 0
+    half = Z95 * np.concatenate([odds.win_se, odds.lose_se])
+    assert half.max() <= precision
+    # the standard errors are those of the counts: sqrt(p (1 - p) / n)
+    np.testing.assert_allclose(odds.win_se, np.sqrt(odds.win * (1 - odds.win) / odds.race_samples))
+    # fewer races than a probability of 1/2 would need: planned from the spread seen
+    assert odds.race_samples < 0.25 * (Z95 / precision) ** 2
+    assert odds.rank.shape == (5, 5) and np.allclose(odds.rank.sum(axis=0), 1) and np.allclose(odds.rank.sum(axis=1), 1)
+    np.testing.assert_array_equal(odds.rank[:, 0], odds.win)
+
+
+def test_finer_precision_takes_more_races_and_samples_fix_the_count():
+    coarse = cards_odds("cards 0:BGOWY", seed=4, precision=0.02)
+    fine = cards_odds("cards 0:BGOWY", seed=4, precision=0.01)
+    assert fine.race_samples > 3 * coarse.race_samples
+    assert cards_odds("cards 0:BGOWY", seed=4, samples=1234).race_samples == 1234
+
+
+def test_a_longer_run_extends_the_same_races():
+    pos = parse_cards("cards 0:BG 2:OW 3:Y deck:5 known:B1")
+    state = kernel_state(pos)
+    whole = race_ranks(pos, state, 9000, 6, "random")
+    parts = race_ranks(pos, state, 5000, 6, "random") + race_ranks(pos, state, 4000, 6, "random", start=5000)
+    np.testing.assert_array_equal(whole, parts)
+
+
+def test_race_odds_to_a_precision_do_not_depend_on_the_threads(every_thread):
+    import numba
+
+    a = cards_odds("cards 0:BG 2:OW 3:Y deck:5 known:B1", seed=8, precision=0.01)
+    saved = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        b = cards_odds("cards 0:BG 2:OW 3:Y deck:5 known:B1", seed=8, precision=0.01)
+    finally:
+        numba.set_num_threads(saved)
+    assert a.race_samples == b.race_samples
+    np.testing.assert_array_equal(a.rank, b.rank)
+    np.testing.assert_array_equal(a.win_se, b.win_se)
+
+
+def test_json_reports_standard_errors_and_ranks(capsys):
+    from advisor.cli import main
+    from advisor.cards.odds import Z95
+
+    assert main(["odds", "--json", "--seed", "2", "--precision", "0.01", "cards 0:BGOWY"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["race"]) == set(CAMELS)
+    for entry in data["race"].values():
+        assert set(entry) == RACE_KEYS and len(entry["rank"]) == 5
+        assert Z95 * max(entry["win_se"], entry["lose_se"]) <= 0.01
+    n = data["race_samples"]
+    assert entry["win_se"] == pytest.approx(np.sqrt(entry["win"] * (1 - entry["win"]) / n))
+    # exact race odds: standard errors 0
+    assert main(["odds", "--json", "cards 14:BG 15:OW 16:Y deck:2 known:Y2W1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["race_samples"] == 0
+    assert all(set(e) == RACE_KEYS and e["win_se"] == e["lose_se"] == 0 for e in data["race"].values())
+
+
+def test_best_reports_its_race_odds_to_the_precision(capsys):
+    from advisor.cli import main
+    from advisor.cards.odds import Z95
+
+    assert main(["best", "--json", "--seed", "2", "--precision", "0.01", "cards 0:BGOWY hand:Y2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["race_samples"] > 0 and set(data["race"]) == set(CAMELS)
+    for entry in data["race"].values():
+        assert set(entry) == RACE_KEYS
+        assert Z95 * max(entry["win_se"], entry["lose_se"]) <= 0.01
+    odds = cards_odds("cards 0:BGOWY hand:Y2", seed=2, precision=0.01)
+    assert data["race_samples"] == odds.race_samples  # the same races as the odds
+    assert data["race"]["Y"]["win"] == pytest.approx(float(odds.win[CAMELS.index("Y")]), abs=1e-12)

@@ -604,7 +604,7 @@ def test_memo_never_serves_another_states_values():
             _same(fast_values(state, 0, precision=precision, denial=True), fresh[i])
 
 
-def test_fast_values_does_not_depend_on_thread_count():
+def test_fast_values_does_not_depend_on_thread_count(every_thread):
     state = _full_state()
     mid_leg = GameState("1:B 2:YG 3:PR 9:w 11:k +5@1 dice:BGRx", state.players, 0,
                         state.winner_pile, state.loser_pile)

@@ -1,6 +1,7 @@
 """Sampled leg odds agree with exact enumeration; seeds reproduce results
 whatever the thread count."""
 
+import os
 import subprocess
 import sys
 
@@ -72,8 +73,10 @@ print(r.counts.tolist(), r.landing_counts.tolist(), r.ended_count)
 
 
 def test_thread_count_does_not_change_the_result():
+    env = {**os.environ, "CAMELUP_THREAD_SECONDS": "0"}  # every call on every thread, however small
     outs = {
-        subprocess.run([sys.executable, "-c", _SCRIPT, str(t)], capture_output=True, text=True, check=True).stdout
+        subprocess.run([sys.executable, "-c", _SCRIPT, str(t)], capture_output=True, text=True, check=True,
+                       env=env).stdout
         for t in (1, 2)
     }
     assert len(outs) == 1

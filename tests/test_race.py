@@ -116,7 +116,7 @@ def test_invariants_and_precision_target():
         race.fraction("B")
 
 
-def test_same_seed_same_answer_whatever_the_thread_count():
+def test_same_seed_same_answer_whatever_the_thread_count(every_thread):
     pos = setup_position("second", 8)
     a = race_odds(pos, samples=40_000, seed=21, threads=1)
     b = race_odds(pos, samples=40_000, seed=21, threads=2)

@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from .odds import (
-    KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution, race_ranks,
+    KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution, race_dict, race_ranks,
+    races_to_precision,
 )
 from .position import CAMELS, CardsPosition
 
@@ -45,9 +46,9 @@ __all__ = ["cards_best", "race_actions", "bets"]
 ACTION_LEG_SAMPLES = 20_000
 #: Exact per action up to this many card sequences.
 ACTION_EXACT_LEAVES = 200_000
-#: Races per race action (common random numbers), and for the position.
+#: Races per race action (common random numbers); the position's own race
+#: odds are simulated to the precision asked (``cards_best(precision=)``).
 ACTION_RACES = 2_000
-BASE_RACES = 20_000
 
 MID_PAY = np.array([-1, 1, 2, 1, -1], float)  # by rank 1st..5th
 WINNER_PAY = np.array([7, 3, -1, -1, -1], float)
@@ -148,109 +149,133 @@ def _ends_surely(dist: np.ndarray) -> bool:
     return float(dist[1::2].sum()) > 1 - 1e-12
 
 
-def cards_best(position: CardsPosition | str, *, seed: int | None = None, others: str = "random"):
+def cards_best(position: CardsPosition | str, *, seed: int | None = None, others: str = "random",
+               precision: float = 0.002, progress: bool | None = None):
     """Every legal turn (race action and optional bet) with its EV, as a
-    pandas DataFrame sorted by EV (highest first)."""
+    pandas DataFrame sorted by EV (highest first).  The position's race
+    odds (behind the overall cards) are simulated until every P(win) and
+    P(last) has a 95% half-width below ``precision``; ``.attrs["race"]``
+    holds them (``win``, ``lose``, ``win_se``, ``lose_se``, ``rank`` per
+    camel) and ``.attrs["race_samples"]`` the races (0: exact).
+    ``progress``: a progress bar on stderr (default: when stderr is a
+    terminal)."""
+    import sys
+
     import pandas as pd
+    from tqdm import tqdm
 
     from ..kernels.cards import CODES, KINDS, move, rank_code
-    from ..montecarlo import resolve_seed
+    from ..montecarlo import check_precision, resolve_seed
 
     pos = as_cards(position)
     others = check_others(others)
+    precision = check_precision(precision)
     seed = resolve_seed(seed)
     val = _Valuer(pos)
     base = kernel_state(pos)
     own0 = _own_figures(pos)
-
-    # the position as it stands: the leg by first card, the race by first card
-    base_codes, base_leg_n = leg_distribution(base, None, seed)  # [first, end, code]
-    base_dist = base_codes.sum(axis=0)
-    sure_end = base_leg_n == 0 and _ends_surely(base_dist)
-    if sure_end:  # the race ends in this leg: its final ranks are the leg's
-        race_all = code_ranks(base_codes[:, 1::2].sum(axis=1))
-        final0 = race_all.sum(axis=0)
-        crn0 = final0
-    else:
-        race_all = race_ranks(pos, base, BASE_RACES, seed, others) / BASE_RACES  # [first, camel, rank]
-        final0 = race_all.sum(axis=0)
-        crn0 = race_ranks(pos, base, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
-    v0 = val.leg_value(base_dist, own0) + val.overall(final0, val.winner, val.loser)
-    bet_list = bets(pos)
-
-    def bet_extra(bet: str):
-        """(leg payout per code, winner card, loser card) with ``bet`` taken."""
-        kind, _, colour = bet.partition(":")
-        extra, winner, loser = 0.0, val.winner, val.loser
-        if kind == "leg":
-            extra = val.leg_card(colour, pos.legtiles[CAMELS.index(colour)][0])
-        elif kind == "mid":
-            extra = val.mid_card(colour)
-        elif kind == "winner":
-            winner = colour
+    actions = race_actions(pos)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    with tqdm(total=len(actions) + 1, unit="step", desc="valuing turns", disable=not progress, file=sys.stderr,
+              leave=False) as bar:  # one step for the position's own odds, one per race action
+        # the position as it stands: the leg by first card, the race by first card
+        base_codes, base_leg_n = leg_distribution(base, None, seed)  # [first, end, code]
+        base_dist = base_codes.sum(axis=0)
+        sure_end = base_leg_n == 0 and _ends_surely(base_dist)
+        if sure_end:  # the race ends in this leg: its final ranks are the leg's
+            race_all = code_ranks(base_codes[:, 1::2].sum(axis=1))
+            final0 = race_all.sum(axis=0)
+            crn0 = final0
+            races = 0
+            zeros = np.zeros(5)
+            race = race_dict(final0[:, 0], final0[:, 4], zeros, zeros, final0)
         else:
-            loser = colour
-        return extra, winner, loser
+            counts, races = races_to_precision(pos, base, seed, others, precision=precision)
+            race_all = counts / races  # [first, camel, rank]
+            final0 = race_all.sum(axis=0)
+            se = np.sqrt(final0 * (1 - final0) / races)
+            race = race_dict(final0[:, 0], final0[:, 4], se[:, 0], se[:, 4], final0)
+            crn0 = race_ranks(pos, base, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
+        bar.update()
+        v0 = val.leg_value(base_dist, own0) + val.overall(final0, val.winner, val.loser)
+        bet_list = bets(pos)
 
-    def value(dist, figs, final, bet: str | None) -> float:
-        if bet is None:
-            return val.leg_value(dist, figs) + val.overall(final, val.winner, val.loser)
-        extra, winner, loser = bet_extra(bet)
-        return val.leg_value(dist, figs, extra) + val.overall(final, winner, loser)
-
-    rows = []
-
-    def add(action, race, bet, timing, ev):
-        rows.append({"action": action, "race": race, "bet": bet or "", "timing": timing, "ev": ev})
-
-    # reveal: bet before (odds now), or after seeing the card
-    add("reveal", "reveal", None, "", 0.0)
-    for bet in bet_list:
-        add(f"{bet}+reveal", "reveal", bet, "before", value(base_dist, own0, final0, bet) - v0)
-    weight = base_codes.sum(axis=(1, 2))  # P(first card kind)
-    after = 0.0
-    deck_left = pos.deck
-    for t in range(KINDS):
-        if weight[t] <= 0:
-            continue
-        dist = base_codes[t] / weight[t]
-        n_t = race_all[t, 0].sum()  # P(first card t), as the race sample saw it
-        final_t = race_all[t] / n_t if n_t else final0
-        options = [value(dist, own0, final_t, None)]
-        probe = base.copy()
-        ends_now = deck_left == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
-        if not ends_now:
-            options += [value(dist, own0, final_t, bet) for bet in bet_list]
-        after += weight[t] * max(options)
-    add("reveal+best", "reveal", "best after the card", "after", after - v0)
-
-    # hand card and figures: one leg and race computation each, same seed
-    base_same = None
-    for action in race_actions(pos)[1:]:
-        state, figs, over = _after(pos, base, action)
-        if over:
-            dist = np.zeros((8, CODES))
-            end = 1 + 2 * (state.fig[0] != 0) + 4 * (state.fig[1] != 0)
-            dist[end, rank_code(state.sp, state.ht)] = 1.0
-            final = code_ranks(dist.sum(axis=0))
-        else:
-            exact = state.leaves() <= ACTION_EXACT_LEAVES
-            codes, _ = leg_distribution(state, None if exact else ACTION_LEG_SAMPLES, seed)
-            dist = codes.sum(axis=0)
-            if not exact:  # common random numbers: correct by the same-sample base
-                if base_same is None:
-                    base_same = leg_distribution(base, ACTION_LEG_SAMPLES, seed)[0].sum(axis=0)
-                dist = dist - base_same + base_dist
-            if exact and _ends_surely(dist):
-                final = code_ranks(dist[1::2].sum(axis=0))
+        def bet_extra(bet: str):
+            """(leg payout per code, winner card, loser card) with ``bet`` taken."""
+            kind, _, colour = bet.partition(":")
+            extra, winner, loser = 0.0, val.winner, val.loser
+            if kind == "leg":
+                extra = val.leg_card(colour, pos.legtiles[CAMELS.index(colour)][0])
+            elif kind == "mid":
+                extra = val.mid_card(colour)
+            elif kind == "winner":
+                winner = colour
             else:
-                crn = race_ranks(pos, state, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
-                final = final0 + crn - crn0
-        add(action, action, None, "", value(dist, figs, final, None) - v0)
-        if not over:
-            for bet in bet_list:
-                add(f"{action}+{bet}", action, bet, "either", value(dist, figs, final, bet) - v0)
-    frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
-    frame.attrs.update(position=str(pos), seed=seed, others=others, leg_samples=base_leg_n,
-                       race_samples=0 if sure_end else BASE_RACES)
-    return frame
+                loser = colour
+            return extra, winner, loser
+
+        def value(dist, figs, final, bet: str | None) -> float:
+            if bet is None:
+                return val.leg_value(dist, figs) + val.overall(final, val.winner, val.loser)
+            extra, winner, loser = bet_extra(bet)
+            return val.leg_value(dist, figs, extra) + val.overall(final, winner, loser)
+
+        rows = []
+
+        def add(action, race, bet, timing, ev):
+            rows.append({"action": action, "race": race, "bet": bet or "", "timing": timing, "ev": ev})
+
+        # reveal: bet before (odds now), or after seeing the card
+        add("reveal", "reveal", None, "", 0.0)
+        for bet in bet_list:
+            add(f"{bet}+reveal", "reveal", bet, "before", value(base_dist, own0, final0, bet) - v0)
+        weight = base_codes.sum(axis=(1, 2))  # P(first card kind)
+        after = 0.0
+        deck_left = pos.deck
+        for t in range(KINDS):
+            if weight[t] <= 0:
+                continue
+            dist = base_codes[t] / weight[t]
+            n_t = race_all[t, 0].sum()  # P(first card t), as the race sample saw it
+            final_t = race_all[t] / n_t if n_t else final0
+            options = [value(dist, own0, final_t, None)]
+            probe = base.copy()
+            ends_now = deck_left == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
+            if not ends_now:
+                options += [value(dist, own0, final_t, bet) for bet in bet_list]
+            after += weight[t] * max(options)
+        add("reveal+best", "reveal", "best after the card", "after", after - v0)
+
+        bar.update()  # reveal
+        # hand card and figures: one leg and race computation each, same seed
+        base_same = None
+        for action in actions[1:]:
+            state, figs, over = _after(pos, base, action)
+            if over:
+                dist = np.zeros((8, CODES))
+                end = 1 + 2 * (state.fig[0] != 0) + 4 * (state.fig[1] != 0)
+                dist[end, rank_code(state.sp, state.ht)] = 1.0
+                final = code_ranks(dist.sum(axis=0))
+            else:
+                exact = state.leaves() <= ACTION_EXACT_LEAVES
+                codes, _ = leg_distribution(state, None if exact else ACTION_LEG_SAMPLES, seed)
+                dist = codes.sum(axis=0)
+                if not exact:  # common random numbers: correct by the same-sample base
+                    if base_same is None:
+                        base_same = leg_distribution(base, ACTION_LEG_SAMPLES, seed)[0].sum(axis=0)
+                    dist = dist - base_same + base_dist
+                if exact and _ends_surely(dist):
+                    final = code_ranks(dist[1::2].sum(axis=0))
+                else:
+                    crn = race_ranks(pos, state, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
+                    final = final0 + crn - crn0
+            add(action, action, None, "", value(dist, figs, final, None) - v0)
+            if not over:
+                for bet in bet_list:
+                    add(f"{action}+{bet}", action, bet, "either", value(dist, figs, final, bet) - v0)
+            bar.update()
+        frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+        frame.attrs.update(position=str(pos), seed=seed, others=others, leg_samples=base_leg_n,
+                           race_samples=races, race=race)
+        return frame

@@ -16,7 +16,13 @@ hand card per player from the rest.  Players then choose their race action
 at random among those open to them (reveal; play the hand card, which moves
 its camel 1; place a figure beside the track on a random legal space):
 ``others="random"``, the default.  ``others="reveal"``: they only reveal.
-Race odds are sampled (exact when the race must end in this leg).
+Race odds are sampled (exact when the race must end in this leg), by
+default until every P(win) and P(last) has a 95% half-width below
+``precision``, as the board game's race odds are: each race is an
+independent draw (race ``i`` from random stream ``(seed, i)``), so a count
+``k`` of ``n`` races has the binomial standard error ``sqrt(p (1 - p) / n)``
+with ``p = k / n``, and a run that needs more races adds races ``n, n + 1,
+...``: the same seed gives the same races, whatever the thread count.
 """
 
 from __future__ import annotations
@@ -34,7 +40,11 @@ __all__ = ["CardsOdds", "cards_odds", "EXACT_LEAVES", "kernel_state"]
 #: Card sequences up to which the rest of a leg is enumerated exactly.
 EXACT_LEAVES = 2_000_000
 LEG_SAMPLES = 200_000
-RACE_SAMPLES = 20_000
+#: Races in the first round when sampling to a precision: a quarter of what
+#: the target needs if a probability were 1/2, within these bounds.
+FIRST_RACES = (1_000, 20_000)
+#: The normal quantile of the 95% intervals (races are independent draws).
+Z95 = 1.959963984540054
 MAX_LEGS = 32
 _TRACK_CODES = {"n": 2, "s": 1, "h": 3}
 
@@ -102,15 +112,47 @@ def leg_distribution(state: KernelState, samples: int | None, seed: int) -> tupl
     return codes / n, n
 
 
-def race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, others: str) -> np.ndarray:
-    """Sampled final-rank counts ``[first card kind, camel, rank]``."""
+def race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, others: str,
+               start: int = 0) -> np.ndarray:
+    """Sampled final-rank counts ``[first card kind, camel, rank]`` of
+    races ``start .. start + samples - 1`` (race ``i`` from stream ``(seed, i)``)."""
     from ..kernels.cards import KINDS, race_sample
 
     ranks = np.zeros((KINDS, 5, 5), np.int64)
     legs = np.zeros(MAX_LEGS + 1, np.int64)
     race_sample(state.sp, state.ht, state.fig, state.track, state.ncards, state.known, state.pool, state.unknown,
-                pos.players, pos.decksize, others == "random", samples, seed, ranks, legs)
+                pos.players, pos.decksize, others == "random", start, start + samples, seed, ranks, legs)
     return ranks
+
+
+def half_width(counts: np.ndarray, races: int) -> float:
+    """The largest 95% half-width among P(win) and P(last) of the camels,
+    from final-rank counts ``[..., camel, rank]`` of ``races`` races."""
+    p = counts.reshape(-1, 5, 5).sum(axis=0)[:, [0, 4]] / races
+    return float(Z95 * np.sqrt(p * (1 - p) / races).max())
+
+
+def races_to_precision(pos: CardsPosition, state: KernelState, seed: int, others: str, *,
+                       samples: int | None = None, precision: float = 0.002) -> tuple[np.ndarray, int]:
+    """``(final-rank counts [first card kind, camel, rank], races)``:
+    ``samples`` races, or (default) races until every P(win) and P(last)
+    has a 95% half-width below ``precision`` (at most
+    :data:`~advisor.montecarlo.MAX_RACES`).  Each round plans the races
+    still needed from the spread seen so far (+10%)."""
+    from ..montecarlo import MAX_RACES
+
+    if samples is not None:
+        return race_ranks(pos, state, samples, seed, others), samples
+    worst = int(np.ceil(0.25 * (Z95 / precision) ** 2))  # enough if every p were 1/2
+    n = min(worst, max(FIRST_RACES[0], min(worst // 4, FIRST_RACES[1])))
+    counts = race_ranks(pos, state, n, seed, others)
+    while n < min(worst, MAX_RACES) and half_width(counts, n) > precision:
+        p = counts.sum(axis=0)[:, [0, 4]] / n
+        need = int(np.ceil(1.1 * (Z95 / precision) ** 2 * (p * (1 - p)).max()))
+        more = min(max(need, n + n // 4), worst, MAX_RACES) - n
+        counts = counts + race_ranks(pos, state, more, seed, others, start=n)
+        n += more
+    return counts, n
 
 
 @lru_cache(maxsize=1)
@@ -140,19 +182,21 @@ class CardsOdds:
     ``leg[i, k]``: P(camel ``i`` is ranked k+1 when the leg is scored);
     ``race_ends``: P(the race ends in this leg); ``win[i]`` / ``lose[i]``:
     P(camel ``i`` finishes the race first / last) with standard errors
-    ``win_se`` / ``lose_se`` (0 when exact)."""
+    ``win_se`` / ``lose_se`` (0 when exact); ``rank[i, k]``: P(camel ``i``
+    finishes the race k+1-th).  The race figures are None with ``race=False``."""
 
     position: CardsPosition
     leg: np.ndarray
     leg_samples: int
     race_ends: float
-    win: np.ndarray
-    lose: np.ndarray
-    win_se: np.ndarray
-    lose_se: np.ndarray
+    win: np.ndarray | None
+    lose: np.ndarray | None
+    win_se: np.ndarray | None
+    lose_se: np.ndarray | None
     race_samples: int
     others: str
     seed: int
+    rank: np.ndarray | None = None
 
     @property
     def camels(self) -> tuple[str, ...]:
@@ -176,10 +220,20 @@ class CardsOdds:
             "race_ends_this_leg": self.race_ends,
         }
         if self.win is not None:
-            out["race"] = {c: {"win": float(self.win[i]), "lose": float(self.lose[i])} for i, c in enumerate(CAMELS)}
+            out["race"] = race_dict(self.win, self.lose, self.win_se, self.lose_se, self.rank)
             out["race_samples"] = self.race_samples
             out["others"] = self.others
         return out
+
+
+def race_dict(win, lose, win_se, lose_se, rank) -> dict:
+    """``{"B": {"win", "lose", "win_se", "lose_se", "rank"}, ...}``: the
+    board game's ``race`` object of the JSON output."""
+    return {
+        c: {"win": float(win[i]), "lose": float(lose[i]), "win_se": float(win_se[i]),
+            "lose_se": float(lose_se[i]), "rank": [float(x) for x in rank[i]]}
+        for i, c in enumerate(CAMELS)
+    }
 
 
 def as_cards(position) -> CardsPosition:
@@ -197,16 +251,21 @@ def check_others(others: str) -> str:
 
 
 def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg_samples: int | None = None,
-               seed: int | None = None, others: str = "random", race: bool = True) -> CardsOdds:
+               precision: float = 0.002, seed: int | None = None, others: str = "random",
+               race: bool = True) -> CardsOdds:
     """Leg and race odds (see the module docstring for the model).
-    ``samples``: races simulated (default 20,000); ``leg_samples``: sample
-    the leg even when it could be enumerated; ``race=False``: the leg only
-    (the race figures are then None)."""
-    from ..montecarlo import check_samples, resolve_seed
+    Race odds are simulated until every P(win) and P(last) has a 95%
+    half-width below ``precision`` (default 0.002: +-0.2 percentage points),
+    or with exactly ``samples`` races; ``leg_samples``: sample the leg even
+    when it could be enumerated; ``race=False``: the leg only (the race
+    figures are then None)."""
+    from ..montecarlo import check_precision, check_samples, resolve_seed
 
     pos = as_cards(position)
     others = check_others(others)
-    race_n = RACE_SAMPLES if samples is None else check_samples(samples)
+    if samples is not None:
+        samples = check_samples(samples)
+    precision = check_precision(precision)
     if leg_samples is not None:
         leg_samples = check_samples(leg_samples)
     seed = resolve_seed(seed)
@@ -221,8 +280,9 @@ def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg
     if n_leg == 0 and race_ends > 1 - 1e-12:
         final = code_ranks(over)
         zeros = np.zeros(5)
-        return CardsOdds(pos, leg, 0, race_ends, final[:, 0], final[:, 4], zeros, zeros, 0, others, seed)
-    ranks = race_ranks(pos, state, race_n, seed, others).sum(axis=0) / race_n
+        return CardsOdds(pos, leg, 0, race_ends, final[:, 0], final[:, 4], zeros, zeros, 0, others, seed, final)
+    counts, races = races_to_precision(pos, state, seed, others, samples=samples, precision=precision)
+    ranks = counts.sum(axis=0) / races
     win, lose = ranks[:, 0], ranks[:, 4]
-    se = lambda p: np.sqrt(p * (1 - p) / race_n)  # noqa: E731
-    return CardsOdds(pos, leg, n_leg, race_ends, win, lose, se(win), se(lose), race_n, others, seed)
+    se = lambda p: np.sqrt(p * (1 - p) / races)  # noqa: E731
+    return CardsOdds(pos, leg, n_leg, race_ends, win, lose, se(win), se(lose), races, others, seed, ranks)

@@ -148,19 +148,6 @@ def rank_code(sp, ht):
 
 
 @njit
-def first_and_last(sp, ht):
-    """``(camel ranked 1st, camel ranked last)``."""
-    best = 0
-    worst = 0
-    for x in range(1, N_CAMELS):
-        if sp[x] > sp[best] or (sp[x] == sp[best] and ht[x] > ht[best]):
-            best = x
-        if sp[x] < sp[worst] or (sp[x] == sp[worst] and ht[x] < ht[worst]):
-            worst = x
-    return best, worst
-
-
-@njit
 def figure_spaces(sp, fig, length, out):
     """Legal spaces for a figure beside the track: empty of camels and of
     the other figure, strictly ahead of the last camel, not beyond
@@ -261,6 +248,10 @@ def draw_card(known, pool, unknown, state):
 
 CODES = 625
 CHUNK = 4096  # samples per parallel chunk
+#: Seconds on one thread per sampled leg and per race (players choosing at
+#: random; revealing only is faster): sizes a call's thread count.
+LEG_SECONDS = 1e-6
+RACE_SECONDS = 8e-6
 
 
 @njit
@@ -371,7 +362,11 @@ def _reveal_rest(sp, ht, fig, length, known, pool, unknown, state):
     return over, first
 
 
-@njit(parallel=True)
+def _leg_work(sp, ht, fig, length, known, pool, unknown, samples, *_):
+    return samples * LEG_SECONDS, (samples + CHUNK - 1) // CHUNK
+
+
+@njit(parallel=True, work=_leg_work)
 def leg_sample(sp, ht, fig, length, known, pool, unknown, samples, seed, codes, figs):
     """:func:`leg_exact` by sampling: ``samples`` legs, sample ``i`` from
     stream ``(seed, i)``; adds counts (not probabilities).  Chunks of
@@ -442,26 +437,34 @@ def _random_turn(sp, ht, fig, length, player, hands, known, pool, unk, state, sp
     return False, unk, False
 
 
-@njit(parallel=True)
+def _race_work(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others, start, stop,
+               *_):
+    samples = stop - start
+    return samples * RACE_SECONDS * (1.0 if random_others else 0.75), (samples + CHUNK - 1) // CHUNK
+
+
+@njit(parallel=True, work=_race_work)
 def race_sample(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others,
-                samples, seed, ranks, legs):
+                start, stop, seed, ranks, legs):
     """Whole races: the current leg reveals the rest of its deck; each later
     leg starts with :func:`leg_start`, a deck of ``deck_size`` cards drawn
     from the 30 and a hand card for each of ``players`` from the rest, and is
     played by players who choose at random (``random_others``) or only
-    reveal.  Adds to ``ranks[first, camel, rank]`` (int64[KINDS, 5, 5]) the
-    final ranks of the camels, by the kind of the current leg's first card
-    (sample ``i`` uses stream ``(seed, i)``, so the same seed replays the
-    same cards from any start), and to ``legs[k]`` the races that ended ``k``
-    legs after this one (the last entry: still running after that many).  A
-    race already over (no card left to draw) counts under kind 0.  Chunks
-    run in parallel with their own counts (thread count never matters)."""
-    nchunks = (samples + CHUNK - 1) // CHUNK
+    reveal.  Plays races ``start .. stop - 1``: race ``i`` uses stream
+    ``(seed, i)``, so the same seed replays the same cards from any start
+    and a run can be extended with more races.  Adds to
+    ``ranks[first, camel, rank]`` (int64[KINDS, 5, 5]) the final ranks of
+    the camels, by the kind of the current leg's first card, and to
+    ``legs[k]`` the races that ended ``k`` legs after this one (the last
+    entry: still running after that many).  A race already over (no card
+    left to draw) counts under kind 0.  Chunks run in parallel with their
+    own counts (thread count never matters)."""
+    nchunks = (stop - start + CHUNK - 1) // CHUNK
     part_ranks = np.zeros((nchunks,) + ranks.shape, np.int64)
     part_legs = np.zeros((nchunks,) + legs.shape, np.int64)
     for c in prange(nchunks):
         _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_size, random_others,
-                    c * CHUNK, min(samples, (c + 1) * CHUNK), seed, part_ranks[c], part_legs[c])
+                    start + c * CHUNK, min(stop, start + (c + 1) * CHUNK), seed, part_ranks[c], part_legs[c])
     for c in range(nchunks):
         ranks += part_ranks[c]
         legs += part_legs[c]
@@ -532,5 +535,5 @@ def _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_
 
 __all__ = [
     "CODES", "FENNEC", "HALF", "leg_exact", "leg_sample", "race_sample", "KINDS", "MAX_CARDS", "NORMAL", "N_CAMELS", "PALM", "SAND", "card_spaces", "draw_card",
-    "figure_spaces", "first_and_last", "leg_start", "move", "rank_code", "rank_of", "track_length",
+    "figure_spaces", "leg_start", "move", "rank_code", "rank_of", "track_length",
 ]

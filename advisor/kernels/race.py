@@ -24,6 +24,9 @@ from .rng import next_u64, seed_stream
 from .sample import play_leg
 
 MAX_LEGS = 64  # a race has never needed more than a dozen legs
+#: Seconds per race on one thread, from a game start (the longest races;
+#: ``benchmarks/bench_threads.py``): sizes a call's thread count.
+RACE_SECONDS = 4e-7
 
 
 @njit
@@ -38,7 +41,11 @@ def _uniform(state):
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(parallel=True)
+def _race_work(boards, cdf, replicates, per_replicate, *_):
+    return replicates * per_replicate * RACE_SECONDS, replicates
+
+
+@njit(parallel=True, work=_race_work)
 def race_replicates(boards, cdf, replicates, per_replicate, seed, stream0, full_dice, rolls, ncam,
                     ranks, legs):
     """Play ``replicates`` x ``per_replicate`` races from the leg-end states.

@@ -15,6 +15,8 @@ from .board import GREY, N_RACING, TILE_SLOTS, add_ranks, roll
 from .rng import below, seed_stream
 
 CHUNK = 8192
+#: Seconds per sampled leg on one thread (a leg start; sizes a call's threads).
+LEG_SECONDS = 1.5e-7
 
 
 @njit(inline="always")
@@ -60,7 +62,11 @@ def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
     return board, False
 
 
-@njit(parallel=True)
+def _sample_work(board, pyramid, rolls, tiles, ncam, samples, *_):
+    return samples * LEG_SECONDS, (samples + CHUNK - 1) // CHUNK
+
+
+@njit(parallel=True, work=_sample_work)
 def sample_leg(board, pyramid, rolls, tiles, ncam, samples, seed, rank_counts, landings):
     """Sample ``samples`` legs; fills ``rank_counts`` int64[5, 5] and
     ``landings`` int64[TILE_SLOTS]; returns the number of legs in which the
