@@ -24,7 +24,14 @@ caused by the action (compared with the same state without it):
   card costs 1.  Face-down cards of other players are modelled explicitly:
   each names camel X with probability ``q_X``, independently (default: X's
   current race probability to win, resp. to finish last; ``pile_model`` of
-  the state overrides it).  The floor uses the player's current money.
+  the state overrides it).  The money floor applies as the rules settle
+  it, at the race end, to the sum of all the player's overall payouts and
+  the money they have then; that money is taken as the least they can make
+  sure to have: this leg's settled money (exact per leg outcome) plus one
+  coin per later leg played to its end before the race's last (a pyramid
+  tile on their turn; with at most 5 players), the number of legs drawn
+  from the race simulation (:mod:`advisor.overall` gives the model and its
+  approximations).
 * ``partner:P`` (2nd edition, 6-8 players): at leg scoring the player may add
   the reward of one of P's tiles (leg tile or pyramid tile, +1) to their own,
   choosing none when all are negative; valued on P's current tiles.
@@ -35,7 +42,11 @@ probability of a loss of the action's own payout (for a tile: its coins);
 of the action (their leg tiles, pyramid and overall cards, each valued in
 expectation over the dice, so the pyramid's denial is 0; when the advised
 player holds no overall card, the race odds behind the next player's cards
-are taken at precision 0.01).
+are taken at precision 0.01).  The next player's hand is used only as far
+as the state shows it: a hidden hand (a count) is modelled by
+:func:`advisor.overall.hand_distribution`, and their best option is the
+expectation over their possible hands of the best option in each (they
+choose knowing their hand).
 """
 
 from __future__ import annotations
@@ -45,6 +56,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .errors import IllegalActionError
+from .overall import (PILES, card_gains, floor_binds, hand_distribution, plain_gains, race_end_money,
+                      right_payout, right_payouts)
 from .rules.editions import TRACK_LENGTH
 from .rules.position import Position, Tile
 from .rules.scoring import pile_payout
@@ -104,6 +117,7 @@ def _moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, float]
     mean = float(prob @ values)
     sd = float(np.sqrt(max(prob @ (values - mean) ** 2, 0.0)))
     return mean, sd, float(prob[values < -1e-12].sum())
+
 
 
 # --------------------------------------------------------------------------
@@ -178,29 +192,37 @@ class _Context:
 
     # ---------------------------------------------------------- overall cards
     def pile_q(self, pile: str) -> np.ndarray:
-        """Probability that an unknown card of ``pile`` names each camel."""
-        model = self.state.pile_model or {}
-        if pile in model:
-            return np.array([model[pile][c] for c in self.racing], float)
-        race = self.race()
-        return race.win.copy() if pile == "winner" else race.lose.copy()
+        """Probability that an unknown card of ``pile`` names each camel
+        (read only)."""
+        cache = self.__dict__.setdefault("_pile_q", {})
+        if pile not in cache:
+            model = self.state.pile_model or {}
+            if pile in model:
+                cache[pile] = np.array([model[pile][c] for c in self.racing], float)
+            else:
+                race = self.race()
+                cache[pile] = race.win.copy() if pile == "winner" else race.lose.copy()
+            cache[pile].flags.writeable = False
+        return cache[pile]
 
-    def card_payouts(self, pile: str, earlier: tuple[PileCard, ...], colour: str, outcome_probs: np.ndarray):
-        """Distribution of a card's payout: ``(values, probs)``.
-
-        ``earlier``: the cards placed before it; a card whose colour the state
-        gives is known, the others follow :meth:`pile_q`.
-        ``outcome_probs``: P(each camel wins) (or finishes last)."""
-        c = self.racing.index(colour)
+    def right_payout(self, pile: str, earlier: tuple[PileCard, ...], colour: str, player: int):
+        """What ``player``'s card of ``colour`` pays when right, placed after
+        the cards ``earlier`` (see :func:`advisor.overall.right_payout`; the
+        player's own face-down cards never name that colour)."""
         known = sum(1 for e in earlier if e.colour == colour)
-        unknown = sum(1 for e in earlier if e.colour is None)
-        q = self.pile_q(pile)[c]
-        # number of unknown earlier cards naming the camel: Binomial(unknown, q)
-        k = np.arange(unknown + 1)
-        binom = np.array([_binom_pmf(unknown, j, q) for j in k])
-        values = np.array([pile_payout(known + j) for j in k] + [-1], float)
-        probs = np.concatenate([outcome_probs[c] * binom, [1 - outcome_probs[c]]])
-        return values, probs
+        unknown = sum(1 for e in earlier if e.colour is None and e.player != player)
+        return right_payout(known, unknown, float(self.pile_q(pile)[self.racing.index(colour)]))
+
+    def card_payouts(self, pile: str, earlier: tuple[PileCard, ...], colour: str, outcome_probs: np.ndarray,
+                     player: int | None = None):
+        """Distribution of a card's payout: ``(values, probs)``, the last
+        value -1 (the card is wrong).  ``outcome_probs``: P(each camel wins)
+        (or finishes last); ``player``: the card's owner (default: the
+        advised player)."""
+        c = self.racing.index(colour)
+        values, probs = self.right_payout(pile, earlier, colour, self.player if player is None else player)
+        return (np.concatenate([values, [-1]]).astype(float),
+                np.concatenate([outcome_probs[c] * probs, [1 - outcome_probs[c]]]))
 
     def pile(self, name: str) -> tuple[PileCard, ...]:
         return self.state.winner_pile if name == "winner" else self.state.loser_pile
@@ -212,7 +234,7 @@ class _Context:
     def held_cards_value(self, race=None) -> float:
         """Expected payout of the advised player's cards on both piles."""
         total = 0.0
-        for name in ("winner", "loser"):
+        for name in PILES:
             pile = self.pile(name)
             for j, card in enumerate(pile):
                 if card.player == self.player and card.colour:
@@ -220,11 +242,80 @@ class _Context:
                     total += float(values @ probs)
         return total
 
+    def least_leg_money(self, player: int) -> int:
+        """The least money ``player`` can have after this leg's scoring."""
+        cache = self.__dict__.setdefault("_least_money", {})
+        if player not in cache:
+            cache[player] = int(self.settle(player, self.base, landings=player == self.player).min())
+        return cache[player]
 
-def _binom_pmf(n: int, k: int, p: float) -> float:
-    from math import comb
+    def race_end_money(self, player: int):
+        """The least money ``player`` can make sure to have at the race end
+        (:func:`advisor.overall.race_end_money`): this leg's settled money
+        per outcome of the leg as it stands, plus a coin per later leg
+        played to its end (with at most 5 players)."""
+        cache = self.__dict__.setdefault("_end_money", {})
+        if player not in cache:
+            leg = self.base
+            secured = 1 if self.state.n_players <= self.ed.rolls_per_leg else 0
+            cache[player] = race_end_money(self.settle(player, leg, landings=player == self.player), leg.prob,
+                                           self.race().legs, secured)
+        return cache[player]
 
-    return comb(n, k) * p**k * (1 - p) ** (n - k)
+    def held_cards(self, player: int) -> dict:
+        """``player``'s cards on each pile whose colours the state gives:
+        ``(camel, what it pays when right)``."""
+        cache = self.__dict__.setdefault("_held_cards", {})
+        if player not in cache:
+            held = {}
+            for pname in PILES:
+                cards = self.pile(pname)
+                held[pname] = [(self.racing.index(card.colour), self.right_payout(pname, cards[:j], card.colour, player))
+                               for j, card in enumerate(cards) if card.player == player and card.colour]
+            cache[player] = held
+        return cache[player]
+
+    def card_gains(self, name: str, player: int, pile: tuple[PileCard, ...]):
+        """What a card of each camel placed by ``player`` on pile ``name``
+        (as it is, ``pile``) adds to their settled money at the race end:
+        ``(values, probs)``, a row per camel (:func:`advisor.overall.card_gains`,
+        the one valuation of an overall card, for ``best_moves`` and the
+        bots alike)."""
+        cache = self.__dict__.setdefault("_card_gains", {})
+        key = (name, player, pile)
+        if key not in cache:
+            known = [sum(1 for e in pile if e.colour == colour) for colour in self.racing]
+            unknown = sum(1 for e in pile if e.colour is None and e.player != player)
+            right = right_payouts(known, unknown, self.pile_q(name))
+            cards = sum(1 for c in self.state.winner_pile + self.state.loser_pile if c.player == player and c.colour)
+            if floor_binds(self.least_leg_money(player), cards):
+                odds = {pname: self.overall_odds(pname) for pname in PILES}
+                cache[key] = card_gains(self.race_end_money(player), self.held_cards(player), odds, name, right)
+            else:  # this leg's money alone covers every card: the payout itself
+                cache[key] = plain_gains(self.overall_odds(name), right)
+        return cache[key]
+
+    def hand_model(self, player: int) -> tuple[list[str], np.ndarray]:
+        """``player``'s possible hands (strings of colours) and their
+        probabilities: their hand when known, else
+        :func:`advisor.overall.hand_distribution` over the colours not
+        seen placed by them, weighted by the pile model."""
+        cache = self.__dict__.setdefault("_hands", {})
+        if player not in cache:
+            st = self.state
+            placed = {name: sum(1 for c in self.pile(name) if c.player == player and c.colour is None)
+                      for name in PILES}
+            if not st.hand_hidden(player):
+                cache[player] = ([st.hand(player)], np.ones(1))
+            elif st.hand_size(player) == 0 or not any(placed.values()):
+                # nothing or every candidate in hand: no model needed
+                cache[player] = ([st.hand_candidates(player) if st.hand_size(player) else ""], np.ones(1))
+            else:
+                candidates = [self.racing.index(c) for c in st.hand_candidates(player)]
+                q = {name: self.pile_q(name) for name in PILES}
+                hands, probs = hand_distribution(st.hand_size(player), candidates, placed, q)
+                cache[player] = (["".join(self.racing[c] for c in h) for h in hands], probs)
+        return cache[player]
 
 
 # --------------------------------------------------------------------------
@@ -299,14 +390,14 @@ def _value_pyramid(ctx: _Context, player: int, leg: LegOutcomes) -> dict:
 
 
 def _value_card(ctx: _Context, name: str, colour: str, player: int, pile: tuple[PileCard, ...]) -> dict:
-    values, probs = ctx.card_payouts(name, pile, colour, ctx.overall_odds(name))
-    money = ctx.state.players[player].money
-    settled = np.maximum(values, -money)
-    ev, sd, p_loss = _moments(settled, probs)
-    p = float(ctx.overall_odds(name)[ctx.racing.index(colour)])
+    c = ctx.racing.index(colour)
+    values, probs = ctx.card_gains(name, player, pile)
+    ev, sd, p_loss = _moments(values[c].astype(float), probs[c])
+    p = float(ctx.overall_odds(name)[c])
+    right, right_probs = ctx.right_payout(name, pile, colour, player)
+    plain = p * float(right @ right_probs) - (1 - p)
     return _row(f"{name}:{colour}", name, ev, sd, p_loss, p_first=p if name == "winner" else np.nan,
-                p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1,
-                floor=ev - float(values @ probs))
+                p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1, floor=ev - plain)
 
 
 def _value_partner(ctx: _Context, partner: int) -> dict:
@@ -356,20 +447,24 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
 
 
 def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> float:
-    """The best EV among ``player``'s leg tiles, pyramid and overall cards."""
+    """The best EV among ``player``'s leg tiles, pyramid and overall cards.
+
+    The player chooses knowing their hand; when it is hidden, the figure is
+    the expectation over their possible hands (:meth:`_Context.hand_model`)
+    of the best option in each: ``E_H[max(leg options, best card of H)]``."""
     best = _value_pyramid(ctx, player, leg)["ev"]
     for colour, left in zip(ctx.racing, stacks):
         if left:
             best = max(best, _value_leg(ctx, colour, player, leg, stacks)["ev"])
     key = (player, piles["winner"], piles["loser"])
     if key not in ctx._denial_cache:  # overall cards depend on the piles only
-        hand = ctx.state.hand(player)
-        ctx._denial_cache[key] = max(
-            (_value_card(ctx, name, colour, player, piles[name])["ev"]
-             for name in ("winner", "loser") for colour in hand),
-            default=-np.inf,
-        )
-    return max(best, ctx._denial_cache[key])
+        hands, probs = ctx.hand_model(player)
+        cards = {colour: max(_value_card(ctx, name, colour, player, piles[name])["ev"] for name in PILES)
+                 for colour in set("".join(hands))}
+        ctx._denial_cache[key] = (np.array([max((cards[c] for c in hand), default=-np.inf) for hand in hands]),
+                                  probs)
+    best_cards, probs = ctx._denial_cache[key]
+    return float(probs @ np.maximum(best, best_cards))
 
 
 # --------------------------------------------------------------------------
