@@ -47,11 +47,18 @@ as the state shows it: a hidden hand (a count) is modelled by
 :func:`advisor.overall.hand_distribution`, and their best option is the
 expectation over their possible hands of the best option in each (they
 choose knowing their hand).
+
+Figures of the leg (leg tiles, pyramid, tile placements, partnerships) are
+exact: the payouts are whole coins and the outcomes carry their integer
+counts of die sequences, so each expectation is summed in integers and
+divided once (:meth:`LegOutcomes.moments`); an exact figure is the float
+nearest to the exact fraction (the pyramid's +1 prints as 1.0).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -88,6 +95,8 @@ class LegOutcomes:
     ranks: np.ndarray
     landings: np.ndarray
     reached: np.ndarray | None = None  # 1 where some move ends (see enumerate_joint)
+    counts: np.ndarray | None = None  # int64[n]: die sequences behind each outcome (exact)
+    total: int = 0  # their sum (prob = counts / total)
 
     @classmethod
     def of(cls, position: Position, track: int = 0) -> "LegOutcomes":
@@ -101,11 +110,44 @@ class LegOutcomes:
                         np.zeros(enc.tiles.size, np.int64), reached)
         codes, hits = np.nonzero(orders)
         counts = orders[codes, hits]
-        return cls(counts / counts.sum(), rank_codes()[codes], hits, reached)
+        total = int(counts.sum())
+        return cls(counts / total, rank_codes()[codes], hits, reached, counts, total)
 
     def rank_probs(self, camel: int) -> np.ndarray:
         """P(rank k) of racing camel ``camel`` (index), k = 0..4."""
+        if self.counts is not None:
+            return np.bincount(self.ranks[:, camel], weights=self.counts, minlength=5) / self.total
         return np.bincount(self.ranks[:, camel], weights=self.prob, minlength=5)
+
+    def exact_mean(self, values) -> Fraction | None:
+        """E[values] as an exact fraction when the outcomes carry their
+        counts and the values are whole numbers (payouts in coins); else
+        ``None``."""
+        ints = _whole(values) if self.counts is not None else None
+        if ints is None:
+            return None
+        return Fraction(int(self.counts @ ints), self.total)
+
+    def mean(self, values) -> float:
+        """E[values]: the correctly rounded exact figure (one division of
+        whole numbers) when :meth:`exact_mean` has one."""
+        ints = _whole(values) if self.counts is not None else None
+        if ints is None:
+            return float(self.prob @ np.asarray(values, float))
+        return int(self.counts @ ints) / self.total
+
+    def moments(self, values) -> tuple[float, float, float]:
+        """``(mean, sd, P(value < 0))`` of ``values`` over the outcomes; from
+        the integer counts (one division at the end) when the values are
+        whole numbers, so an exact figure prints exactly."""
+        ints = _whole(values)
+        if self.counts is None or ints is None:
+            return _moments(np.asarray(values, float), self.prob)
+        s1 = int(self.counts @ ints)
+        s2 = int(self.counts @ (ints * ints))
+        n = self.total
+        variance = Fraction(n * s2 - s1 * s1, n * n)
+        return s1 / n, float(np.sqrt(float(variance))), int(self.counts[ints < 0].sum()) / n
 
     def tile_payout(self, camel: int, value: int) -> np.ndarray:
         """Per outcome, what a leg bet tile of ``value`` on ``camel`` pays."""
@@ -118,6 +160,16 @@ def _moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, float]
     sd = float(np.sqrt(max(prob @ (values - mean) ** 2, 0.0)))
     return mean, sd, float(prob[values < -1e-12].sum())
 
+
+def _whole(values) -> np.ndarray | None:
+    """``values`` as int64 if every one is a whole number, else ``None``."""
+    values = np.asarray(values)
+    if values.dtype.kind in "iu":
+        return values.astype(np.int64, copy=False)
+    with np.errstate(invalid="ignore"):
+        ints = values.astype(np.int64)
+    # (whole numbers of coins are far below 2**53, where floats stay exact)
+    return ints if (ints == values).all() else None
 
 
 # --------------------------------------------------------------------------
@@ -376,17 +428,23 @@ def _value_leg(ctx: _Context, colour: str, player: int, leg: LegOutcomes, stacks
     value = stacks[c][0]
     base = ctx.settle(player, leg, landings=player == ctx.player)
     after = ctx.settle(player, leg, leg.tile_payout(c, value), landings=player == ctx.player)
-    ev, sd, p_loss = _moments(after - base, leg.prob)
+    ev, sd, p_loss = leg.moments(after - base)
     p = leg.rank_probs(c)
-    linear = value * p[0] + p[1] - p[2:].sum()
     return _row(f"leg:{colour}", "leg", ev, sd, p_loss, value=value, p_first=p[0], p_second=p[1],
-                p_rest=p[2:].sum(), floor=ev - linear)
+                p_rest=p[2:].sum(), floor=_mean_difference(leg, after - base, leg.tile_payout(c, value)))
+
+
+def _mean_difference(leg: LegOutcomes, a: np.ndarray, b: np.ndarray | float) -> float:
+    """E[a] - E[b] over ``leg`` (exact when the counts allow)."""
+    b = np.broadcast_to(np.asarray(b, float), a.shape)
+    return leg.mean(a - b)
 
 
 def _value_pyramid(ctx: _Context, player: int, leg: LegOutcomes) -> dict:
     base = ctx.settle(player, leg, landings=player == ctx.player)
-    ev, sd, p_loss = _moments(ctx.settle(player, leg, 1.0, landings=player == ctx.player) - base, leg.prob)
-    return _row("pyramid", "pyramid", ev, sd, p_loss, value=1, floor=ev - 1)
+    gain = ctx.settle(player, leg, 1.0, landings=player == ctx.player) - base
+    ev, sd, p_loss = leg.moments(gain)
+    return _row("pyramid", "pyramid", ev, sd, p_loss, value=1, floor=_mean_difference(leg, gain, 1.0))
 
 
 def _value_card(ctx: _Context, name: str, colour: str, player: int, pile: tuple[PileCard, ...]) -> dict:
@@ -404,8 +462,13 @@ def _value_partner(ctx: _Context, partner: int) -> dict:
     leg = ctx.base
     base = ctx.settle(ctx.player, leg)
     after = ctx.settle(ctx.player, leg, ctx.copy_value(partner, leg))
-    ev, sd, p_loss = _moments(after - base, leg.prob)
+    ev, sd, p_loss = leg.moments(after - base)
     return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
+
+
+def _expect(leg: LegOutcomes, values) -> Fraction | float:
+    exact = leg.exact_mean(values)
+    return exact if exact is not None else float(leg.prob @ np.asarray(values, float))
 
 
 def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes]:
@@ -419,12 +482,11 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
     tiles = [t for t in pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
     new_pos = replace(pos, tiles=tuple(tiles))
     leg = LegOutcomes.of(new_pos, space)
-    base = ctx.settle(ctx.player, ctx.base)
-    after = ctx.settle(ctx.player, leg)
-    leg_ev = float(leg.prob @ after - ctx.base.prob @ base)
-    landings = float(leg.prob @ leg.landings)
-    bets = float(leg.prob @ ctx.holdings(ctx.player, leg) - ctx.base.prob @ ctx.holdings(ctx.player, ctx.base))
-    own_before = float(ctx.base.prob @ ctx.base.landings)
+    # every figure an exact fraction of the die sequences' counts, rounded once
+    leg_ev = _expect(leg, ctx.settle(ctx.player, leg)) - _expect(ctx.base, ctx.settle(ctx.player, ctx.base))
+    landings = _expect(leg, leg.landings)
+    bets = _expect(leg, ctx.holdings(ctx.player, leg)) - _expect(ctx.base, ctx.holdings(ctx.player, ctx.base))
+    own_before = _expect(ctx.base, ctx.base.landings)
     overall = 0.0
     if any(c.player == ctx.player and c.colour for c in ctx.state.winner_pile + ctx.state.loser_pile):
         from .montecarlo import race_odds
@@ -434,10 +496,10 @@ def _value_tile(ctx: _Context, space: int, sign: str) -> tuple[dict, LegOutcomes
         new_race = race_odds(new_pos, samples=base_race.samples or None, precision=ctx.precision,
                              seed=ctx.seed, method=method)
         overall = ctx.held_cards_value(new_race) - ctx.held_cards_value()
-    _, sd, _ = _moments(leg.landings.astype(float), leg.prob)
-    row = _row(f"tile:{sign}{space}", "tile", leg_ev + overall, sd, 0.0,
-               landings=landings, bets_change=bets, overall_change=overall,
-               floor=leg_ev - (landings - own_before) - bets)
+    _, sd, _ = leg.moments(leg.landings)
+    row = _row(f"tile:{sign}{space}", "tile", float(leg_ev) + overall, sd, 0.0,
+               landings=float(landings), bets_change=float(bets), overall_change=overall,
+               floor=float(leg_ev - (landings - own_before) - bets))
     return row, leg
 
 

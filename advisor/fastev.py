@@ -18,8 +18,9 @@ cards), for all actions at once:
   at once, instead of one race-odds run per placement.
 
 In the exact cases (no more than :data:`EXACT_ROLLS` rolls left, no own
-overall card on a pile) the EVs equal ``best_moves`` to rounding; the tests
-check this.  Overall cards are valued by the same function as in ``best_moves``
+overall card on a pile) the EVs equal ``best_moves`` to rounding (the leg
+figures exactly: both round the same exact fractions); the tests check
+this.  Overall cards are valued by the same function as in ``best_moves``
 (``_Context.card_gains``: the pile model, the money floor at the race end),
 and another player's hidden hand by the same model
 (``_Context.hand_model``), so a bot uses only what its view shows.
@@ -140,24 +141,24 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     codes = _all_codes()
 
     # what the player already holds, per outcome and per rank code
+    # (whole coins, in integers: every expectation below is exact, as in best_moves)
     money = state.players[player].money
-    held_base = ctx.holdings(player, base)
-    settled_base = np.maximum(0.0, money + base.landings + held_base)
-    v0 = float(base.prob @ settled_base)
+    held_base = np.rint(ctx.holdings(player, base)).astype(np.int64) + base.landings
+    settled_base = np.maximum(0, money + held_base)
     # (the least of it is what _Context.least_leg_money would compute again)
     ctx.__dict__.setdefault("_least_money", {})[player] = int(settled_base.min())
 
-    def gain(extra: np.ndarray | float) -> float:
-        return float(base.prob @ np.maximum(0.0, money + base.landings + held_base + extra)) - v0
+    def gain(extra: np.ndarray | int) -> float:
+        return base.mean(np.maximum(0, money + held_base + extra) - settled_base)
 
     racing = ctx.racing
     index = {a: i for i, a in enumerate(actions)}
     for c, (colour, stack) in enumerate(zip(racing, pos.legtiles)):
         if stack:
             ev[index[f"leg:{colour}"]] = gain(base.tile_payout(c, stack[0]))
-    ev[index["pyramid"]] = gain(1.0)
+    ev[index["pyramid"]] = gain(1)
     for q in partner_options(state, player):
-        ev[index[f"partner:{q}"]] = gain(ctx.copy_value(q, base))
+        ev[index[f"partner:{q}"]] = gain(np.rint(ctx.copy_value(q, base)).astype(np.int64))
     hand = state.hand(player)
     if hand:
         for name in PILES:
@@ -182,8 +183,10 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
             tile_probs = orders.sum(axis=2) / total[:, :, 0]  # [K, codes]
         held_codes = ctx.holdings(player, codes)  # [codes]
         n = np.arange(orders.shape[2])
-        settled = np.maximum(0.0, money + n[None, :] + held_codes[:, None])  # [codes, landings]
-        values = (orders.reshape(len(sp), -1) @ settled.ravel()) / total.ravel() - v0
+        settled = np.rint(np.maximum(0.0, money + n[None, :] + held_codes[:, None])).astype(np.int64)
+        # E[with the tile] - E[without]: the exact fraction of the counts, rounded once (as best_moves)
+        values = _difference(orders.reshape(len(sp), -1) @ settled.ravel(), total.ravel(),
+                             int(base.counts @ settled_base), base.total)
     riv = np.zeros(len(actions))
     if denial or rivals:
         _denial(ctx, actions, den, tile_probs, tile_rows)
@@ -195,6 +198,16 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
             values += _overall_change(ctx, enc, board_key, stripped, sp, sg, cards)
         ev[tile_rows] = values
     return FastValues(actions, ev, den, riv)
+
+
+def _difference(sums: np.ndarray, totals: np.ndarray, sum0: int, total0: int) -> np.ndarray:
+    """``sums / totals - sum0 / total0`` (integer sums and counts), each the
+    float nearest to the exact fraction: one division of whole numbers (in
+    numpy while they stay below 2**53, where floats hold them exactly)."""
+    limit = 2**52 // max(total0, int(totals.max(initial=1)), 1)
+    if np.abs(sums).max(initial=0) < limit and abs(sum0) < limit and totals.max(initial=0) < limit:
+        return (sums * total0 - sum0 * totals) / (totals * total0)  # every product below 2**52
+    return np.array([(int(a) * total0 - sum0 * int(t)) / (int(t) * total0) for a, t in zip(sums, totals)])
 
 
 def _card_values(ctx: _Context, name: str, player: int, pile: tuple[PileCard, ...]) -> np.ndarray:

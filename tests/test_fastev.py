@@ -654,3 +654,20 @@ def test_bad_precision_is_refused(precision):
     with pytest.raises(AdvisorError):
         fast_values(GameState.from_board("1:B 2:YG 3:PR 14:w 15:k dice:GPRx"), 0, precision=precision)
 
+
+def test_tile_values_are_exact_differences_of_fractions():
+    """``_difference``: ``a / t - a0 / t0`` of whole numbers is the float
+    nearest to the exact fraction, in numpy while the products stay below
+    2**52 and with Python integers beyond (large counts or money)."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(5)
+    for scale in (2**10, 2**20, 2**34):
+        for _ in range(300):
+            totals = rng.integers(1, scale, 6)
+            sums = rng.integers(0, 60, 6) * totals // 7
+            total0 = int(rng.integers(1, 2**23))
+            sum0 = int(rng.integers(0, 40 * total0))
+            got = fastev._difference(sums, totals, sum0, total0)
+            want = [float(Fraction(int(a), int(t)) - Fraction(sum0, total0)) for a, t in zip(sums, totals)]
+            assert got.tolist() == want
