@@ -24,7 +24,14 @@ caused by the action (compared with the same state without it):
   card costs 1.  Face-down cards of other players are modelled explicitly:
   each names camel X with probability ``q_X``, independently (default: X's
   current race probability to win, resp. to finish last; ``pile_model`` of
-  the state overrides it).  The floor uses the player's current money.
+  the state overrides it).  The money floor applies as the rules settle
+  it, at the race end, to the sum of all the player's overall payouts and
+  the money they have then; that money is taken as the least they can make
+  sure to have: this leg's settled money (exact per leg outcome) plus one
+  coin per later leg played to its end before the race's last (a pyramid
+  tile on their turn; with at most 5 players), the number of legs drawn
+  from the race simulation (:mod:`advisor.overall` gives the model and its
+  approximations).
 * ``partner:P`` (2nd edition, 6-8 players): at leg scoring the player may add
   the reward of one of P's tiles (leg tile or pyramid tile, +1) to their own,
   choosing none when all are negative; valued on P's current tiles.
@@ -35,17 +42,30 @@ probability of a loss of the action's own payout (for a tile: its coins);
 of the action (their leg tiles, pyramid and overall cards, each valued in
 expectation over the dice, so the pyramid's denial is 0; when the advised
 player holds no overall card, the race odds behind the next player's cards
-are taken at precision 0.01).
+are taken at precision 0.01).  The next player's hand is used only as far
+as the state shows it: a hidden hand (a count) is modelled by
+:func:`advisor.overall.hand_distribution`, and their best option is the
+expectation over their possible hands of the best option in each (they
+choose knowing their hand).
+
+Figures of the leg (leg tiles, pyramid, tile placements, partnerships) are
+exact: the payouts are whole coins and the outcomes carry their integer
+counts of die sequences, so each expectation is summed in integers and
+divided once (:meth:`LegOutcomes.moments`); an exact figure is the float
+nearest to the exact fraction (the pyramid's +1 prints as 1.0).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import numpy as np
 
 from .errors import IllegalActionError
+from .overall import (PILES, card_gains, floor_binds, hand_distribution, plain_gains, race_end_money,
+                      right_payout, right_payouts)
 from .rules.editions import TRACK_LENGTH
 from .rules.position import Position, Tile
 from .rules.scoring import pile_payout
@@ -76,6 +96,8 @@ class LegOutcomes:
     ranks: np.ndarray
     landings: np.ndarray
     reached: np.ndarray | None = None  # 1 where some move ends (see enumerate_joint)
+    counts: np.ndarray | None = None  # int64[n]: die sequences behind each outcome (exact)
+    total: int = 0  # their sum (prob = counts / total)
 
     @classmethod
     def of(cls, position: Position, track: int = 0) -> "LegOutcomes":
@@ -89,11 +111,44 @@ class LegOutcomes:
                         np.zeros(enc.tiles.size, np.int64), reached)
         codes, hits = np.nonzero(orders)
         counts = orders[codes, hits]
-        return cls(counts / counts.sum(), rank_codes()[codes], hits, reached)
+        total = int(counts.sum())
+        return cls(counts / total, rank_codes()[codes], hits, reached, counts, total)
 
     def rank_probs(self, camel: int) -> np.ndarray:
         """P(rank k) of racing camel ``camel`` (index), k = 0..4."""
+        if self.counts is not None:
+            return np.bincount(self.ranks[:, camel], weights=self.counts, minlength=5) / self.total
         return np.bincount(self.ranks[:, camel], weights=self.prob, minlength=5)
+
+    def exact_mean(self, values) -> Fraction | None:
+        """E[values] as an exact fraction when the outcomes carry their
+        counts and the values are whole numbers (payouts in coins); else
+        ``None``."""
+        ints = _whole(values) if self.counts is not None else None
+        if ints is None:
+            return None
+        return Fraction(int(self.counts @ ints), self.total)
+
+    def mean(self, values) -> float:
+        """E[values]: the correctly rounded exact figure (one division of
+        whole numbers) when :meth:`exact_mean` has one."""
+        ints = _whole(values) if self.counts is not None else None
+        if ints is None:
+            return float(self.prob @ np.asarray(values, float))
+        return int(self.counts @ ints) / self.total
+
+    def moments(self, values) -> tuple[float, float, float]:
+        """``(mean, sd, P(value < 0))`` of ``values`` over the outcomes; from
+        the integer counts (one division at the end) when the values are
+        whole numbers, so an exact figure prints exactly."""
+        ints = _whole(values)
+        if self.counts is None or ints is None:
+            return _moments(np.asarray(values, float), self.prob)
+        s1 = int(self.counts @ ints)
+        s2 = int(self.counts @ (ints * ints))
+        n = self.total
+        variance = Fraction(n * s2 - s1 * s1, n * n)
+        return s1 / n, float(np.sqrt(float(variance))), int(self.counts[ints < 0].sum()) / n
 
     def tile_payout(self, camel: int, value: int) -> np.ndarray:
         """Per outcome, what a leg bet tile of ``value`` on ``camel`` pays."""
@@ -105,6 +160,17 @@ def _moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, float]
     mean = float(prob @ values)
     sd = float(np.sqrt(max(prob @ (values - mean) ** 2, 0.0)))
     return mean, sd, float(prob[values < -1e-12].sum())
+
+
+def _whole(values) -> np.ndarray | None:
+    """``values`` as int64 if every one is a whole number, else ``None``."""
+    values = np.asarray(values)
+    if values.dtype.kind in "iu":
+        return values.astype(np.int64, copy=False)
+    with np.errstate(invalid="ignore"):
+        ints = values.astype(np.int64)
+    # (whole numbers of coins are far below 2**53, where floats stay exact)
+    return ints if (ints == values).all() else None
 
 
 # --------------------------------------------------------------------------
@@ -180,29 +246,37 @@ class _Context:
 
     # ---------------------------------------------------------- overall cards
     def pile_q(self, pile: str) -> np.ndarray:
-        """Probability that an unknown card of ``pile`` names each camel."""
-        model = self.state.pile_model or {}
-        if pile in model:
-            return np.array([model[pile][c] for c in self.racing], float)
-        race = self.race()
-        return race.win.copy() if pile == "winner" else race.lose.copy()
+        """Probability that an unknown card of ``pile`` names each camel
+        (read only)."""
+        cache = self.__dict__.setdefault("_pile_q", {})
+        if pile not in cache:
+            model = self.state.pile_model or {}
+            if pile in model:
+                cache[pile] = np.array([model[pile][c] for c in self.racing], float)
+            else:
+                race = self.race()
+                cache[pile] = race.win.copy() if pile == "winner" else race.lose.copy()
+            cache[pile].flags.writeable = False
+        return cache[pile]
 
-    def card_payouts(self, pile: str, earlier: tuple[PileCard, ...], colour: str, outcome_probs: np.ndarray):
-        """Distribution of a card's payout: ``(values, probs)``.
-
-        ``earlier``: the cards placed before it; a card whose colour the state
-        gives is known, the others follow :meth:`pile_q`.
-        ``outcome_probs``: P(each camel wins) (or finishes last)."""
-        c = self.racing.index(colour)
+    def right_payout(self, pile: str, earlier: tuple[PileCard, ...], colour: str, player: int):
+        """What ``player``'s card of ``colour`` pays when right, placed after
+        the cards ``earlier`` (see :func:`advisor.overall.right_payout`; the
+        player's own face-down cards never name that colour)."""
         known = sum(1 for e in earlier if e.colour == colour)
-        unknown = sum(1 for e in earlier if e.colour is None)
-        q = self.pile_q(pile)[c]
-        # number of unknown earlier cards naming the camel: Binomial(unknown, q)
-        k = np.arange(unknown + 1)
-        binom = np.array([_binom_pmf(unknown, j, q) for j in k])
-        values = np.array([pile_payout(known + j) for j in k] + [-1], float)
-        probs = np.concatenate([outcome_probs[c] * binom, [1 - outcome_probs[c]]])
-        return values, probs
+        unknown = sum(1 for e in earlier if e.colour is None and e.player != player)
+        return right_payout(known, unknown, float(self.pile_q(pile)[self.racing.index(colour)]))
+
+    def card_payouts(self, pile: str, earlier: tuple[PileCard, ...], colour: str, outcome_probs: np.ndarray,
+                     player: int | None = None):
+        """Distribution of a card's payout: ``(values, probs)``, the last
+        value -1 (the card is wrong).  ``outcome_probs``: P(each camel wins)
+        (or finishes last); ``player``: the card's owner (default: the
+        advised player)."""
+        c = self.racing.index(colour)
+        values, probs = self.right_payout(pile, earlier, colour, self.player if player is None else player)
+        return (np.concatenate([values, [-1]]).astype(float),
+                np.concatenate([outcome_probs[c] * probs, [1 - outcome_probs[c]]]))
 
     def pile(self, name: str) -> tuple[PileCard, ...]:
         return self.state.winner_pile if name == "winner" else self.state.loser_pile
@@ -214,7 +288,7 @@ class _Context:
     def held_cards_value(self, race=None) -> float:
         """Expected payout of the advised player's cards on both piles."""
         total = 0.0
-        for name in ("winner", "loser"):
+        for name in PILES:
             pile = self.pile(name)
             for j, card in enumerate(pile):
                 if card.player == self.player and card.colour:
@@ -222,11 +296,80 @@ class _Context:
                     total += float(values @ probs)
         return total
 
+    def least_leg_money(self, player: int) -> int:
+        """The least money ``player`` can have after this leg's scoring."""
+        cache = self.__dict__.setdefault("_least_money", {})
+        if player not in cache:
+            cache[player] = int(self.settle(player, self.base, landings=player == self.player).min())
+        return cache[player]
 
-def _binom_pmf(n: int, k: int, p: float) -> float:
-    from math import comb
+    def race_end_money(self, player: int):
+        """The least money ``player`` can make sure to have at the race end
+        (:func:`advisor.overall.race_end_money`): this leg's settled money
+        per outcome of the leg as it stands, plus a coin per later leg
+        played to its end (with at most 5 players)."""
+        cache = self.__dict__.setdefault("_end_money", {})
+        if player not in cache:
+            leg = self.base
+            secured = 1 if self.state.n_players <= self.ed.rolls_per_leg else 0
+            cache[player] = race_end_money(self.settle(player, leg, landings=player == self.player), leg.prob,
+                                           self.race().legs, secured)
+        return cache[player]
 
-    return comb(n, k) * p**k * (1 - p) ** (n - k)
+    def held_cards(self, player: int) -> dict:
+        """``player``'s cards on each pile whose colours the state gives:
+        ``(camel, what it pays when right)``."""
+        cache = self.__dict__.setdefault("_held_cards", {})
+        if player not in cache:
+            held = {}
+            for pname in PILES:
+                cards = self.pile(pname)
+                held[pname] = [(self.racing.index(card.colour), self.right_payout(pname, cards[:j], card.colour, player))
+                               for j, card in enumerate(cards) if card.player == player and card.colour]
+            cache[player] = held
+        return cache[player]
+
+    def card_gains(self, name: str, player: int, pile: tuple[PileCard, ...]):
+        """What a card of each camel placed by ``player`` on pile ``name``
+        (as it is, ``pile``) adds to their settled money at the race end:
+        ``(values, probs)``, a row per camel (:func:`advisor.overall.card_gains`,
+        the one valuation of an overall card, for ``best_moves`` and the
+        bots alike)."""
+        cache = self.__dict__.setdefault("_card_gains", {})
+        key = (name, player, pile)
+        if key not in cache:
+            known = [sum(1 for e in pile if e.colour == colour) for colour in self.racing]
+            unknown = sum(1 for e in pile if e.colour is None and e.player != player)
+            right = right_payouts(known, unknown, self.pile_q(name))
+            cards = sum(1 for c in self.state.winner_pile + self.state.loser_pile if c.player == player and c.colour)
+            if floor_binds(self.least_leg_money(player), cards):
+                odds = {pname: self.overall_odds(pname) for pname in PILES}
+                cache[key] = card_gains(self.race_end_money(player), self.held_cards(player), odds, name, right)
+            else:  # this leg's money alone covers every card: the payout itself
+                cache[key] = plain_gains(self.overall_odds(name), right)
+        return cache[key]
+
+    def hand_model(self, player: int) -> tuple[list[str], np.ndarray]:
+        """``player``'s possible hands (strings of colours) and their
+        probabilities: their hand when known, else
+        :func:`advisor.overall.hand_distribution` over the colours not
+        seen placed by them, weighted by the pile model."""
+        cache = self.__dict__.setdefault("_hands", {})
+        if player not in cache:
+            st = self.state
+            placed = {name: sum(1 for c in self.pile(name) if c.player == player and c.colour is None)
+                      for name in PILES}
+            if not st.hand_hidden(player):
+                cache[player] = ([st.hand(player)], np.ones(1))
+            elif st.hand_size(player) == 0 or not any(placed.values()):
+                # nothing or every candidate in hand: no model needed
+                cache[player] = ([st.hand_candidates(player) if st.hand_size(player) else ""], np.ones(1))
+            else:
+                candidates = [self.racing.index(c) for c in st.hand_candidates(player)]
+                q = {name: self.pile_q(name) for name in PILES}
+                hands, probs = hand_distribution(st.hand_size(player), candidates, placed, q)
+                cache[player] = (["".join(self.racing[c] for c in h) for h in hands], probs)
+        return cache[player]
 
 
 # --------------------------------------------------------------------------
@@ -287,35 +430,41 @@ def _value_leg(ctx: _Context, colour: str, player: int, leg: LegOutcomes, stacks
     value = stacks[c][0]
     base = ctx.settle(player, leg, landings=player == ctx.player)
     after = ctx.settle(player, leg, leg.tile_payout(c, value), landings=player == ctx.player)
-    ev, sd, p_loss = _moments(after - base, leg.prob)
+    ev, sd, p_loss = leg.moments(after - base)
     p = leg.rank_probs(c)
-    linear = value * p[0] + p[1] - p[2:].sum()
     return _row(f"leg:{colour}", "leg", ev, sd, p_loss, value=value, p_first=p[0], p_second=p[1],
-                p_rest=p[2:].sum(), floor=ev - linear)
+                p_rest=p[2:].sum(), floor=_mean_difference(leg, after - base, leg.tile_payout(c, value)))
+
+
+def _mean_difference(leg: LegOutcomes, a: np.ndarray, b: np.ndarray | float) -> float:
+    """E[a] - E[b] over ``leg`` (exact when the counts allow)."""
+    b = np.broadcast_to(np.asarray(b, float), a.shape)
+    return leg.mean(a - b)
 
 
 def _value_pyramid(ctx: _Context, player: int, leg: LegOutcomes) -> dict:
     base = ctx.settle(player, leg, landings=player == ctx.player)
-    ev, sd, p_loss = _moments(ctx.settle(player, leg, 1.0, landings=player == ctx.player) - base, leg.prob)
-    return _row("pyramid", "pyramid", ev, sd, p_loss, value=1, floor=ev - 1)
+    gain = ctx.settle(player, leg, 1.0, landings=player == ctx.player) - base
+    ev, sd, p_loss = leg.moments(gain)
+    return _row("pyramid", "pyramid", ev, sd, p_loss, value=1, floor=_mean_difference(leg, gain, 1.0))
 
 
 def _value_card(ctx: _Context, name: str, colour: str, player: int, pile: tuple[PileCard, ...]) -> dict:
-    values, probs = ctx.card_payouts(name, pile, colour, ctx.overall_odds(name))
-    money = ctx.state.players[player].money
-    settled = np.maximum(values, -money)
-    ev, sd, p_loss = _moments(settled, probs)
-    p = float(ctx.overall_odds(name)[ctx.racing.index(colour)])
+    c = ctx.racing.index(colour)
+    values, probs = ctx.card_gains(name, player, pile)
+    ev, sd, p_loss = _moments(values[c].astype(float), probs[c])
+    p = float(ctx.overall_odds(name)[c])
+    right, right_probs = ctx.right_payout(name, pile, colour, player)
+    plain = p * float(right @ right_probs) - (1 - p)
     return _row(f"{name}:{colour}", name, ev, sd, p_loss, p_first=p if name == "winner" else np.nan,
-                p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1,
-                floor=ev - float(values @ probs))
+                p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1, floor=ev - plain)
 
 
 def _value_partner(ctx: _Context, partner: int) -> dict:
     leg = ctx.base
     base = ctx.settle(ctx.player, leg)
     after = ctx.settle(ctx.player, leg, ctx.copy_value(partner, leg))
-    ev, sd, p_loss = _moments(after - base, leg.prob)
+    ev, sd, p_loss = leg.moments(after - base)
     return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
 
 
@@ -347,6 +496,11 @@ def _enumerate_tiles(ctx: _Context, actions: list[str]) -> None:
         ctx.tile_legs.update(zip(jobs, legs))
 
 
+def _expect(leg: LegOutcomes, values) -> Fraction | float:
+    exact = leg.exact_mean(values)
+    return exact if exact is not None else float(leg.prob @ np.asarray(values, float))
+
+
 def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tuple[dict, LegOutcomes]:
     pos = ctx.pos
     if ctx.state.own_tile(ctx.player) is None and not ctx.base.reached[space]:
@@ -357,12 +511,11 @@ def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tupl
         return row, ctx.base
     new_pos = _with_tile(ctx, space, sign)
     leg = ctx.tile_legs.get((space, sign)) or LegOutcomes.of(new_pos, space)
-    base = ctx.settle(ctx.player, ctx.base)
-    after = ctx.settle(ctx.player, leg)
-    leg_ev = float(leg.prob @ after - ctx.base.prob @ base)
-    landings = float(leg.prob @ leg.landings)
-    bets = float(leg.prob @ ctx.holdings(ctx.player, leg) - ctx.base.prob @ ctx.holdings(ctx.player, ctx.base))
-    own_before = float(ctx.base.prob @ ctx.base.landings)
+    # every figure an exact fraction of the die sequences' counts, rounded once
+    leg_ev = _expect(leg, ctx.settle(ctx.player, leg)) - _expect(ctx.base, ctx.settle(ctx.player, ctx.base))
+    landings = _expect(leg, leg.landings)
+    bets = _expect(leg, ctx.holdings(ctx.player, leg)) - _expect(ctx.base, ctx.holdings(ctx.player, ctx.base))
+    own_before = _expect(ctx.base, ctx.base.landings)
     overall = 0.0
     own_cards = any(c.player == ctx.player and c.colour for c in ctx.state.winner_pile + ctx.state.loser_pile)
     if own_cards and not race:
@@ -375,10 +528,10 @@ def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tupl
         new_race = race_odds(new_pos, samples=base_race.samples or None, precision=ctx.precision,
                              seed=ctx.seed, method=method)
         overall = ctx.held_cards_value(new_race) - ctx.held_cards_value()
-    _, sd, _ = _moments(leg.landings.astype(float), leg.prob)
-    row = _row(f"tile:{sign}{space}", "tile", leg_ev + (0.0 if np.isnan(overall) else overall), sd, 0.0,
-               landings=landings, bets_change=bets, overall_change=overall,
-               floor=leg_ev - (landings - own_before) - bets)
+    _, sd, _ = leg.moments(leg.landings)
+    row = _row(f"tile:{sign}{space}", "tile", float(leg_ev) + (0.0 if np.isnan(overall) else overall), sd, 0.0,
+               landings=float(landings), bets_change=float(bets), overall_change=overall,
+               floor=float(leg_ev - (landings - own_before) - bets))
     return row, leg
 
 
@@ -388,20 +541,24 @@ def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tupl
 
 
 def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> float:
-    """The best EV among ``player``'s leg tiles, pyramid and overall cards."""
+    """The best EV among ``player``'s leg tiles, pyramid and overall cards.
+
+    The player chooses knowing their hand; when it is hidden, the figure is
+    the expectation over their possible hands (:meth:`_Context.hand_model`)
+    of the best option in each: ``E_H[max(leg options, best card of H)]``."""
     best = _value_pyramid(ctx, player, leg)["ev"]
     for colour, left in zip(ctx.racing, stacks):
         if left:
             best = max(best, _value_leg(ctx, colour, player, leg, stacks)["ev"])
     key = (player, piles["winner"], piles["loser"])
     if key not in ctx._denial_cache:  # overall cards depend on the piles only
-        hand = ctx.state.hand(player)
-        ctx._denial_cache[key] = max(
-            (_value_card(ctx, name, colour, player, piles[name])["ev"]
-             for name in ("winner", "loser") for colour in hand),
-            default=-np.inf,
-        )
-    return max(best, ctx._denial_cache[key])
+        hands, probs = ctx.hand_model(player)
+        cards = {colour: max(_value_card(ctx, name, colour, player, piles[name])["ev"] for name in PILES)
+                 for colour in set("".join(hands))}
+        ctx._denial_cache[key] = (np.array([max((cards[c] for c in hand), default=-np.inf) for hand in hands]),
+                                  probs)
+    best_cards, probs = ctx._denial_cache[key]
+    return float(probs @ np.maximum(best, best_cards))
 
 
 # --------------------------------------------------------------------------

@@ -18,10 +18,15 @@ cards), for all actions at once:
   at once, instead of one race-odds run per placement.
 
 In the exact cases (no more than :data:`EXACT_ROLLS` rolls left, no own
-overall card on a pile) the EVs equal ``best_moves`` to rounding; the tests
-check this.  Results are a pure function of the state: the seeds derive from
-the board, so repeated boards are served from a small memo and a game gives
-the same moves whether or not the memo is hit.
+overall card on a pile) the EVs equal ``best_moves`` to rounding (the leg
+figures exactly: both round the same exact fractions); the tests check
+this.  Overall cards are valued by the same function as in ``best_moves``
+(``_Context.card_gains``: the pile model, the money floor at the race end),
+and another player's hidden hand by the same model
+(``_Context.hand_model``), so a bot uses only what its view shows.
+Results are a pure function of the state: the seeds derive from the board,
+so repeated boards are served from a small memo and a game gives the same
+moves whether or not the memo is hit.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .ev import LegOutcomes, _Context, legal_actions, partner_options, tile_spaces
-from .rules.scoring import PILE_PAYOUTS, pile_payout
+from .overall import PILES
 from .state import GameState, PileCard
 
 __all__ = ["fast_values", "FastValues", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
@@ -46,7 +51,6 @@ TILE_SAMPLES = 1000
 #: Races (common random numbers) behind the change of the overall cards.
 RACE_SAMPLES = 300
 _MEMO_SIZE = 256
-_PAYOUTS = np.array([pile_payout(k) for k in range(len(PILE_PAYOUTS) + 1)], float)
 
 
 @dataclass(frozen=True)
@@ -137,25 +141,28 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     codes = _all_codes()
 
     # what the player already holds, per outcome and per rank code
+    # (whole coins, in integers: every expectation below is exact, as in best_moves)
     money = state.players[player].money
-    held_base = ctx.holdings(player, base)
-    v0 = float(base.prob @ np.maximum(0.0, money + base.landings + held_base))
+    held_base = np.rint(ctx.holdings(player, base)).astype(np.int64) + base.landings
+    settled_base = np.maximum(0, money + held_base)
+    # (the least of it is what _Context.least_leg_money would compute again)
+    ctx.__dict__.setdefault("_least_money", {})[player] = int(settled_base.min())
 
-    def gain(extra: np.ndarray | float) -> float:
-        return float(base.prob @ np.maximum(0.0, money + base.landings + held_base + extra)) - v0
+    def gain(extra: np.ndarray | int) -> float:
+        return base.mean(np.maximum(0, money + held_base + extra) - settled_base)
 
     racing = ctx.racing
     index = {a: i for i, a in enumerate(actions)}
     for c, (colour, stack) in enumerate(zip(racing, pos.legtiles)):
         if stack:
             ev[index[f"leg:{colour}"]] = gain(base.tile_payout(c, stack[0]))
-    ev[index["pyramid"]] = gain(1.0)
+    ev[index["pyramid"]] = gain(1)
     for q in partner_options(state, player):
-        ev[index[f"partner:{q}"]] = gain(ctx.copy_value(q, base))
+        ev[index[f"partner:{q}"]] = gain(np.rint(ctx.copy_value(q, base)).astype(np.int64))
     hand = state.hand(player)
     if hand:
-        for name in ("winner", "loser"):
-            values = _card_values(ctx, name, money)
+        for name in PILES:
+            values = _card_values(ctx, name, player, ctx.pile(name))
             for colour in hand:
                 ev[index[f"{name}:{colour}"]] = values[racing.index(colour)]
 
@@ -172,11 +179,14 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
         ckey = ("tiles", board_key, stripped.tobytes(), sp.tobytes())
         orders = _MEMO.get(ckey, lambda: _candidate_orders(enc, stripped, sp, sg, _seed(ckey)))
         total = orders.sum(axis=(1, 2), keepdims=True)
-        tile_probs = orders / total  # [K, codes, landings]
+        if denial or rivals:  # the others' figures need the race-order distributions
+            tile_probs = orders.sum(axis=2) / total[:, :, 0]  # [K, codes]
         held_codes = ctx.holdings(player, codes)  # [codes]
         n = np.arange(orders.shape[2])
-        settled = np.maximum(0.0, money + n[None, :] + held_codes[:, None])  # [codes, landings]
-        values = (tile_probs * settled).sum(axis=(1, 2)) - v0
+        settled = np.rint(np.maximum(0.0, money + n[None, :] + held_codes[:, None])).astype(np.int64)
+        # E[with the tile] - E[without]: the exact fraction of the counts, rounded once (as best_moves)
+        values = _difference(orders.reshape(len(sp), -1) @ settled.ravel(), total.ravel(),
+                             int(base.counts @ settled_base), base.total)
     riv = np.zeros(len(actions))
     if denial or rivals:
         _denial(ctx, actions, den, tile_probs, tile_rows)
@@ -190,25 +200,25 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     return FastValues(actions, ev, den, riv)
 
 
-def _card_values(ctx: _Context, name: str, money: int, pile=None) -> np.ndarray:
-    """EV of placing an overall card of each camel on pile ``name`` (as it
-    is, or ``pile``) for a player with ``money``: ``_value_card`` of
-    :mod:`advisor.ev` for all five camels at once."""
-    from math import comb
+def _difference(sums: np.ndarray, totals: np.ndarray, sum0: int, total0: int) -> np.ndarray:
+    """``sums / totals - sum0 / total0`` (integer sums and counts), each the
+    float nearest to the exact fraction: one division of whole numbers (in
+    numpy while they stay below 2**53, where floats hold them exactly)."""
+    limit = 2**52 // max(total0, int(totals.max(initial=1)), 1)
+    if np.abs(sums).max(initial=0) < limit and abs(sum0) < limit and totals.max(initial=0) < limit:
+        return (sums * total0 - sum0 * totals) / (totals * total0)  # every product below 2**52
+    return np.array([(int(a) * total0 - sum0 * int(t)) / (int(t) * total0) for a, t in zip(sums, totals)])
 
-    pile = ctx.pile(name) if pile is None else pile
+
+def _card_values(ctx: _Context, name: str, player: int, pile: tuple[PileCard, ...]) -> np.ndarray:
+    """EV of placing an overall card of each camel on pile ``name`` (as
+    ``pile``) for ``player``: the means of ``_Context.card_gains``, the one
+    valuation of an overall card (money floor at the race end included)."""
     cache = ctx.__dict__.setdefault("_card_values", {})
-    key = (name, money, pile)
-    if key in cache:
-        return cache[key]
-    odds = ctx.overall_odds(name)
-    q = ctx.pile_q(name)
-    unknown = sum(1 for card in pile if card.colour is None)
-    known = np.array([sum(1 for card in pile if card.colour == c) for c in ctx.racing])
-    j = np.arange(unknown + 1)
-    pmf = np.array([comb(unknown, k) for k in j]) * q[:, None] ** j * (1 - q[:, None]) ** (unknown - j)
-    right = np.maximum(_PAYOUTS[np.minimum(known[:, None] + j, _PAYOUTS.size - 1)], -money)
-    cache[key] = odds * (pmf * right).sum(axis=1) + (1 - odds) * max(-1, -money)
+    key = (name, player, pile)
+    if key not in cache:
+        values, probs = ctx.card_gains(name, player, pile)
+        cache[key] = (values * probs).sum(axis=1)
     return cache[key]
 
 
@@ -261,7 +271,14 @@ def _overall_change(ctx: _Context, enc, board_key, stripped, sp, sg, cards) -> n
 class _NextPlayer:
     """The best EV available to one other player (``who``): their pyramid
     tile and leg tiles under a given leg distribution, and their overall
-    cards for given piles (as the ``denial`` column of :func:`best_moves`)."""
+    cards for given piles (as the ``denial`` column of :func:`best_moves`).
+
+    The player chooses knowing their own hand.  When it is hidden, their
+    best option is the expectation over their possible hands
+    (``_Context.hand_model``: the colours not seen placed by them, weighted
+    by the pile model) of the best option in each hand, ``E_H[max(leg
+    options, best card of H)]``; a known hand is the one hand of
+    probability 1."""
 
     def __init__(self, ctx: _Context, who: int):
         self.ctx = ctx
@@ -269,9 +286,10 @@ class _NextPlayer:
         self.codes = _all_codes()
         self.money = ctx.state.players[who].money
         self.held = ctx.holdings(who, self.codes)
-        self.hand = [ctx.racing.index(colour) for colour in ctx.state.hand(who)]
+        self._hands = None  # (camel indices per possible hand, probabilities), when first needed
         self._cards: dict = {}
         self._columns: dict = {}
+        self._options: dict = {}
 
     def _settled(self, extra) -> np.ndarray:
         """Per rank code, the player's settled leg money with ``extra``."""
@@ -284,18 +302,55 @@ class _NextPlayer:
     def best_leg(self, probs: np.ndarray, stacks) -> np.ndarray:
         """``probs`` [K, codes]: per row, the best of the pyramid tile and
         the top leg tiles of ``stacks``."""
-        options = [self._settled(1.0)] + [self._settled((c, stack[0])) for c, stack in enumerate(stacks) if stack]
-        values = probs @ np.stack(options, axis=1)  # [K, options]
-        return values.max(axis=1) - probs @ self._settled(0.0)
+        if stacks not in self._options:
+            options = [self._settled(0.0), self._settled(1.0)] + [self._settled((c, stack[0]))
+                                                                for c, stack in enumerate(stacks) if stack]
+            self._options[stacks] = np.stack(options, axis=1)
+        values = probs @ self._options[stacks]  # [K, 1 + options]: the first without any
+        return values[:, 1:].max(axis=1) - values[:, 0]
 
-    def best_cards(self, piles: dict) -> float:
+    def best_leg_after_taking(self, probs: np.ndarray, stacks) -> dict[int, float]:
+        """``probs`` [codes]: per colour ``c`` with a leg tile left, the best
+        of the pyramid tile and the top leg tiles once the top tile of ``c``
+        is taken (:meth:`best_leg` of those stacks, all from one product)."""
+        live = [c for c, stack in enumerate(stacks) if stack]
+        columns = [self._settled(0.0), self._settled(1.0)] + [self._settled((c, stacks[c][0])) for c in live]
+        columns += [self._settled((c, stacks[c][1])) for c in live if len(stacks[c]) > 1]
+        values = probs @ np.stack(columns, axis=1)
+        gains = values[1:] - values[0]  # pyramid, top tiles, second tiles
+        top = dict(zip(live, gains[1:1 + len(live)]))
+        second = dict(zip([c for c in live if len(stacks[c]) > 1], gains[1 + len(live):]))
+        out = {}
+        for c in live:
+            options = [gains[0]] + [v for d, v in top.items() if d != c] + ([second[c]] if c in second else [])
+            out[c] = float(max(options))
+        return out
+
+    def best_cards(self, piles: dict) -> np.ndarray:
+        """Per possible hand, the EV of its best overall card on ``piles``
+        (``-inf`` for an empty hand)."""
         key = (piles["winner"], piles["loser"])
         if key not in self._cards:
-            self._cards[key] = max(
-                (float(_card_values(self.ctx, name, self.money, piles[name])[self.hand].max()) for name in piles),
-                default=-np.inf,
-            ) if self.hand else -np.inf
+            hands, _ = self.hands()
+            if any(hands):
+                values = np.max([_card_values(self.ctx, name, self.who, piles[name]) for name in PILES], axis=0)
+            self._cards[key] = np.array([values[hand].max() if hand else -np.inf for hand in hands])
         return self._cards[key]
+
+    def hands(self) -> tuple[list[list[int]], np.ndarray]:
+        """The player's possible hands (camel indices) and their probabilities."""
+        if self._hands is None:
+            hands, probs = self.ctx.hand_model(self.who)
+            self._hands = [[self.ctx.racing.index(colour) for colour in hand] for hand in hands], probs
+        return self._hands
+
+    def best(self, leg: np.ndarray, piles: dict) -> np.ndarray:
+        """Per entry of ``leg`` (the best leg option's EV), the player's best
+        option: ``E_H[max(leg, best card of H)]``."""
+        cards = self.best_cards(piles)
+        if cards.size == 1:  # a known hand
+            return np.maximum(leg, cards[0])
+        return np.maximum(np.asarray(leg, float)[:, None], cards[None, :]) @ self.hands()[1]
 
 
 def _player(ctx: _Context, who: int) -> _NextPlayer:
@@ -313,29 +368,33 @@ def _piles(state: GameState) -> dict:
 def _denial(ctx: _Context, actions, den, tile_probs, tile_rows) -> None:
     """Fill ``den``: how much the next player's best EV drops per action
     (as the ``denial`` column of :func:`advisor.best_moves`); the tile
-    placements' leg distributions ``tile_probs`` belong to rows ``tile_rows``."""
+    placements' race-order distributions ``tile_probs`` [K, codes] belong to
+    rows ``tile_rows``."""
     state = ctx.state
     nxt = _player(ctx, (ctx.player + 1) % state.n_players)
     piles = _piles(state)
     stacks = ctx.pos.legtiles
-    base_probs = _code_probs(ctx.base)[None, :]
-    now_cards = nxt.best_cards(piles)
-    before = max(float(nxt.best_leg(base_probs, stacks)[0]), now_cards)
+    base_probs = _base_code_probs(ctx)[None, :]
+    base_leg = nxt.best_leg(base_probs, stacks)
+    before = float(nxt.best(base_leg, piles)[0])
+    after: dict = {}  # per action's effect: the next player's best option after it
+    taking = nxt.best_leg_after_taking(base_probs[0], stacks)
     for i, action in enumerate(actions):
         kind, _, arg = action.partition(":")
         if kind == "leg":
-            c = ctx.racing.index(arg)
-            taken = tuple(s[1:] if j == c else s for j, s in enumerate(stacks))
-            after = max(float(nxt.best_leg(base_probs, taken)[0]), now_cards)
-        elif kind in ("winner", "loser"):
-            changed = {**piles, kind: piles[kind] + (PileCard(ctx.player),)}
-            after = max(float(nxt.best_leg(base_probs, stacks)[0]), nxt.best_cards(changed))
+            if arg not in after:
+                after[arg] = float(nxt.best(np.array([taking[ctx.racing.index(arg)]]), piles)[0])
+            drop = before - after[arg]
+        elif kind in PILES:
+            if kind not in after:  # any colour: the card lies face down for them
+                changed = {**piles, kind: piles[kind] + (PileCard(ctx.player),)}
+                after[kind] = float(nxt.best(base_leg, changed)[0])
+            drop = before - after[kind]
         else:
             continue
-        drop = before - after
         den[i] = drop if abs(drop) > 1e-12 else 0.0
     if tile_probs is not None:
-        drops = before - np.maximum(nxt.best_leg(tile_probs.sum(axis=2), stacks), now_cards)
+        drops = before - nxt.best(nxt.best_leg(tile_probs, stacks), piles)
         den[tile_rows] = np.where(np.abs(drops) > 1e-12, drops, 0.0)
 
 
@@ -361,8 +420,8 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
     others = [q for q in range(state.n_players) if q != ctx.player]
     gain = -den.copy()
     if tile_probs is not None:
-        probs = tile_probs.sum(axis=2)
-        base_probs = _code_probs(ctx.base)
+        probs = tile_probs
+        base_probs = _base_code_probs(ctx)
         for q in others:
             who = _player(ctx, q)
             values = np.maximum(0.0, who.money + who.held)
@@ -370,8 +429,8 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
     if enc.rolls > 1:
         nxt = _player(ctx, (ctx.player + 1) % state.n_players)
         stacks = ctx.pos.legtiles
-        now_cards = nxt.best_cards(_piles(state))
-        before = max(float(nxt.best_leg(_code_probs(ctx.base)[None, :], stacks)[0]), now_cards)
+        piles = _piles(state)
+        before = float(nxt.best(nxt.best_leg(_base_code_probs(ctx)[None, :], stacks), piles)[0])
         def rolls():
             """Per next roll: its weight and the leg's race-order probabilities after it."""
             orders = np.zeros((6 * 6, RANK_CODES, 1), np.int64)
@@ -382,9 +441,16 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
             return weights[live], counts / counts.sum(axis=1, keepdims=True)
 
         weights, probs = _MEMO.get(("rolls", ctx.board_key), rolls)
-        after = np.maximum(nxt.best_leg(probs, stacks), now_cards)
+        after = nxt.best(nxt.best_leg(probs, stacks), piles)
         gain[index["pyramid"]] += float(weights @ after) / weights.sum() - before
     riv[:] = gain / len(others)
+
+
+def _base_code_probs(ctx: _Context) -> np.ndarray:
+    """:func:`_code_probs` of the valuation's leg (once per valuation)."""
+    if "_base_codes" not in ctx.__dict__:
+        ctx._base_codes = _code_probs(ctx.base)
+    return ctx._base_codes
 
 
 def _code_probs(leg: LegOutcomes) -> np.ndarray:

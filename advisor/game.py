@@ -166,10 +166,20 @@ class Game:
             )
 
     def view(self, player: int) -> GameState:
-        """What ``player`` knows: other players' pile cards are face down."""
+        """What ``player`` may see: their own overall cards (in hand and on
+        the piles, with colours); of every other player only how many
+        overall cards they still hold (a hidden hand, see
+        :mod:`advisor.state`) and their pile cards face down.  Everything
+        else of the state (board, money, leg and pyramid tiles, partners) is
+        public."""
+        st = self.state
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < st.n_players:
+            raise IllegalActionError(f"player must be 0..{st.n_players - 1}, not {player!r}")
+        player = int(player)
         hide = lambda pile: tuple(c if c.player == player else PileCard(c.player) for c in pile)  # noqa: E731
-        return replace(self.state, winner_pile=hide(self.state.winner_pile),
-                       loser_pile=hide(self.state.loser_pile))
+        players = tuple(pl if i == player else replace(pl, overall_cards=len(pl.overall_cards))
+                        for i, pl in enumerate(st.players))
+        return GameState(st.position, players, st.to_move, hide(st.winner_pile), hide(st.loser_pile))
 
     def money(self) -> list[int]:
         return [p.money for p in self.state.players]

@@ -76,10 +76,8 @@ _DICE, _SEAT = 0, 1  # stream purposes: the dice; bot seat s uses _SEAT + s
 
 def cards_held(view: GameState, player: int) -> int:
     """How many overall cards ``player`` still holds, as anyone at the table
-    can count them: one card per racing camel at the start, less the cards
-    the piles show as theirs (face down or not)."""
-    placed = sum(1 for card in view.winner_pile + view.loser_pile if card.player == player)
-    return len(view.position.racing) - placed
+    can count them (a view gives other players' hands as a count only)."""
+    return view.hand_size(player)
 
 
 def _name(player: int, seats: Sequence[str] | None, viewer: int | None = None) -> str:

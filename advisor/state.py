@@ -29,6 +29,19 @@ Pile entries are in placement order; ``colour`` is known for the advised
 player's own cards (and may be given for others' if known).  ``pile_model``
 overrides, per pile, the probability that an unknown card names each camel
 (default: the camel's current race probability to win / to lose).
+
+``overall_cards`` takes three forms:
+
+* a string of colours (``"GPRY"``): the cards in hand, known;
+* a whole number (``3``): a *hidden hand*, that many cards of unknown
+  colours, as another player's hand looks at the table.  Every card a player
+  has is in hand or on a pile, so the number must equal the number of
+  racing colours less the player's cards on the piles; the valuation models
+  the colours (:func:`advisor.overall.hand_distribution`).  The advised
+  player's own hand cannot be hidden;
+* left out / ``null``: every colour not on a pile as theirs (a player whose
+  face-down cards' colours are not given is then taken to hold every other
+  colour).
 """
 
 from __future__ import annotations
@@ -70,14 +83,16 @@ class PlayerState:
 
     ``leg_tiles``: ``(colour, value)`` leg bet tiles held this leg;
     ``pyramid_tiles``: pyramid tiles taken this leg; ``overall_cards``:
-    colours of the overall cards still in hand; ``partner``: the player this
-    one is partnered with for the rest of the leg (2nd edition, 6-8 players).
+    the overall cards still in hand: their colours (``str``), or how many
+    they are when their colours are hidden (``int``), or ``None`` (every
+    colour not on a pile as theirs); ``partner``: the player this one is
+    partnered with for the rest of the leg (2nd edition, 6-8 players).
     """
 
     money: int = DEFAULT_MONEY
     leg_tiles: tuple[tuple[str, int], ...] = ()
     pyramid_tiles: int = 0
-    overall_cards: str | None = None  # None: every colour not on a pile
+    overall_cards: str | int | None = None  # int: hidden hand of that many cards
     partner: int | None = None
 
 
@@ -118,9 +133,31 @@ class GameState:
         """The overall cards ``player`` still holds: as given, else every
         colour not known to be on a pile as theirs.  (A player whose
         face-down cards' colours are unknown is then assumed to hold every
-        other colour; the advice asks the advised player to give their hand.)"""
+        other colour; the advice asks the advised player to give their hand.)
+        A hidden hand has no colours: :class:`StateError` (see
+        :meth:`hand_hidden`, :meth:`hand_size`, :meth:`hand_candidates`)."""
         given = self.players[player].overall_cards
+        if _is_int(given):
+            raise StateError(f"players[{player}].overall_cards",
+                             f"player {player}'s {given} overall card(s) in hand are hidden")
         if given is not None:
+            return given
+        return self.hand_candidates(player)
+
+    def hand_hidden(self, player: int) -> bool:
+        """Whether ``player``'s hand is given as a number of cards only."""
+        return _is_int(self.players[player].overall_cards)
+
+    def hand_size(self, player: int) -> int:
+        """How many overall cards ``player`` holds (hidden or not)."""
+        given = self.players[player].overall_cards
+        return given if _is_int(given) else len(self.hand(player))
+
+    def hand_candidates(self, player: int) -> str:
+        """The colours ``player`` may hold: a known hand itself; otherwise
+        every colour not known to be on a pile as theirs."""
+        given = self.players[player].overall_cards
+        if isinstance(given, str):
             return given
         played = {c.colour for c in self.winner_pile + self.loser_pile if c.player == player and c.colour}
         return "".join(c for c in self.position.racing if c not in played)
@@ -168,8 +205,13 @@ class GameState:
             pyramid_total += pl.pyramid_tiles
             if pl.overall_cards is not None:
                 cards = pl.overall_cards
-                if not isinstance(cards, str) or any(c not in ed.racing for c in cards) or len(set(cards)) != len(cards):
-                    raise StateError(f"{where}.overall_cards", f"must be distinct racing colours from {ed.racing}, not {shown(cards)}")
+                if _is_int(cards):
+                    if not 0 <= cards <= len(ed.racing):
+                        raise StateError(f"{where}.overall_cards",
+                                         f"a hidden hand holds 0..{len(ed.racing)} cards, not {cards}")
+                elif not isinstance(cards, str) or any(c not in ed.racing for c in cards) or len(set(cards)) != len(cards):
+                    raise StateError(f"{where}.overall_cards", f"must be distinct racing colours from {ed.racing} "
+                                                               f"or a number of hidden cards, not {shown(cards)}")
             if pl.partner is not None:
                 self._check_partner(i, pl.partner, n)
         if pyramid_total > rolled:
@@ -204,12 +246,20 @@ class GameState:
                     if card.colour in used.get(card.player, []):
                         raise StateError(where, f"player {card.player} has only one {card.colour} card")
                     hand = self.players[card.player].overall_cards
-                    if hand is not None and card.colour in hand:
+                    if isinstance(hand, str) and card.colour in hand:
                         raise StateError(where, f"player {card.player} still holds the {card.colour} card")
                 used.setdefault(card.player, []).append(card.colour or "?")
-        for player, cards in used.items():
-            hand = self.players[player].overall_cards
-            if len(cards) + (len(hand) if hand is not None else 0) > len(ed.racing):
+        for player, pl in enumerate(self.players):
+            cards, hand = used.get(player, []), pl.overall_cards
+            if _is_int(hand):
+                # every card is in hand or on a pile: the count is fixed
+                if hand + len(cards) != len(ed.racing):
+                    raise StateError(
+                        f"players[{player}].overall_cards",
+                        f"{hand} hidden cards in hand plus {len(cards)} on the piles make {hand + len(cards)}; "
+                        f"a player has {len(ed.racing)} overall cards (hand {len(ed.racing) - len(cards)})",
+                    )
+            elif len(cards) + (len(hand) if hand is not None else 0) > len(ed.racing):
                 raise StateError(
                     f"players[{player}].overall_cards",
                     f"{len(cards)} cards on the piles plus {len(hand or '')} in hand exceed {len(ed.racing)}",
@@ -254,6 +304,12 @@ class GameState:
             player = self.to_move
         if not _is_int(player) or not 0 <= player < self.n_players:
             raise StateError("player", f"must be a player 0..{self.n_players - 1}, not {shown(player)}")
+        if self.hand_hidden(player):
+            raise StateError(
+                f"players[{player}].overall_cards",
+                f"player {player}'s hand is hidden ({self.players[player].overall_cards} cards): the advised "
+                "player's overall cards must be given as colours",
+            )
         if self.unknown_cards(player) and self.players[player].overall_cards is None:
             raise StateError(
                 f"players[{player}].overall_cards",

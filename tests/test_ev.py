@@ -1,6 +1,7 @@
 """The advisor's figures against direct computations from the naive
 reference (exact where the inputs are exact)."""
 
+from fractions import Fraction
 from math import comb
 
 import numpy as np
@@ -260,3 +261,116 @@ def test_quick_advice_without_race_odds_values_the_leg_actions_as_the_full_advic
             assert q[column] == pytest.approx(f[column], abs=1e-12)
     assert (left_out > 0) == own_cards
     assert quick.attrs["race_samples"] is None  # no race simulated
+
+
+# --------------------------------------------------------------------------
+# exact figures print exactly
+# --------------------------------------------------------------------------
+
+
+def exact_expect(position, fn, track=-1) -> Fraction:
+    """E[fn(order, landings)] as an exact fraction of the naive reference's
+    sequence counts."""
+    key = (str(position), track)
+    if key not in _NAIVE:
+        _NAIVE[key] = naive_leg_counts(position, track=track)
+    res = _NAIVE[key]
+    return Fraction(sum(n * fn(order, hits) for (order, hits), n in res["joint"].items()), res["total"])
+
+
+_NAIVE: dict = {}
+
+
+def test_pyramid_of_the_reported_position_is_exactly_one():
+    board = "first 2:G 9:Y 11:O 15:B 16:W +10@0"
+    frame = best_moves(board, seed=1)
+    assert row(frame, "pyramid")["ev"] == 1.0 and row(frame, "pyramid")["floor"] == 0.0
+    assert row(frame, "leg:G")["ev"] == -1.0 and row(frame, "leg:G")["p_loss"] == 1.0
+    assert row(frame, "leg:W")["floor"] == 0.0
+    from advisor.cli import main
+
+    import contextlib
+    import io
+    import json
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["best", "--json", "--seed", "1", board]) == 0
+    moves = {m["action"]: m for m in json.loads(out.getvalue())["moves"]}
+    assert moves["pyramid"]["ev"] == 1.0 and repr(moves["pyramid"]["ev"]) == "1.0"
+
+
+EXACT_STATES = [
+    # (board, players): the advised player is player 0
+    ("first 2:G 9:Y 11:O 15:B 16:W +10@0 dice:GOYW", [PlayerState(overall_cards="")] + [PlayerState()] * 2),
+    ("1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx legtiles:R322",
+     [PlayerState(money=1, leg_tiles=(("R", 5),), overall_cards="")] + [PlayerState()] * 3),
+    ("3:B 4:Y 5:wG 6:kPR -10@0 +13@2 dice:BGPx",
+     [PlayerState(money=0, overall_cards="")] + [PlayerState()] * 3),
+    ("1:B 2:YG 3:PR 14:w 15:k dice:GPRx legtiles:R2,G322",
+     [PlayerState(money=0, overall_cards="")] + [PlayerState()] * 2
+     + [PlayerState(leg_tiles=(("R", 5), ("R", 3), ("G", 5)), pyramid_tiles=1)] + [PlayerState()] * 2),
+]
+
+
+@pytest.mark.parametrize("board, players", EXACT_STATES)
+def test_leg_figures_are_the_correctly_rounded_exact_fractions(board, players):
+    """Every EV of a leg tile, the pyramid, a tile placement or a
+    partnership (the money floor included) equals the float nearest to the
+    exact fraction of the naive reference's counts, and so do P(1st),
+    P(loss) and the tile's landings; the bots' fast valuation gives the same
+    floats."""
+    from advisor.fastev import EXACT_ROLLS, fast_values
+    from advisor.encode import encode
+
+    state = state_with(board, players)
+    pos = state.position
+    me = players[0]
+    racing = pos.racing
+    own = state.own_tile(0)
+    track = own.space if own else -1
+
+    def held(order):
+        return sum(tile_pay(order, c, v) for c, v in me.leg_tiles) + me.pyramid_tiles
+
+    def settle(order, hits, extra=0):
+        return max(0, me.money + hits + held(order) + extra)
+
+    frame = best_moves(state, 0, seed=1, denial=False).set_index("action")
+    fast = fast_values(state, 0)
+    exact_tiles = encode(pos).rolls <= EXACT_ROLLS
+    checked = 0
+    for action in frame.index:
+        kind, _, arg = action.partition(":")
+        got = frame.loc[action]
+        if kind == "leg":
+            value = pos.legtiles[racing.index(arg)][0]
+            want = exact_expect(pos, lambda o, n: settle(o, n, tile_pay(o, arg, value)) - settle(o, n), track)
+            p_loss = exact_expect(pos, lambda o, n: int(settle(o, n, tile_pay(o, arg, value)) < settle(o, n)), track)
+            assert got["p_loss"] == float(p_loss), action
+            assert got["p_first"] == float(exact_expect(pos, lambda o, n: int(o[0] == arg))), action
+        elif kind == "pyramid":
+            want = exact_expect(pos, lambda o, n: settle(o, n, 1) - settle(o, n), track)
+        elif kind == "partner":
+            partner = players[int(arg)]
+
+            def copy(o):
+                return max([0] + [tile_pay(o, c, v) for c, v in partner.leg_tiles] + [1] * partner.pyramid_tiles)
+
+            want = exact_expect(pos, lambda o, n: settle(o, n, copy(o)) - settle(o, n), track)
+        elif kind == "tile":
+            sign, space = arg[0], int(arg[1:])
+            new = Position(pos.edition, pos.stacks, tuple(t for t in pos.tiles if t.owner != 0)
+                           + (Tile(space, sign, 0),), pos.dice, pos.legtiles)
+            landings = exact_expect(new, lambda o, n: n, space)
+            if landings == 0 and own is None:
+                continue  # never reached: 0 without enumeration
+            want = exact_expect(new, settle, space) - exact_expect(pos, settle, track)
+            assert got["landings"] == float(landings), action
+        else:
+            continue
+        assert got["ev"] == float(want), (action, got["ev"], want)
+        if kind != "tile" or exact_tiles:
+            assert fast.ev[fast.actions.index(action)] == float(want), action
+        checked += 1
+    assert checked >= 8

@@ -5,7 +5,8 @@
   overall card of the advised player's own with known colour on a pile),
   ``fast_values`` equals ``best_moves`` action by action, EV and denial, when
   both use the seed of the board (states from played games of both editions,
-  broke players, a tile being moved, 6-player partnerships).
+  the players' views with the others' hands hidden, broke players, a tile
+  being moved, 6-player partnerships).
 * ``candidate_joint`` in sampled mode replays exactly the rolls that
   ``draw_rolls`` draws from stream ``(seed, i)``: every sampled leg, replayed
   whole by the naive reference with the candidate tile added, gives the same
@@ -171,15 +172,18 @@ def test_exact_regime_equals_best_moves_on_played_games(edition, bots, seed):
     states = [(v, p) for v, p in game_states(edition, bots, seed) if in_exact_regime(v, p)]
     assert len(states) >= 20
     rng = np.random.default_rng(seed)
-    denied = 0
+    denied = hidden = 0
     for view, p in states[::2][:30]:
         denied += bool(assert_matches_best_moves(view, p).denial.any())
+        # the next player's hidden hand, partly on the piles: a real hand model
+        hidden += 0 < view.hand_size((p + 1) % view.n_players) < 5
     # the money floor: the advised and the next player (nearly) broke
     for view, p in states[1::2][:15]:
         nxt = (p + 1) % view.n_players
         poor = with_money(view, {p: int(rng.integers(0, 2)), nxt: int(rng.integers(0, 2))})
         denied += bool(assert_matches_best_moves(poor, p).denial.any())
     assert denied >= 5  # the denial figures are compared, not only zeros
+    assert hidden >= 5
 
 
 def test_money_floor_binds_in_the_compared_states():
@@ -649,3 +653,21 @@ def test_best_breaks_ties_in_action_order():
 def test_bad_precision_is_refused(precision):
     with pytest.raises(AdvisorError):
         fast_values(GameState.from_board("1:B 2:YG 3:PR 14:w 15:k dice:GPRx"), 0, precision=precision)
+
+
+def test_tile_values_are_exact_differences_of_fractions():
+    """``_difference``: ``a / t - a0 / t0`` of whole numbers is the float
+    nearest to the exact fraction, in numpy while the products stay below
+    2**52 and with Python integers beyond (large counts or money)."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(5)
+    for scale in (2**10, 2**20, 2**34):
+        for _ in range(300):
+            totals = rng.integers(1, scale, 6)
+            sums = rng.integers(0, 60, 6) * totals // 7
+            total0 = int(rng.integers(1, 2**23))
+            sum0 = int(rng.integers(0, 40 * total0))
+            got = fastev._difference(sums, totals, sum0, total0)
+            want = [float(Fraction(int(a), int(t)) - Fraction(sum0, total0)) for a, t in zip(sums, totals)]
+            assert got.tolist() == want

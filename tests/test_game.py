@@ -12,6 +12,7 @@ mid-leg; ``legtiles:`` the leg bet tiles left where a stack is not full.
 """
 
 import copy
+from dataclasses import fields, replace
 
 import numpy as np
 import pytest
@@ -29,7 +30,7 @@ from advisor.game import (
     replay,
     write_records,
 )
-from advisor.state import GameState, PileCard, PlayerState
+from advisor.state import GameState, PileCard, PlayerState, StateError
 
 # Racing camels spread out (order Y R P G B), crazy camels apart at 14, 15.
 SPREAD = "2:B 4:G 6:P 8:R 10:Y 14:w 15:k"
@@ -214,6 +215,70 @@ def test_view_hides_other_players_pile_cards():
     assert view.winner_pile == (PileCard(0), PileCard(2))
     assert view.loser_pile == (PileCard(1, "G"),)
     assert game.state.winner_pile == (PileCard(0, "B"), PileCard(2, "Y"))  # the engine knows
+    # hands: player 1's own colours; of the others only how many they hold
+    assert [pl.overall_cards for pl in view.players] == [4, "BPRY", 4]
+    assert view.hand(1) == "BPRY" and view.hand_size(0) == 4 and view.hand_hidden(2)
+    with pytest.raises(StateError):
+        view.hand(0)
+
+
+def assert_view_shows_only_what_player_sees(game, p):
+    """``game.view(p)`` against the engine's state: everything public as it
+    is; player p's own cards with colours; another player's hand only as its
+    size and their pile cards face down (in the JSON form too)."""
+    st, view = game.state, game.view(p)
+    # every field of the state is considered here: a new one must be too
+    assert [f.name for f in fields(GameState)] == ["position", "players", "to_move", "winner_pile", "loser_pile",
+                                                   "pile_model"]
+    assert [f.name for f in fields(PlayerState)] == ["money", "leg_tiles", "pyramid_tiles", "overall_cards",
+                                                     "partner"]
+    assert view.position == st.position and view.to_move == st.to_move and view.pile_model is None
+    assert view.players[p] == st.players[p] and view.hand(p) == st.hand(p)
+    for q, (mine, seen) in enumerate(zip(st.players, view.players)):
+        if q == p:
+            continue
+        assert seen.overall_cards == len(mine.overall_cards) and view.hand_hidden(q)
+        assert replace(seen, overall_cards=mine.overall_cards) == mine  # the rest is public
+    for name in ("winner_pile", "loser_pile"):
+        true, shown = getattr(st, name), getattr(view, name)
+        assert [c.player for c in shown] == [c.player for c in true]
+        assert all(s == (t if t.player == p else PileCard(t.player)) for s, t in zip(shown, true))
+    data = view.to_json()
+    for q, player in enumerate(data["players"]):
+        assert isinstance(player["overall_cards"], str if q == p else int)
+    for name in ("winner_pile", "loser_pile"):
+        assert all(("colour" in card) == (card["player"] == p) for card in data[name])
+    assert GameState.from_json(data) == view
+
+
+@pytest.mark.parametrize("edition, bots, seed", [
+    ("second", ("rival", "advisor", "denial", "heuristic", "random"), 4),
+    ("first", ("random", "rival", "advisor"), 9),
+    ("second", ("random",) * 6, 3),
+])
+def test_a_view_never_holds_another_players_hand_or_pile_colours(edition, bots, seed):
+    """Every player's view at every turn of whole games played by every bot
+    (the bots decide from these views)."""
+    from advisor.bots import make_bot
+
+    game = Game(edition, len(bots), seed)
+    policies = [make_bot(b) for b in bots]
+    rngs = [np.random.default_rng([seed, seat]) for seat in range(len(bots))]
+    hidden_partly = 0
+    while not game.finished:
+        for p in range(len(bots)):
+            assert_view_shows_only_what_player_sees(game, p)
+        p = game.to_move
+        view = game.view(p)
+        hidden_partly += any(0 < view.hand_size(q) < 5 for q in range(len(bots)) if q != p)
+        action = policies[p].choose(view, p, rngs[p])
+        assert action in game.legal_actions()
+        game.apply(action)
+    for p in range(len(bots)):
+        assert_view_shows_only_what_player_sees(game, p)
+    assert hidden_partly >= 10  # other players' cards were on the piles
+    assert game.state.winner_pile + game.state.loser_pile  # and the engine knows their colours
+    assert all(c.colour for c in game.state.winner_pile + game.state.loser_pile)
 
 
 # ======================================================================

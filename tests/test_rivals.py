@@ -16,7 +16,10 @@ players, ``den`` the action's denial figure)::
   roll that ends the race is valued on the race order it leaves.  Best option: the max of the
   pyramid tile (+1) and the top leg tile of each colour (money floor at 0 on
   their whole leg payout) and of their best overall card (which does not
-  change with the roll);
+  change with the roll); the next player sees their own hand, so with a
+  hidden hand the best option is the expectation over their possible hands
+  of the best option in each (the hands enumerated here by brute force over
+  the colours of their face-down cards, weighted by the pile model);
 * partner and pyramid actions have no denial; ``leg:C``, ``winner:C``,
   ``loser:C`` get ``-den / (n - 1)`` only.
 
@@ -30,6 +33,7 @@ seed, as in ``tests/test_fastev.py``).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -151,25 +155,60 @@ def best_leg_option(state: GameState, q: int, leg: LegOutcomes, stacks) -> float
     return float(best)
 
 
-def best_card(state: GameState, p: int, q: int) -> float:
-    """``q``'s best overall card on the piles as they are (race odds of the
-    board's seed at the bots' precision, as ``fast_values`` draws them)."""
-    hand = state.hand(q)
-    if not hand:
-        return -np.inf
+def hand_model(state: GameState, p: int, q: int) -> list[tuple[float, str]]:
+    """``q``'s possible hands as ``(probability, colours)``, by brute force:
+    every assignment of distinct candidate colours to ``q``'s face-down
+    cards, weighted by the pile model of each card's pile (race odds of the
+    board's seed), the hand being the candidates left over."""
+    if not state.hand_hidden(q):
+        return [(1.0, state.hand(q))]
     ctx = _Context(state, p, 0.02, board_seed(state))
-    piles = {"winner": state.winner_pile, "loser": state.loser_pile}
-    return max(_value_card(ctx, name, colour, q, piles[name])["ev"] for name in piles for colour in hand)
+    q_of = {"winner": ctx.pile_q("winner"), "loser": ctx.pile_q("loser")}
+    piles = [name for name, pile in (("winner", state.winner_pile), ("loser", state.loser_pile))
+             for card in pile if card.player == q and card.colour is None]
+    candidates = state.hand_candidates(q)
+    racing = state.position.racing
+    weights: dict[str, float] = {}
+    for colours in itertools.permutations(candidates, len(piles)):
+        w = float(np.prod([q_of[name][racing.index(c)] for name, c in zip(piles, colours)]))
+        hand = "".join(c for c in candidates if c not in colours)
+        weights[hand] = weights.get(hand, 0.0) + w
+    assert all(len(h) == state.hand_size(q) for h in weights)
+    total = sum(weights.values())
+    if total == 0:
+        return [(1 / len(weights), h) for h in weights]
+    return [(w / total, h) for h, w in weights.items()]
 
 
-def pyramid_gift(state: GameState, p: int, cards: float | None = None) -> tuple[float, int]:
+def best_card(state: GameState, p: int, q: int, piles: dict | None = None) -> list[tuple[float, float]]:
+    """``q``'s best overall card on the piles (as they are, or ``piles``)
+    per possible hand: ``(probability, EV)`` (valued by ``_value_card`` with
+    the race odds of the board's seed at the bots' precision, as
+    ``fast_values`` draws them); ``-inf`` for an empty hand."""
+    ctx = _Context(state, p, 0.02, board_seed(state))
+    piles = piles or {"winner": state.winner_pile, "loser": state.loser_pile}
+    out = []
+    for prob, hand in hand_model(state, p, q):
+        best = max((_value_card(ctx, name, colour, q, piles[name])["ev"] for name in piles for colour in hand),
+                   default=-np.inf)
+        out.append((prob, best))
+    return out
+
+
+def option(leg: float, cards: list[tuple[float, float]]) -> float:
+    """The best option of a player who sees their hand: the expectation over
+    their hands of the best of ``leg`` and the hand's best card."""
+    return sum(prob * max(leg, best) for prob, best in cards)
+
+
+def pyramid_gift(state: GameState, p: int, cards: list | None = None) -> tuple[float, int]:
     """The next player's expected gain from seeing the next roll, computed
     roll by roll with the naive reference: ``(gift, weight of the rolls
     that end the race)``."""
     pos = state.position
     q = (p + 1) % state.n_players
     cards = best_card(state, p, q) if cards is None else cards
-    before = max(best_leg_option(state, q, LegOutcomes.of(pos), pos.legtiles), cards)
+    before = option(best_leg_option(state, q, LegOutcomes.of(pos), pos.legtiles), cards)
     if encode(pos).rolls <= 1:
         return 0.0, 0
     total = weights = dead = 0
@@ -183,7 +222,7 @@ def pyramid_gift(state: GameState, p: int, cards: float | None = None) -> tuple[
                               np.array([0]))
         else:
             leg = LegOutcomes.of(new)
-        after = max(best_leg_option(state, q, leg, pos.legtiles), cards)
+        after = option(best_leg_option(state, q, leg, pos.legtiles), cards)
         total += w * (after - before)
     return total / weights, dead
 
@@ -288,11 +327,32 @@ def test_after_each_roll_adds_to_the_counts_it_is_given():
 # --------------------------------------------------------------------------
 
 
+def test_hidden_hands_of_played_states_match_the_brute_force():
+    """``_Context.hand_model`` (hands, then the ways to split the rest
+    between the piles) against ``hand_model`` here (every assignment of
+    colours to the face-down cards), for every other player of the views."""
+    compared = several = 0
+    for view, p in all_states(step=4):
+        ctx = _Context(view, p, 0.02, board_seed(view))
+        for q in range(view.n_players):
+            if q == p:
+                continue
+            hands, probs = ctx.hand_model(q)
+            got = {"".join(sorted(h)): float(x) for h, x in zip(hands, probs)}
+            want = {"".join(sorted(h)): x for x, h in hand_model(view, p, q)}
+            assert set(got) == set(want), (str(view.position), p, q)
+            assert got == pytest.approx(want, abs=1e-12), (str(view.position), p, q)
+            assert sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+            compared += 1
+            several += len(got) > 1
+    assert compared >= 100 and several >= 30
+
+
 @pytest.mark.parametrize("edition, bots, seed", GAMES)
 def test_pyramid_gift_equals_the_roll_by_roll_computation(edition, bots, seed):
     states = list(game_states(edition, bots, seed))
     rng = np.random.default_rng(seed)
-    checked = nonzero = ended = 0
+    checked = nonzero = ended = hidden = 0
     for i, (view, p) in enumerate(states[::3][:45]):
         if i % 4 == 3:  # the next player (nearly) broke: the floor binds
             view = with_money(view, {(p + 1) % view.n_players: int(rng.integers(0, 2))})
@@ -300,9 +360,12 @@ def test_pyramid_gift_equals_the_roll_by_roll_computation(edition, bots, seed):
         got = pyramid_rivals(view, p)
         assert got == pytest.approx(gift / (view.n_players - 1), abs=1e-10), (str(view.position), p)
         checked += 1
+        hidden += len(hand_model(view, p, (p + 1) % view.n_players)) > 1
         nonzero += abs(gift) > 1e-9
         ended += dead > 0
     assert checked >= 20 and nonzero >= 5
+    if "random" in bots:
+        assert hidden >= 3  # the next player's possible hands were several
     if len(bots) < 6:  # (the 6-player game's sampled states never near the finish)
         assert ended >= 1  # states where a roll ends the race are compared too
 
@@ -407,7 +470,7 @@ def tile_rivals(state: GameState, p: int) -> dict[str, tuple[float, float]]:
     q_next = (p + 1) % n
     base = LegOutcomes.of(pos)
     cards = best_card(state, p, q_next)
-    before = max(best_leg_option(state, q_next, base, pos.legtiles), cards)
+    before = option(best_leg_option(state, q_next, base, pos.legtiles), cards)
     others = [q for q in range(n) if q != p]
     held_now = {q: held_value(state, q, base) for q in others}
     kept = tuple(t for t in pos.tiles if t.owner != p)
@@ -418,7 +481,7 @@ def tile_rivals(state: GameState, p: int) -> dict[str, tuple[float, float]]:
         sign, space = action[5], int(action[6:])
         new = LegOutcomes.of(replace(pos, tiles=kept + (Tile(space, sign, p),)), space)
         change = sum(held_value(state, q, new) - held_now[q] for q in others)
-        denial = before - max(best_leg_option(state, q_next, new, pos.legtiles), cards)
+        denial = before - option(best_leg_option(state, q_next, new, pos.legtiles), cards)
         out[action] = ((change - denial) / (n - 1), denial)
     return out
 
@@ -517,10 +580,10 @@ def test_leg_card_and_partner_actions():
             if kind == "leg":  # the denial itself, independently
                 if before is None:
                     cards = best_card(view, p, q)
-                    before = max(best_leg_option(view, q, base, pos.legtiles), cards)
+                    before = option(best_leg_option(view, q, base, pos.legtiles), cards)
                 c = pos.racing.index(arg)
                 taken = tuple(s[1:] if j == c else s for j, s in enumerate(pos.legtiles))
-                after = max(best_leg_option(view, q, base, taken), cards)
+                after = option(best_leg_option(view, q, base, taken), cards)
                 assert values.denial[k] == pytest.approx(before - after, abs=1e-9), (str(pos), p, action)
     assert seen == {"leg", "winner", "loser", "partner"}
     assert denied >= 5

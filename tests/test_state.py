@@ -270,6 +270,49 @@ def test_explicit_empty_hand_is_kept():
     assert roundtrip(state).players[0].overall_cards == ""
 
 
+def test_hidden_hand_json_and_queries():
+    """``"overall_cards": 3``: three cards of unknown colours; the candidates
+    are the colours not known to be on a pile as theirs."""
+    data = {"board": SECOND_BOARD, "players": [{"overall_cards": "GPY"}, {"overall_cards": 3}, {"overall_cards": 5},
+                                               {"overall_cards": 0}],
+            "winner_pile": [{"player": 1}, {"player": 0, "colour": "B"}, {"player": 3, "colour": "Y"}],
+            "loser_pile": [{"player": 1, "colour": "G"}, {"player": 0, "colour": "R"},
+                           {"player": 3}, {"player": 3}, {"player": 3}, {"player": 3}]}
+    state = GameState.from_json(data)
+    assert state.players[1].overall_cards == 3 and state.players[2].overall_cards == 5
+    assert [state.hand_hidden(i) for i in range(4)] == [False, True, True, True]
+    assert [state.hand_size(i) for i in range(4)] == [3, 3, 5, 0]
+    assert state.hand_candidates(1) == "BPRY"  # its G is known on the loser pile
+    assert state.hand_candidates(2) == "BGPRY" and state.hand_candidates(3) == "BGPR"
+    assert state.hand_candidates(0) == "GPY" and state.hand(0) == "GPY"
+    for i in (1, 2, 3):
+        with pytest.raises(StateError) as info:
+            state.hand(i)
+        assert info.value.where == f"players[{i}].overall_cards" and "hidden" in str(info.value)
+    # the advised player's own hand cannot be hidden
+    assert state.check_player(0) == 0
+    with pytest.raises(StateError) as info:
+        state.check_player(1)
+    assert info.value.where == "players[1].overall_cards" and "hidden" in str(info.value)
+    back = roundtrip(state)
+    assert [p.overall_cards for p in back.players] == ["GPY", 3, 5, 0]
+    assert json.loads(json.dumps(state.to_json()))["players"][1]["overall_cards"] == 3
+    # Python: PlayerState(overall_cards=k)
+    direct = GameState(parse_position(FIRST_BOARD), (PlayerState(), PlayerState(overall_cards=4)),
+                       loser_pile=(PileCard(1),))
+    assert direct.hand_size(1) == 4 and direct.hand_candidates(1) == "BGOYW"
+
+
+def test_existing_hand_forms_keep_their_meaning():
+    """A string and a missing hand mean what they meant before hidden hands
+    existed (not hidden; the default is every colour not known placed)."""
+    state = GameState.from_json({"board": SECOND_BOARD, "players": [{"overall_cards": "BG"}, {}, {}],
+                                 "winner_pile": [{"player": 1}, {"player": 2, "colour": "P"}]})
+    assert not any(state.hand_hidden(i) for i in range(3))
+    assert [state.hand(i) for i in range(3)] == ["BG", "BGPRY", "BGRY"]
+    assert [state.hand_size(i) for i in range(3)] == [2, 5, 4]
+
+
 # ---------------------------------------------------------------- errors
 
 def P(n, **first):
@@ -336,6 +379,25 @@ BAD_STATES = [
     ("hand-duplicate", {"board": SECOND_BOARD, "players": P(3, overall_cards="BB")}, "players[0].overall_cards", "BB"),
     ("hand-list", {"board": SECOND_BOARD, "players": P(3, overall_cards=["B", "G"])}, "players[0].overall_cards", "B"),
     ("hand-lower", {"board": SECOND_BOARD, "players": P(3, overall_cards="bgp")}, "players[0].overall_cards", "bgp"),
+    # hidden hands (a count of cards of unknown colours)
+    ("hidden-too-many", {"board": SECOND_BOARD, "players": P(3, overall_cards=6)}, "players[0].overall_cards",
+     "0..5 cards, not 6"),
+    ("hidden-negative", {"board": SECOND_BOARD, "players": P(3, overall_cards=-1)}, "players[0].overall_cards",
+     "not -1"),
+    ("hidden-first-too-many", {"board": FIRST_BOARD, "players": [{}, {"overall_cards": 7}]},
+     "players[1].overall_cards", "0..5"),
+    ("hidden-bool", {"board": SECOND_BOARD, "players": P(3, overall_cards=True)}, "players[0].overall_cards",
+     "True"),
+    ("hidden-float", {"board": SECOND_BOARD, "players": P(3, overall_cards=3.0)}, "players[0].overall_cards",
+     "3.0"),
+    ("hidden-count-vs-piles", {"board": SECOND_BOARD, "players": [{}, {"overall_cards": 4}, {}],
+                               "winner_pile": [{"player": 1}], "loser_pile": [{"player": 1}]},
+     "players[1].overall_cards", "4 hidden cards in hand plus 2 on the piles make 6"),
+    ("hidden-count-too-few", {"board": SECOND_BOARD, "players": [{}, {"overall_cards": 3}, {}],
+                              "winner_pile": [{"player": 1}]},
+     "players[1].overall_cards", "(hand 4)"),
+    ("hidden-count-no-piles", {"board": SECOND_BOARD, "players": [{}, {}, {"overall_cards": 4}]},
+     "players[2].overall_cards", "plus 0 on the piles"),
     # overall piles vs hands
     ("pile-card-in-hand", {"board": SECOND_BOARD, "players": P(3, overall_cards="BGPRY"),
                            "winner_pile": [{"player": 0, "colour": "B"}]}, "winner_pile[0]", "still holds"),

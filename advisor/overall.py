@@ -1,0 +1,267 @@
+"""Overall winner / loser cards: the models behind their values.
+
+Three models, used by :func:`advisor.best_moves` and by the bots'
+:func:`advisor.fastev.fast_values` alike (so their figures agree):
+
+**What a right card pays** (:func:`right_payout`).  The correct cards of a
+pile pay 8, 5, 3, 2, 1, 1, ... in placement order.  A card's place among the
+correct ones depends on the earlier cards of the pile: those whose colour is
+known count when they name the card's camel; each face-down one names camel
+X with probability ``q_X`` (the pile model: X's race probability to win,
+resp. to finish last, or the state's ``pile_model``), independently.  A
+player's own face-down cards never name the colour they place (one card per
+colour), so they are left out of that count.
+
+**Hidden hands** (:func:`hand_distribution`).  Another player's hand is
+known only by its size ``k``.  Its colours are those not seen placed by that
+player (the *candidates*), less the ``m`` face-down cards they placed.  The
+face-down cards are modelled as the pile model draws them: each card on the
+winner (loser) pile names camel X with probability ``q_X`` of that pile,
+independently, conditioned on what the rules make certain: the cards have
+``m`` distinct colours, all among the candidates.  So
+
+    P(hand H) ∝ Σ over the ways to split the rest R = candidates - H into
+                the winner pile's cards W and the loser pile's L:
+                Π_{x∈W} q^winner_x · Π_{y∈L} q^loser_y
+
+(if no split has a positive weight, every possible hand is taken as equally
+likely).  A camel likely to be named by the piles is therefore likely to be
+gone from the hand.
+
+The value of another player's best option is the expectation over their
+possible hands of the best option *in* that hand, ``E_H[max(leg options,
+best card of H)]``: the player sees their own hand and chooses from it, so
+their best option is a maximum taken after the hand is known.  (The best
+over colours weighted by the probability that each is in the hand would
+value no option the player actually has.)
+
+**The money floor at the race end** (:func:`race_end_money`,
+:func:`card_gains`).  Overall cards are scored when the race ends: the
+player's overall payouts (every card of theirs on both piles) are summed
+with the money they have then, and the total settles at 0 at worst (RULES.md:
+penalties and rewards of one scoring phase are summed first, then settled).
+A card's value is therefore
+
+    E[max(0, M + O + X) - max(0, M + O)]
+
+with ``X`` the card's payout, ``O`` the player's other cards' payouts and
+``M`` the money at the race end.  ``M`` is not known: later legs depend on
+everybody's play.  It is approximated by the least money the player can make
+sure to have then:
+
+* this leg's scoring is known exactly: the money after it, per leg outcome
+  (``max(0, money + landings + leg rewards)`` with what the player holds);
+* every later leg that is played to its end before the race's last leg pays
+  at least 1 coin: a leg has at least 5 turns (one per die rolled), so with at
+  most 5 players each has a turn in it, and taking a pyramid tile (+1 at leg
+  end) is always legal and can lose nothing.  With 6-8 players this is not
+  certain and 0 is used.  The number of such legs is one less than the
+  number of legs after this one in which the race ends, drawn from the race
+  simulation (``RaceOdds.legs``); it is taken as independent of this leg's
+  outcome, and of the winning and last camels.
+
+The winning and the last camel are taken as independent (each with its race
+odds; the race odds give no joint figure).  Cards whose colour is not known
+(another player's face-down cards) are left out of ``O``.  Using the least
+money the player can secure overstates the floor at most as far as the player
+will earn more than that; a rich player (``M`` surely covers every card of
+theirs) gets the plain expectation ``E[X]``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .rules.scoring import pile_payout
+
+__all__ = ["PILES", "right_payout", "right_payouts", "hand_distribution", "race_end_money", "card_gains",
+           "floor_binds", "plain_gains", "Distribution"]
+
+#: The two overall piles.
+PILES = ("winner", "loser")
+
+#: An integer-valued distribution: ``(values int64[n], probabilities float[n])``
+#: (or one per row of 2-d arrays, a row per camel).
+Distribution = tuple[np.ndarray, np.ndarray]
+
+
+def right_payout(known: int, unknown: int, q: float) -> Distribution:
+    """What a card pays when its camel is right: ``known`` earlier cards
+    surely and ``J ~ Binomial(unknown, q)`` earlier face-down cards name the
+    same camel, and the card pays :func:`pile_payout` of ``known + J``."""
+    j = range(unknown + 1)
+    return (np.array([pile_payout(known + k) for k in j], np.int64),
+            np.array([comb(unknown, k) * q**k * (1 - q) ** (unknown - k) for k in j], float))
+
+
+def right_payouts(known: Sequence[int], unknown: int, q: np.ndarray) -> Distribution:
+    """:func:`right_payout` for several camels at once (``known[c]``,
+    ``q[c]``) with the same number of earlier face-down cards: ``(values,
+    probs)``, row ``c`` for camel ``c``."""
+    j, binomial, payouts = _binomial_row(unknown)
+    q = np.asarray(q, float)[:, None]
+    return payouts[np.asarray(known, np.int64)[:, None] + j], binomial * q**j * (1 - q) ** (unknown - j)
+
+
+@lru_cache(maxsize=64)
+def _binomial_row(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(0..n, the binomial coefficients of n, pile_payout(k) for k up to
+    n + 8)``: :func:`right_payouts`' constants for ``n`` face-down cards."""
+    j = np.arange(n + 1)
+    return j, np.array([comb(n, k) for k in j], float), np.array([pile_payout(k) for k in range(n + 9)], np.int64)
+
+
+def hand_distribution(size: int, candidates: Sequence[int], placed: Mapping[str, int],
+                      q: Mapping[str, np.ndarray]) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The possible hidden hands of ``size`` cards and their probabilities.
+
+    ``candidates``: the camels (indices) the player may still hold;
+    ``placed[pile]``: how many face-down cards of the player lie on each pile
+    (their colours are the candidates not in the hand); ``q[pile]``: the
+    pile model, P(a face-down card names each camel).  See the module
+    docstring for the model.  A known number of cards must add up:
+    ``size + placed["winner"] + placed["loser"] == len(candidates)``."""
+    candidates = tuple(candidates)
+    n_w, n_l = placed.get("winner", 0), placed.get("loser", 0)
+    if size < 0 or size + n_w + n_l != len(candidates):
+        raise ValueError(f"a hand of {size} and {n_w} + {n_l} placed cards do not make the "
+                         f"{len(candidates)} candidate colours")
+    hands = list(combinations(candidates, size))
+    weights = np.zeros(len(hands))
+    for h, hand in enumerate(hands):
+        rest = [c for c in candidates if c not in hand]
+        for winners in combinations(rest, n_w):
+            w = 1.0
+            for c in rest:
+                w *= q["winner"][c] if c in winners else q["loser"][c]
+            weights[h] += w
+    total = weights.sum()
+    if not total > 0:
+        return hands, np.full(len(hands), 1 / len(hands))
+    return hands, weights / total
+
+
+def race_end_money(leg_money: np.ndarray, leg_prob: np.ndarray, race_legs: np.ndarray,
+                   secured_per_leg: int) -> Distribution:
+    """The least money a player can make sure to have at the race end (see
+    the module docstring): ``leg_money`` (per outcome of this leg, with
+    probabilities ``leg_prob``) plus ``secured_per_leg`` coins per later leg
+    played to its end before the race's last one, ``race_legs[k]`` being
+    P(the race ends ``k`` legs after this one)."""
+    money = _collect(np.rint(leg_money).astype(np.int64), leg_prob)
+    extra = secured_per_leg * np.maximum(0, np.arange(len(race_legs)) - 1)
+    return _convolve(money, _collect(extra, race_legs))
+
+
+def card_gains(money: Distribution, held: Mapping[str, Sequence[tuple[int, Distribution]]],
+               odds: Mapping[str, np.ndarray], pile: str, right: Distribution) -> Distribution:
+    """The distribution of what placing a card of each camel on ``pile``
+    adds to the player's settled money at the race end.
+
+    ``money``: the player's money at the race end (:func:`race_end_money`);
+    ``held[p]``: the player's cards on pile ``p`` whose colours are known,
+    as ``(camel, what it pays when right)``; ``odds[p]``: P(each camel is the
+    one pile ``p`` is scored against: the winner / the last camel);
+    ``right``: what the new card of each camel pays when right, row per camel
+    (:func:`right_payouts`).  The result is ``(values, probs)``, row ``c``
+    the distribution of ``max(0, M + O + X) - max(0, M + O)`` for a card of
+    camel ``c`` (module docstring; a value may repeat, and padding entries
+    have probability 0); when the money surely covers every card, ``X``
+    itself (:func:`plain_gains`)."""
+    n_held = sum(len(cards) for cards in held.values())
+    odds_p = np.asarray(odds[pile], float)
+    right_values, right_probs = right
+    if not floor_binds(int(money[0].min()), n_held):
+        return plain_gains(odds_p, right)
+    other = PILES[1 - PILES.index(pile)]
+    base = _convolve(money, _pile_sum(held.get(other, ()), odds[other]))
+    n_p = len(held.get(pile, ()))
+    by_camel = dict(held.get(pile, ()))
+    # the total T before the new card, given the camel Z the pile is scored
+    # against: every card of the player on this pile wrong, or their Z card right
+    wrong_all = (base[0] - n_p, base[1])
+    totals = [_convolve(base, (by_camel[z][0] - (n_p - 1), by_camel[z][1])) if z in by_camel else wrong_all
+              for z in range(odds_p.size)]
+    # a wrong new card (-1) takes a coin exactly when T >= 1
+    above = np.array([t_probs[t_values >= 1].sum() for t_values, t_probs in totals])
+    lose = odds_p * above
+    wrong_lose = lose.sum() - lose
+    wrong_free = odds_p.sum() - odds_p - wrong_lose
+    # the right card: max(0, T + x) - max(0, T) for each total and payout
+    width = max(t[0].size for t in totals) * right_values.shape[1] + 2
+    values = np.zeros((odds_p.size, width), np.int64)
+    probs = np.zeros((odds_p.size, width))
+    values[:, -2], values[:, -1] = -1, 0
+    probs[:, -2], probs[:, -1] = wrong_lose, wrong_free
+    groups = [[c for c in range(odds_p.size) if c not in by_camel]] + [[c] for c in by_camel]
+    for rows in filter(None, groups):
+        t_values, t_probs = totals[rows[0]]  # the same total for every camel of the group
+        t = t_values[None, :, None]
+        gain = np.maximum(0, t + right_values[rows][:, None, :]) - np.maximum(0, t)
+        n = gain[0].size
+        values[rows, :n] = gain.reshape(len(rows), n)
+        probs[rows, :n] = (odds_p[rows][:, None, None] * t_probs[None, :, None]
+                           * right_probs[rows][:, None, :]).reshape(len(rows), n)
+    return values, probs
+
+
+def floor_binds(least_money: int, cards: int) -> bool:
+    """Whether the money floor can change what a new card adds for a player
+    who has at least ``least_money`` at the race end and ``cards`` other
+    cards of known colour on the piles (each costs at most 1, as does the
+    new card)."""
+    return least_money - cards - 1 < 0
+
+
+def plain_gains(odds: np.ndarray, right: Distribution) -> Distribution:
+    """What a new card of each camel pays, unsettled: its right payout with
+    probability ``odds[c]``, -1 otherwise (:func:`card_gains` when the floor
+    cannot bind); row ``c`` for camel ``c``."""
+    odds = np.asarray(odds, float)
+    values = np.concatenate([right[0], np.full((odds.size, 1), -1)], axis=1)
+    probs = np.concatenate([odds[:, None] * right[1], 1 - odds[:, None]], axis=1)
+    return values, probs
+
+
+def _pile_sum(cards: Sequence[tuple[int, Distribution]], odds: np.ndarray) -> Distribution:
+    """The summed payout of a player's known cards on one pile: the camel
+    the pile is scored against is drawn from ``odds``; the card of that
+    colour (if any) pays its right payout, every other card -1."""
+    n = len(cards)
+    by_camel = dict(cards)
+    values, probs = [], []
+    for z, pz in enumerate(np.asarray(odds, float)):
+        if pz <= 0:
+            continue
+        if z in by_camel:
+            v, p = by_camel[z]
+            values.append(v - (n - 1))
+            probs.append(pz * p)
+        else:
+            values.append(np.array([-n]))
+            probs.append(np.array([pz]))
+    if not values:
+        return np.array([-n]), np.array([1.0])
+    return _collect(np.concatenate(values), np.concatenate(probs))
+
+
+def _convolve(a: Distribution, b: Distribution) -> Distribution:
+    """The distribution of the sum of two independent integer variables."""
+    return _collect((a[0][:, None] + b[0][None, :]).ravel(), (a[1][:, None] * b[1][None, :]).ravel())
+
+
+def _collect(values: np.ndarray, probs: np.ndarray) -> Distribution:
+    """Equal values merged, zero probabilities dropped, values ascending."""
+    values = np.asarray(values, np.int64).ravel()
+    low = values.min()
+    total = np.bincount(values - low, weights=np.asarray(probs, float).ravel())
+    keep = np.flatnonzero(total > 0)
+    if not keep.size:
+        return values[:1], np.zeros(1)
+    return keep + low, total[keep]
+
