@@ -125,3 +125,20 @@ def test_reveal_checks_the_colour():
     with pytest.raises(IllegalActionError, match="already known"):
         core.reveal(shown, "winner", 0, "G")
     assert parse_position(EXAMPLE) == shown.position
+
+
+def test_scoring_reads_its_values_from_the_rules_record():
+    from advisor.rules.editions import SECOND
+    from advisor.rules.scoring import leg_rewards, overall_rewards, pile_payout, settle
+
+    assert [pile_payout(k) for k in range(6)] == [8, 5, 3, 2, 1, 1]
+    house = SECOND.with_rules("house", pile_payouts=[8, 5, 3, 1], money_floor=None)
+    assert [pile_payout(k, house) for k in range(6)] == [8, 5, 3, 1, 1, 1]
+    assert settle(SECOND, 1, -3) == 0 and settle(house, 1, -3) == -2
+    assert settle(SECOND.with_rules("one", money_floor=1), 3, -5) == 1
+    cards = (PileCard(0, "B"), PileCard(1, "G"), PileCard(2, "B"), PileCard(0, "R"))
+    # B wins: player 0 is paid 8 and loses 1 for R; player 1 loses 1; player 2 is paid 5
+    assert overall_rewards(SECOND, 3, ((cards, "B"),)) == [7, -1, 5]
+    players = (PlayerState(leg_tiles=(("B", 5), ("G", 3))), PlayerState(leg_tiles=(("P", 2),), pyramid_tiles=2))
+    assert leg_rewards(SECOND, players, "BGPRY") == [5 + 1, -1 + 2]
+    assert leg_rewards(SECOND.with_rules("flat", leg_second=2, leg_other=0), players, "BGPRY") == [5 + 2, 0 + 2]
