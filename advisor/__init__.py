@@ -15,11 +15,14 @@ from importlib import import_module
 from ._version import __version__
 from .errors import AdvisorError, IllegalActionError, PositionError
 from .notation import format_position, parse_position
+from .rules.actions import Action
 from .rules.editions import EDITIONS, Edition, get_edition
 from .rules.moves import Step, step
 from .rules.position import Position, Tile
 from .rules.setup import random_position, setup_position
 from .state import GameState, PileCard, PlayerState, StateError
+
+from . import plotting as _plotting  # noqa: E402,F401  (registers the notebook picture of a Position)
 
 __all__ = [
     "__version__",
@@ -47,6 +50,7 @@ __all__ = [
     "analyse",
     "evaluate",
     "legal_actions",
+    "Action",
     "GameState",
     "PlayerState",
     "PileCard",

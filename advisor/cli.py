@@ -344,10 +344,10 @@ def _cards_text(args: argparse.Namespace) -> str | None:
 def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
     from .cards import cards_odds, format_cards_odds, parse_cards
 
-    from .montecarlo import _threads
+    from .sampling import kernel_threads
 
     pos = parse_cards(text)
-    with _threads(args.threads):
+    with kernel_threads(args.threads):
         odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, precision=args.precision,
                           seed=args.seed, others=args.others or "random", race=not args.leg_only)
     if args.json:
@@ -419,10 +419,10 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     for option in ("player", "players", "chart"):
         if getattr(args, option) is not None:
             raise AdvisorError(f"--{option} does not apply to Camel Up Cards (the advised player is player 0)")
-    from .montecarlo import _threads
+    from .sampling import kernel_threads
 
     pos = parse_cards(text)
-    with _threads(args.threads):
+    with kernel_threads(args.threads):
         frame = cards_best(pos, seed=args.seed, others=args.others or "random", precision=args.precision)
     if args.json:
         from .jsonout import cards_best_json
@@ -441,9 +441,9 @@ def _cmd_best(args: argparse.Namespace) -> int:
         _picture_path(args.chart)
     state, assumptions = _state_arg(args)
     from .ev import best_moves
-    from .montecarlo import _threads
+    from .sampling import kernel_threads
 
-    with _threads(args.threads):
+    with kernel_threads(args.threads):
         frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
                            denial=not args.no_denial)
     if args.chart:

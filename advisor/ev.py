@@ -58,7 +58,7 @@ nearest to the exact fraction (the pyramid's +1 prints as 1.0).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -66,12 +66,15 @@ import numpy as np
 from .errors import IllegalActionError
 from .overall import (PILES, card_gains, floor_binds, hand_distribution, plain_gains, race_end_money,
                       right_payout, right_payouts)
-from .rules.editions import TRACK_LENGTH
-from .rules.position import Position, Tile
-from .rules.scoring import pile_payout
+from .rules import actions as core
+from .rules.actions import Action, leg_bet_value, partner_options, place_tile, take_leg_tile, tile_spaces
+from .rules.position import Position
+from .rules.scoring import PYRAMID_TILE, leg_tile_payouts, pile_payout, settle
+from .sampling import check_precision, resolve_seed
 from .state import GameState, PileCard
 
-__all__ = ["best_moves", "evaluate", "legal_actions", "pile_payout", "LegOutcomes"]
+__all__ = ["best_moves", "evaluate", "legal_actions", "pile_payout", "LegOutcomes", "Context", "tile_spaces",
+           "partner_options"]
 
 #: Race odds precision for the denial column when the advised player holds
 #: no overall card (the next player's cards are its only use).
@@ -98,6 +101,8 @@ class LegOutcomes:
     reached: np.ndarray | None = None  # 1 where some move ends (see enumerate_joint)
     counts: np.ndarray | None = None  # int64[n]: die sequences behind each outcome (exact)
     total: int = 0  # their sum (prob = counts / total)
+    rules: object = None  # the Edition (or variant) whose payouts apply; None: the editions' own
+
 
     @classmethod
     def of(cls, position: Position, track: int = 0) -> "LegOutcomes":
@@ -112,7 +117,7 @@ class LegOutcomes:
         codes, hits = np.nonzero(orders)
         counts = orders[codes, hits]
         total = int(counts.sum())
-        return cls(counts / total, rank_codes()[codes], hits, reached, counts, total)
+        return cls(counts / total, rank_codes()[codes], hits, reached, counts, total, position.rules)
 
     def rank_probs(self, camel: int) -> np.ndarray:
         """P(rank k) of racing camel ``camel`` (index), k = 0..4."""
@@ -152,8 +157,9 @@ class LegOutcomes:
 
     def tile_payout(self, camel: int, value: int) -> np.ndarray:
         """Per outcome, what a leg bet tile of ``value`` on ``camel`` pays."""
-        r = self.ranks[:, camel]
-        return np.where(r == 0, value, np.where(r == 1, 1, -1))
+        from .rules.editions import SECOND
+
+        return leg_tile_payouts(self.rules or SECOND, value)[self.ranks[:, camel]]
 
 
 def _moments(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, float]:
@@ -178,13 +184,11 @@ def _whole(values) -> np.ndarray | None:
 # --------------------------------------------------------------------------
 
 
-class _Context:
+class Context:
     """Everything shared by the valuations of one state."""
 
     def __init__(self, state: GameState, player: int, precision: float, seed: int | None,
                  base: LegOutcomes | None = None):
-        from .montecarlo import resolve_seed
-
         self.state = state
         self.pos = state.position
         self.ed = self.pos.rules
@@ -221,7 +225,7 @@ class _Context:
         """Per outcome, the player's leg-scoring payout from what they hold:
         leg tiles, pyramid tiles and (if partnered) the copied reward."""
         pl = self.state.players[player]
-        total = np.full(leg.prob.size, float(pl.pyramid_tiles))
+        total = np.full(leg.prob.size, float(PYRAMID_TILE * pl.pyramid_tiles))
         for colour, value in pl.leg_tiles:
             total += leg.tile_payout(self.racing.index(colour), value)
         if pl.partner is not None:
@@ -231,7 +235,7 @@ class _Context:
     def copy_value(self, partner: int, leg: LegOutcomes) -> np.ndarray:
         """Per outcome, the best reward among ``partner``'s tiles, or 0."""
         pl = self.state.players[partner]
-        best = np.full(leg.prob.size, 1.0 if pl.pyramid_tiles else 0.0)
+        best = np.full(leg.prob.size, float(PYRAMID_TILE) if pl.pyramid_tiles else 0.0)
         for colour, value in pl.leg_tiles:
             best = np.maximum(best, leg.tile_payout(self.racing.index(colour), value))
         return best
@@ -239,10 +243,10 @@ class _Context:
     def settle(self, player: int, leg: LegOutcomes, extra: np.ndarray | float = 0.0,
                landings: bool = True) -> np.ndarray:
         """Per outcome, the player's money after leg scoring: landing coins
-        are paid at once, then the summed scoring settles at 0 at worst."""
+        are paid at once, then the summed scoring settles (the money floor)."""
         money = self.state.players[player].money
         coins = leg.landings if landings else 0
-        return np.maximum(0.0, money + coins + self.holdings(player, leg) + extra)
+        return settle(self.ed, money + coins, self.holdings(player, leg) + extra)
 
     # ---------------------------------------------------------- overall cards
     def pile_q(self, pile: str) -> np.ndarray:
@@ -378,42 +382,12 @@ class _Context:
 
 
 def legal_actions(state: GameState, player: int | None = None) -> list[str]:
-    """Every legal action of ``player`` (default: the player to move), in a
-    fixed order: leg tiles, pyramid, tiles, overall cards, partnerships."""
+    """Every legal action of ``player`` (default: the player to move, whose
+    hand must be known: :meth:`GameState.check_player`), in a fixed order:
+    leg tiles, pyramid, tiles, overall cards, partnerships (the rules core's
+    :func:`advisor.rules.actions.legal_actions`, as strings)."""
     player = state.check_player(player)
-    pos = state.position
-    ed = pos.rules
-    out = [f"leg:{c}" for c, left in zip(ed.racing, pos.legtiles) if left]
-    out.append("pyramid")
-    out += [f"tile:{sign}{space}" for space in tile_spaces(state, player) for sign in "+-"]
-    hand = state.hand(player)
-    out += [f"winner:{c}" for c in hand] + [f"loser:{c}" for c in hand]
-    out += [f"partner:{q}" for q in partner_options(state, player)]
-    return out
-
-
-def tile_spaces(state: GameState, player: int) -> list[int]:
-    """Spaces where ``player`` may place (or move) their tile: empty of
-    camels and tiles, not space 1, not next to another player's tile; their
-    own tile is lifted first and must go to a different space."""
-    pos = state.position
-    occupied = {space for space, _ in pos.stacks}
-    others = [t.space for t in pos.tiles if t.owner != player]
-    own = state.own_tile(player)
-    return [
-        s for s in range(2, TRACK_LENGTH + 1)
-        if s not in occupied and s not in others and all(abs(s - o) > 1 for o in others)
-        and (own is None or s != own.space)
-    ]
-
-
-def partner_options(state: GameState, player: int) -> list[int]:
-    ed = state.position.rules
-    if ed.partnership_players is None or state.n_players < ed.partnership_players:
-        return []
-    if state.players[player].partner is not None:
-        return []
-    return [q for q in range(state.n_players) if q != player and state.players[q].partner is None]
+    return [str(action) for action in core.legal_actions(state, player)]
 
 
 # --------------------------------------------------------------------------
@@ -425,9 +399,9 @@ def _row(action: str, kind: str, ev: float, sd: float, p_loss: float, **extra) -
     return {"action": action, "kind": kind, "ev": ev, "sd": sd, "p_loss": p_loss, **extra}
 
 
-def _value_leg(ctx: _Context, colour: str, player: int, leg: LegOutcomes, stacks) -> dict:
+def _value_leg(ctx: Context, colour: str, player: int, leg: LegOutcomes, stacks) -> dict:
     c = ctx.racing.index(colour)
-    value = stacks[c][0]
+    value = leg_bet_value(ctx.ed, stacks[c])
     base = ctx.settle(player, leg, landings=player == ctx.player)
     after = ctx.settle(player, leg, leg.tile_payout(c, value), landings=player == ctx.player)
     ev, sd, p_loss = leg.moments(after - base)
@@ -442,14 +416,15 @@ def _mean_difference(leg: LegOutcomes, a: np.ndarray, b: np.ndarray | float) -> 
     return leg.mean(a - b)
 
 
-def _value_pyramid(ctx: _Context, player: int, leg: LegOutcomes) -> dict:
+def _value_pyramid(ctx: Context, player: int, leg: LegOutcomes) -> dict:
     base = ctx.settle(player, leg, landings=player == ctx.player)
-    gain = ctx.settle(player, leg, 1.0, landings=player == ctx.player) - base
+    gain = ctx.settle(player, leg, float(PYRAMID_TILE), landings=player == ctx.player) - base
     ev, sd, p_loss = leg.moments(gain)
-    return _row("pyramid", "pyramid", ev, sd, p_loss, value=1, floor=_mean_difference(leg, gain, 1.0))
+    return _row("pyramid", "pyramid", ev, sd, p_loss, value=PYRAMID_TILE,
+                floor=_mean_difference(leg, gain, float(PYRAMID_TILE)))
 
 
-def _value_card(ctx: _Context, name: str, colour: str, player: int, pile: tuple[PileCard, ...]) -> dict:
+def _value_card(ctx: Context, name: str, colour: str, player: int, pile: tuple[PileCard, ...]) -> dict:
     c = ctx.racing.index(colour)
     values, probs = ctx.card_gains(name, player, pile)
     ev, sd, p_loss = _moments(values[c].astype(float), probs[c])
@@ -460,7 +435,7 @@ def _value_card(ctx: _Context, name: str, colour: str, player: int, pile: tuple[
                 p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1, floor=ev - plain)
 
 
-def _value_partner(ctx: _Context, partner: int) -> dict:
+def _value_partner(ctx: Context, partner: int) -> dict:
     leg = ctx.base
     base = ctx.settle(ctx.player, leg)
     after = ctx.settle(ctx.player, leg, ctx.copy_value(partner, leg))
@@ -468,22 +443,21 @@ def _value_partner(ctx: _Context, partner: int) -> dict:
     return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
 
 
-def _with_tile(ctx: _Context, space: int, sign: str) -> Position:
+def _with_tile(ctx: Context, space: int, sign: str) -> Position:
     """The position with the advised player's tile (lifted from its old
-    space) on ``space``."""
-    tiles = [t for t in ctx.pos.tiles if t.owner != ctx.player] + [Tile(space, sign, ctx.player)]
-    return replace(ctx.pos, tiles=tuple(tiles))
+    space) on ``space`` (the rules core's :func:`place_tile`)."""
+    return place_tile(ctx.pos, ctx.player, space, sign)
 
 
-def _enumerate_tiles(ctx: _Context, actions: list[str]) -> None:
+def _enumerate_tiles(ctx: Context, actions: list[str]) -> None:
     """The leg outcomes with each tile placement of ``actions``, enumerated
     on every core at once (the kernel releases the GIL; each placement is
     its own exact enumeration, so the result does not depend on the thread
     count).  A placement no move of the leg reaches needs none."""
     jobs = []
-    for action in actions:
-        if action.startswith("tile:"):
-            space, sign = int(action[6:]), action[5]
+    for action in map(Action.parse, actions):
+        if action.kind == "tile":
+            space, sign = action.space, action.sign
             if ctx.state.own_tile(ctx.player) is not None or ctx.base.reached[space]:
                 jobs.append((space, sign))
     threads = min(len(jobs), os.cpu_count() or 1)
@@ -501,7 +475,7 @@ def _expect(leg: LegOutcomes, values) -> Fraction | float:
     return exact if exact is not None else float(leg.prob @ np.asarray(values, float))
 
 
-def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tuple[dict, LegOutcomes]:
+def _value_tile(ctx: Context, space: int, sign: str, race: bool = True) -> tuple[dict, LegOutcomes]:
     pos = ctx.pos
     if ctx.state.own_tile(ctx.player) is None and not ctx.base.reached[space]:
         # No move of this leg ends on that space: with the tile there the leg
@@ -540,15 +514,15 @@ def _value_tile(ctx: _Context, space: int, sign: str, race: bool = True) -> tupl
 # --------------------------------------------------------------------------
 
 
-def _best_for(ctx: _Context, player: int, leg: LegOutcomes, stacks, piles) -> float:
+def _best_for(ctx: Context, player: int, leg: LegOutcomes, stacks, piles) -> float:
     """The best EV among ``player``'s leg tiles, pyramid and overall cards.
 
     The player chooses knowing their hand; when it is hidden, the figure is
-    the expectation over their possible hands (:meth:`_Context.hand_model`)
+    the expectation over their possible hands (:meth:`Context.hand_model`)
     of the best option in each: ``E_H[max(leg options, best card of H)]``."""
     best = _value_pyramid(ctx, player, leg)["ev"]
     for colour, left in zip(ctx.racing, stacks):
-        if left:
+        if leg_bet_value(ctx.ed, left) is not None:
             best = max(best, _value_leg(ctx, colour, player, leg, stacks)["ev"])
     key = (player, piles["winner"], piles["loser"])
     if key not in ctx._denial_cache:  # overall cards depend on the piles only
@@ -583,16 +557,14 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
 
     state, assumptions = _as_state(state)
     player = state.check_player(player)
-    from .montecarlo import check_precision
-
-    ctx = _Context(state, player, check_precision(precision), seed)
+    ctx = Context(state, player, check_precision(precision), seed)
     actions = legal_actions(state, player)
     _enumerate_tiles(ctx, actions)
     if race:
         rows = [_evaluate(ctx, action, denial) for action in actions]
     else:
         rows = [_evaluate(ctx, action, False, race=False) for action in actions
-                if action.partition(":")[0] not in ("winner", "loser")]
+                if Action.parse(action).kind not in PILES]
         for row in rows:
             row["denial"] = np.nan
     frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
@@ -613,9 +585,7 @@ def evaluate(state: GameState | Position | str, action: str, player: int | None 
         raise IllegalActionError(
             f"{action!r} is not a legal action for player {player} here (legal: {', '.join(legal)})"
         )
-    from .montecarlo import check_precision
-
-    return _evaluate(_Context(state, player, check_precision(precision), seed), action, denial)
+    return _evaluate(Context(state, player, check_precision(precision), seed), action, denial)
 
 
 def _as_state(state) -> tuple[GameState, list[str]]:
@@ -629,25 +599,27 @@ def _as_state(state) -> tuple[GameState, list[str]]:
     ]
 
 
-def _evaluate(ctx: _Context, action: str, with_denial: bool, race: bool = True) -> dict:
-    kind, _, arg = action.partition(":")
+def _evaluate(ctx: Context, action: str | Action, with_denial: bool, race: bool = True) -> dict:
+    action = Action.parse(action)
+    kind = action.kind
     state, player = ctx.state, ctx.player
     stacks = ctx.pos.legtiles
     piles = {"winner": state.winner_pile, "loser": state.loser_pile}
     leg_after = ctx.base
+    # the state after the action, as the rules core makes it (its effects
+    # on the leg bet stacks, the track's tiles and the piles)
     if kind == "leg":
-        row = _value_leg(ctx, arg, player, ctx.base, stacks)
-        c = ctx.racing.index(arg)
-        stacks = tuple(s[1:] if i == c else s for i, s in enumerate(stacks))
+        row = _value_leg(ctx, action.colour, player, ctx.base, stacks)
+        _, stacks = take_leg_tile(ctx.ed, stacks, ctx.racing.index(action.colour))
     elif kind == "pyramid":
         row = _value_pyramid(ctx, player, ctx.base)
     elif kind == "tile":
-        row, leg_after = _value_tile(ctx, int(arg[1:]), arg[0], race)
-    elif kind in ("winner", "loser"):
-        row = _value_card(ctx, kind, arg, player, piles[kind])
+        row, leg_after = _value_tile(ctx, action.space, action.sign, race)
+    elif kind in PILES:
+        row = _value_card(ctx, kind, action.colour, player, piles[kind])
         piles = {**piles, kind: piles[kind] + (PileCard(player),)}  # face down for the others
     else:
-        row = _value_partner(ctx, int(arg))
+        row = _value_partner(ctx, action.partner)
     row["denial"] = 0.0
     nxt = (player + 1) % state.n_players
     if with_denial and kind not in ("pyramid", "partner"):
@@ -660,3 +632,7 @@ def _evaluate(ctx: _Context, action: str, with_denial: bool, race: bool = True) 
         drop = before - _best_for(ctx, nxt, leg_after, stacks, piles)
         row["denial"] = drop if abs(drop) > 1e-12 else 0.0
     return row
+
+
+#: The former private name of :class:`Context` (kept for existing callers).
+_Context = Context

@@ -7,6 +7,8 @@ turns its integer counts into probabilities.  Every die order and face
 sequence is equally likely (see :mod:`advisor.kernels.leg`), so a
 probability is ``count / total`` with ``total`` the number of sequences:
 exact, and every row and column of the rank matrix sums to 1.
+:func:`sample_leg_odds` gives the same figures from randomly played legs
+(reproducible from a seed).
 """
 
 from __future__ import annotations
@@ -17,23 +19,18 @@ from typing import Iterable
 
 import numpy as np
 
-from .errors import PositionError
-from .rules.position import Position
+from .rules.position import Position, as_position
+from .sampling import check_samples, resolve_seed
 
-__all__ = ["LegOdds", "leg_odds", "leg_odds_many", "as_position", "RANK_LABELS"]
+__all__ = ["LegOdds", "leg_odds", "leg_odds_many", "sample_leg_odds", "as_position", "RANK_LABELS"]
 
 RANK_LABELS = ("1st", "2nd", "3rd", "4th", "5th")
 
 
-def as_position(position: Position | str) -> Position:
-    """A :class:`Position` from a Position or a board string."""
-    if isinstance(position, Position):
-        return position
-    if isinstance(position, str):
-        from .notation import parse_position
+def _no_landings() -> np.ndarray:
+    from .kernels.board import TILE_SLOTS
 
-        return parse_position(position)
-    raise PositionError(f"expected a Position or a board string, not {type(position).__name__}")
+    return np.zeros(TILE_SLOTS, np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,7 +56,7 @@ class LegOdds:
     total: int
     samples: int = 0
     seed: int | None = None
-    landing_counts: np.ndarray = field(default_factory=lambda: np.zeros(18, np.int64))
+    landing_counts: np.ndarray = field(default_factory=_no_landings)
     ended_count: int = 0
 
     @property
@@ -143,8 +140,6 @@ def leg_odds(position: Position | str, *, samples: int | None = None, seed: int 
     """
     position = as_position(position)
     if samples is not None:
-        from .montecarlo import sample_leg_odds
-
         return sample_leg_odds(position, samples=samples, seed=seed)
     from .encode import encode
     from .kernels.leg import enumerate_leg
@@ -195,3 +190,28 @@ def leg_odds_many(positions: Iterable[Position | str]) -> list[LegOdds]:
                 ended_count=int(ended[j]),
             )
     return results  # type: ignore[return-value]
+
+
+def sample_leg_odds(position: Position | str, *, samples: int, seed: int | None = None) -> LegOdds:
+    """Leg rank frequencies from ``samples`` randomly played legs (``seed``
+    makes them reproducible; without one a seed is drawn and recorded)."""
+    from .encode import encode
+    from .kernels.sample import sample_leg
+
+    position = as_position(position)
+    samples = check_samples(samples)
+    seed = resolve_seed(seed)
+    enc = encode(position)
+    counts = np.zeros((5, 5), np.int64)
+    landings = np.zeros(enc.tiles.size, np.int64)
+    ended = sample_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, samples, seed, counts, landings)
+    return LegOdds(
+        position=position,
+        camels=tuple(position.racing),
+        counts=counts,
+        total=samples,
+        samples=samples,
+        seed=seed,
+        landing_counts=landings,
+        ended_count=int(ended),
+    )

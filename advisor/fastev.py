@@ -21,9 +21,9 @@ In the exact cases (no more than :data:`EXACT_ROLLS` rolls left, no own
 overall card on a pile) the EVs equal ``best_moves`` to rounding (the leg
 figures exactly: both round the same exact fractions); the tests check
 this.  Overall cards are valued by the same function as in ``best_moves``
-(``_Context.card_gains``: the pile model, the money floor at the race end),
+(``Context.card_gains``: the pile model, the money floor at the race end),
 and another player's hidden hand by the same model
-(``_Context.hand_model``), so a bot uses only what its view shows.
+(``Context.hand_model``), so a bot uses only what its view shows.
 Results are a pure function of the state: the seeds derive from the board,
 so repeated boards are served from a small memo and a game gives the same
 moves whether or not the memo is hit.
@@ -37,8 +37,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ev import LegOutcomes, _Context, legal_actions, partner_options, tile_spaces
-from .overall import PILES
+from .ev import Context, LegOutcomes, legal_actions
+from .rules.actions import Action, leg_bet_value, partner_options, take_leg_tile, tile_spaces
+from .rules.scoring import PILES, PYRAMID_TILE, settle
+from .sampling import check_precision
 from .state import GameState, PileCard
 
 __all__ = ["fast_values", "FastValues", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
@@ -107,7 +109,7 @@ def _all_codes() -> LegOutcomes:
     return LegOutcomes(np.zeros(RANK_CODES), rank_codes(), np.zeros(RANK_CODES, np.int64))
 
 
-class _FastContext(_Context):
+class _FastContext(Context):
     """Race odds shared by every decision on the same board."""
 
     board_key: tuple
@@ -123,7 +125,6 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     overall cards (95% half-width); ``denial``, ``rivals``: fill those
     figures (``rivals`` needs and implies ``denial``)."""
     from .encode import encode
-    from .montecarlo import check_precision
 
     precision = check_precision(precision)
     player = state.check_player(player)
@@ -144,19 +145,21 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     # (whole coins, in integers: every expectation below is exact, as in best_moves)
     money = state.players[player].money
     held_base = np.rint(ctx.holdings(player, base)).astype(np.int64) + base.landings
-    settled_base = np.maximum(0, money + held_base)
-    # (the least of it is what _Context.least_leg_money would compute again)
+    ed = pos.rules
+    settled_base = settle(ed, money, held_base)
+    # (the least of it is what Context.least_leg_money would compute again)
     ctx.__dict__.setdefault("_least_money", {})[player] = int(settled_base.min())
 
     def gain(extra: np.ndarray | int) -> float:
-        return base.mean(np.maximum(0, money + held_base + extra) - settled_base)
+        return base.mean(settle(ed, money, held_base + extra) - settled_base)
 
     racing = ctx.racing
     index = {a: i for i, a in enumerate(actions)}
     for c, (colour, stack) in enumerate(zip(racing, pos.legtiles)):
-        if stack:
-            ev[index[f"leg:{colour}"]] = gain(base.tile_payout(c, stack[0]))
-    ev[index["pyramid"]] = gain(1)
+        value = leg_bet_value(ed, stack)
+        if value is not None:
+            ev[index[f"leg:{colour}"]] = gain(base.tile_payout(c, value))
+    ev[index["pyramid"]] = gain(PYRAMID_TILE)
     for q in partner_options(state, player):
         ev[index[f"partner:{q}"]] = gain(np.rint(ctx.copy_value(q, base)).astype(np.int64))
     hand = state.hand(player)
@@ -183,7 +186,7 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
             tile_probs = orders.sum(axis=2) / total[:, :, 0]  # [K, codes]
         held_codes = ctx.holdings(player, codes)  # [codes]
         n = np.arange(orders.shape[2])
-        settled = np.rint(np.maximum(0.0, money + n[None, :] + held_codes[:, None])).astype(np.int64)
+        settled = np.rint(settle(ctx.ed, money + n[None, :], held_codes[:, None])).astype(np.int64)
         # E[with the tile] - E[without]: the exact fraction of the counts, rounded once (as best_moves)
         values = _difference(orders.reshape(len(sp), -1) @ settled.ravel(), total.ravel(),
                              int(base.counts @ settled_base), base.total)
@@ -210,9 +213,9 @@ def _difference(sums: np.ndarray, totals: np.ndarray, sum0: int, total0: int) ->
     return np.array([(int(a) * total0 - sum0 * int(t)) / (int(t) * total0) for a, t in zip(sums, totals)])
 
 
-def _card_values(ctx: _Context, name: str, player: int, pile: tuple[PileCard, ...]) -> np.ndarray:
+def _card_values(ctx: Context, name: str, player: int, pile: tuple[PileCard, ...]) -> np.ndarray:
     """EV of placing an overall card of each camel on pile ``name`` (as
-    ``pile``) for ``player``: the means of ``_Context.card_gains``, the one
+    ``pile``) for ``player``: the means of ``Context.card_gains``, the one
     valuation of an overall card (money floor at the race end included)."""
     cache = ctx.__dict__.setdefault("_card_values", {})
     key = (name, player, pile)
@@ -232,7 +235,7 @@ def _candidate_orders(enc, stripped, sp, sg, seed) -> np.ndarray:
     return orders
 
 
-def _held_cards(ctx: _Context) -> list[tuple[str, int, float]]:
+def _held_cards(ctx: Context) -> list[tuple[str, int, float]]:
     """The player's overall cards on the piles: ``(pile, camel, A)``, with
     ``A`` the card's expected payout when its camel wins (loses): the card's
     EV is ``p (A + 1) - 1`` for the probability ``p`` of that."""
@@ -246,7 +249,7 @@ def _held_cards(ctx: _Context) -> list[tuple[str, int, float]]:
     return out
 
 
-def _overall_change(ctx: _Context, enc, board_key, stripped, sp, sg, cards) -> np.ndarray:
+def _overall_change(ctx: Context, enc, board_key, stripped, sp, sg, cards) -> np.ndarray:
     """Per placement, the change of the EV of the player's overall cards."""
     from .encode import full_pyramid
     from .kernels.candidates import candidate_races
@@ -275,12 +278,12 @@ class _NextPlayer:
 
     The player chooses knowing their own hand.  When it is hidden, their
     best option is the expectation over their possible hands
-    (``_Context.hand_model``: the colours not seen placed by them, weighted
+    (``Context.hand_model``: the colours not seen placed by them, weighted
     by the pile model) of the best option in each hand, ``E_H[max(leg
     options, best card of H)]``; a known hand is the one hand of
     probability 1."""
 
-    def __init__(self, ctx: _Context, who: int):
+    def __init__(self, ctx: Context, who: int):
         self.ctx = ctx
         self.who = who
         self.codes = _all_codes()
@@ -296,15 +299,17 @@ class _NextPlayer:
         key = extra if isinstance(extra, tuple) else ("coins", extra)
         if key not in self._columns:
             pay = self.codes.tile_payout(*extra) if isinstance(extra, tuple) else extra
-            self._columns[key] = np.maximum(0.0, self.money + self.held + pay)
+            self._columns[key] = settle(self.ctx.ed, self.money, self.held + pay) + 0.0
         return self._columns[key]
 
     def best_leg(self, probs: np.ndarray, stacks) -> np.ndarray:
         """``probs`` [K, codes]: per row, the best of the pyramid tile and
         the top leg tiles of ``stacks``."""
         if stacks not in self._options:
-            options = [self._settled(0.0), self._settled(1.0)] + [self._settled((c, stack[0]))
-                                                                for c, stack in enumerate(stacks) if stack]
+            ed = self.ctx.ed
+            options = [self._settled(0.0), self._settled(float(PYRAMID_TILE))]
+            options += [self._settled((c, leg_bet_value(ed, stack))) for c, stack in enumerate(stacks)
+                        if leg_bet_value(ed, stack) is not None]
             self._options[stacks] = np.stack(options, axis=1)
         values = probs @ self._options[stacks]  # [K, 1 + options]: the first without any
         return values[:, 1:].max(axis=1) - values[:, 0]
@@ -313,13 +318,17 @@ class _NextPlayer:
         """``probs`` [codes]: per colour ``c`` with a leg tile left, the best
         of the pyramid tile and the top leg tiles once the top tile of ``c``
         is taken (:meth:`best_leg` of those stacks, all from one product)."""
-        live = [c for c, stack in enumerate(stacks) if stack]
-        columns = [self._settled(0.0), self._settled(1.0)] + [self._settled((c, stacks[c][0])) for c in live]
-        columns += [self._settled((c, stacks[c][1])) for c in live if len(stacks[c]) > 1]
+        ed = self.ctx.ed
+        live = [c for c, stack in enumerate(stacks) if leg_bet_value(ed, stack) is not None]
+        # the tile under the one taken (the rules core's effect of taking it)
+        under = {c: leg_bet_value(ed, take_leg_tile(ed, stacks, c)[1][c]) for c in live}
+        columns = [self._settled(0.0), self._settled(float(PYRAMID_TILE))]
+        columns += [self._settled((c, leg_bet_value(ed, stacks[c]))) for c in live]
+        columns += [self._settled((c, under[c])) for c in live if under[c] is not None]
         values = probs @ np.stack(columns, axis=1)
         gains = values[1:] - values[0]  # pyramid, top tiles, second tiles
         top = dict(zip(live, gains[1:1 + len(live)]))
-        second = dict(zip([c for c in live if len(stacks[c]) > 1], gains[1 + len(live):]))
+        second = dict(zip([c for c in live if under[c] is not None], gains[1 + len(live):]))
         out = {}
         for c in live:
             options = [gains[0]] + [v for d, v in top.items() if d != c] + ([second[c]] if c in second else [])
@@ -353,7 +362,7 @@ class _NextPlayer:
         return np.maximum(np.asarray(leg, float)[:, None], cards[None, :]) @ self.hands()[1]
 
 
-def _player(ctx: _Context, who: int) -> _NextPlayer:
+def _player(ctx: Context, who: int) -> _NextPlayer:
     """One :class:`_NextPlayer` per player and valuation."""
     cache = ctx.__dict__.setdefault("_players", {})
     if who not in cache:
@@ -365,7 +374,7 @@ def _piles(state: GameState) -> dict:
     return {"winner": state.winner_pile, "loser": state.loser_pile}
 
 
-def _denial(ctx: _Context, actions, den, tile_probs, tile_rows) -> None:
+def _denial(ctx: Context, actions, den, tile_probs, tile_rows) -> None:
     """Fill ``den``: how much the next player's best EV drops per action
     (as the ``denial`` column of :func:`advisor.best_moves`); the tile
     placements' race-order distributions ``tile_probs`` [K, codes] belong to
@@ -380,7 +389,8 @@ def _denial(ctx: _Context, actions, den, tile_probs, tile_rows) -> None:
     after: dict = {}  # per action's effect: the next player's best option after it
     taking = nxt.best_leg_after_taking(base_probs[0], stacks)
     for i, action in enumerate(actions):
-        kind, _, arg = action.partition(":")
+        parsed = Action.parse(action)
+        kind, arg = parsed.kind, parsed.colour
         if kind == "leg":
             if arg not in after:
                 after[arg] = float(nxt.best(np.array([taking[ctx.racing.index(arg)]]), piles)[0])
@@ -398,7 +408,7 @@ def _denial(ctx: _Context, actions, den, tile_probs, tile_rows) -> None:
         den[tile_rows] = np.where(np.abs(drops) > 1e-12, drops, 0.0)
 
 
-def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
+def _rivals(ctx: Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
     """Fill ``riv``: the mean over the other players of what the action
     gains them in expectation.
 
@@ -424,7 +434,7 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
         base_probs = _base_code_probs(ctx)
         for q in others:
             who = _player(ctx, q)
-            values = np.maximum(0.0, who.money + who.held)
+            values = settle(ctx.ed, who.money, who.held) + 0.0
             gain[tile_rows] += probs @ values - base_probs @ values
     if enc.rolls > 1:
         nxt = _player(ctx, (ctx.player + 1) % state.n_players)
@@ -446,7 +456,7 @@ def _rivals(ctx: _Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
     riv[:] = gain / len(others)
 
 
-def _base_code_probs(ctx: _Context) -> np.ndarray:
+def _base_code_probs(ctx: Context) -> np.ndarray:
     """:func:`_code_probs` of the valuation's leg (once per valuation)."""
     if "_base_codes" not in ctx.__dict__:
         ctx._base_codes = _code_probs(ctx.base)

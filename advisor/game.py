@@ -22,84 +22,39 @@ Scoring (RULES.md, Money and scoring):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .errors import AdvisorError, IllegalActionError
+from .rules import scoring
+from .rules.actions import Action, Roll, UnrevealedCards, check_action, is_legal, legal_actions, play
+from .rules.actions import reveal as reveal_card
 from .rules.editions import GREY_DIE, get_edition
-from .rules.moves import step
-from .rules.position import Position, Tile
-from .rules.scoring import pile_payout
+from .rules.position import Position
+from .rules.scoring import pile_payout, race_order
 from .rules.setup import setup_position
+from .jsonio import SCHEMA
+from .sampling import resolve_seed
 from .state import GameState, PileCard, PlayerState
 
 __all__ = ["Roll", "Game", "race_order", "leg_rewards", "overall_rewards", "pile_payout", "RecordError",
            "replay", "boards", "write_records", "read_records", "iter_records", "check_entry"]
 
-@dataclass(frozen=True)
-class Roll:
-    """A pyramid roll: the die drawn and what it shows (``colour`` "white" /
-    "black" for the grey die)."""
 
-    die: str
-    value: int
-    colour: str | None = None
-
-    def to_json(self) -> dict:
-        out: dict[str, Any] = {"die": self.die, "value": self.value}
-        if self.colour is not None:
-            out["colour"] = self.colour
-        return out
-
-
-def race_order(stacks, racing: str) -> list[str]:
-    """Racing camels first to last: by space, then height in the stack
-    (spaces past the track count as they are, see the rulings)."""
-    key = {}
-    for space, camels in stacks:
-        for height, camel in enumerate(camels):
-            key[camel] = (space, height)
-    return sorted(racing, key=lambda c: key[c], reverse=True)
-
-
-def _tile_reward(order: list[str], colour: str, value: int) -> int:
-    rank = order.index(colour)
-    return value if rank == 0 else 1 if rank == 1 else -1
-
-
-def leg_rewards(players: tuple[PlayerState, ...], order: list[str]) -> list[int]:
-    """Each player's summed leg scoring (before the money floor)."""
-    own = []
-    for pl in players:
-        rewards = [_tile_reward(order, c, v) for c, v in pl.leg_tiles] + [1] * pl.pyramid_tiles
-        own.append(rewards)
-    out = []
-    for i, pl in enumerate(players):
-        total = sum(own[i])
-        if pl.partner is not None:  # copy one of the partner's rewards, or none
-            total += max([0] + own[pl.partner])
-        out.append(total)
-    return out
+def leg_rewards(players: tuple[PlayerState, ...], order: list[str], rules=None) -> list[int]:
+    """Each player's summed leg scoring (before the money floor):
+    :func:`advisor.rules.scoring.leg_rewards` under ``rules`` (default: the
+    editions' own payouts)."""
+    return scoring.leg_rewards(rules or get_edition("second"), players, order)
 
 
 def overall_rewards(state: GameState, winner: str, loser: str) -> list[int]:
-    """Each player's summed overall-pile scoring (before the money floor)."""
-    out = [0] * state.n_players
-    for pile, camel in ((state.winner_pile, winner), (state.loser_pile, loser)):
-        correct = 0
-        for card in pile:
-            if card.colour == camel:
-                out[card.player] += pile_payout(correct)
-                correct += 1
-            else:
-                out[card.player] -= 1
-    return out
-
-
-def _settle(players: tuple[PlayerState, ...], rewards: list[int]) -> tuple[PlayerState, ...]:
-    return tuple(replace(p, money=max(0, p.money + r)) for p, r in zip(players, rewards))
+    """Each player's summed overall-pile scoring (before the money floor),
+    by the rules of ``state``."""
+    return scoring.overall_rewards(state.position.rules, state.n_players,
+                                   ((state.winner_pile, winner), (state.loser_pile, loser)))
 
 
 class Game:
@@ -113,8 +68,6 @@ class Game:
 
     def __init__(self, edition: str = "second", players: int = 4, seed: int | None = None, *,
                  start: int | None = None, position: Position | str | None = None):
-        from .montecarlo import resolve_seed
-
         ed = get_edition(edition)
         problem = ed.players_problem(players)
         if problem:
@@ -133,8 +86,9 @@ class Game:
         self.loser_camel: str | None = None
         self.legs = 1
         self.turns = 0
+        self._pending_roll: Roll | None = None
         self.record: list[dict] = [{
-            "type": "setup", "edition": ed.name, "players": players, "seed": self.seed,
+            "type": "setup", "schema": SCHEMA, "edition": ed.name, "players": players, "seed": self.seed,
             "board": str(self.state.position), "start": start,
         }]
 
@@ -149,21 +103,16 @@ class Game:
 
     def legal_actions(self) -> list[str]:
         """The legal actions of the player to move (none once finished)."""
-        from .ev import legal_actions
+        return [] if self.finished else [str(a) for a in legal_actions(self.state, self.to_move)]
 
-        return [] if self.finished else legal_actions(self.state, self.to_move)
+    def can(self, action: str | Action) -> bool:
+        return not self.finished and is_legal(self.state, action)
 
-    def can(self, action: str) -> bool:
-        return action in self.legal_actions()
-
-    def verify(self, action: str) -> None:
+    def verify(self, action: str | Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         if self.finished:
             raise IllegalActionError("the game is over")
-        if not self.can(action):
-            raise IllegalActionError(
-                f"{action!r} is not legal for player {self.to_move} now (legal: {', '.join(self.legal_actions())})"
-            )
+        check_action(self.state, action)
 
     def view(self, player: int) -> GameState:
         """What ``player`` may see: their own overall cards (in hand and on
@@ -202,50 +151,45 @@ class Game:
             return Roll(die, face % 3 + 1, ("white", "black")[face // 3])
         return Roll(die, face // 2 + 1)
 
-    def apply(self, action: str, roll: Roll | None = None) -> dict:
-        """Play ``action`` for the player to move and return its record entry.
+    def apply(self, action: str | Action, roll: Roll | None = None) -> dict:
+        """Play ``action`` for the player to move and return its record entry
+        (the rules core plays it: :func:`advisor.rules.actions.play`).
 
         For ``pyramid`` the roll is drawn with the game's dice unless given
-        (replays give it).  Illegal actions raise and change nothing."""
+        (replays give it).  Illegal actions raise and change nothing.  A roll
+        that ends the race while a pile holds a face-down card of unknown
+        colour raises :class:`~advisor.rules.actions.UnrevealedCards`; the
+        drawn roll is kept for the next ``apply("pyramid")`` once the cards
+        are revealed (:meth:`reveal`)."""
         self.verify(action)
-        if roll is not None and action != "pyramid":
+        action = Action.parse(action)
+        if roll is not None and action.kind != "pyramid":
             raise IllegalActionError("only the pyramid action takes a roll")
         if roll is not None and (not isinstance(roll.die, str) or len(roll.die) != 1):
             raise IllegalActionError(f"a roll names one die, not {roll.die!r}")
         player = self.to_move
-        st = self.state
-        kind, _, arg = action.partition(":")
-        entry: dict[str, Any] = {"type": "action", "turn": self.turns, "player": player, "action": action}
-        if kind == "pyramid":
-            roll = roll or self.draw_roll()
-            if roll.die not in st.position.dice:
-                raise IllegalActionError(f"die {roll.die!r} is not in the pyramid ({st.position.dice})")
+        entry: dict[str, Any] = {"type": "action", "turn": self.turns, "player": player, "action": str(action)}
+        if action.kind == "pyramid":
+            roll = roll or self._pending_roll or self.draw_roll()
+            self._pending_roll = None
             entry["roll"] = roll.to_json()
-            self._roll(player, roll, entry)
+            try:
+                turn = play(self.state, action, roll)
+            except UnrevealedCards:
+                self._pending_roll = roll
+                raise
+            if turn.landed is not None:
+                entry["landed"] = turn.landed
+            if turn.race_over:
+                self.final_stacks = turn.final_stacks
+                self.winner_camel, self.loser_camel = turn.order[0], turn.order[-1]
+                entry["race_over"] = True
+            elif turn.leg_over:
+                self.legs += 1
+                entry["leg_over"] = True
         else:
-            players = list(st.players)
-            me = players[player]
-            pos = st.position
-            piles = {"winner": st.winner_pile, "loser": st.loser_pile}
-            if kind == "leg":
-                c = pos.racing.index(arg)
-                value = pos.legtiles[c][0]
-                legtiles = {col: (stack[1:] if i == c else stack) for i, (col, stack) in
-                            enumerate(zip(pos.racing, pos.legtiles))}
-                pos = replace(pos, legtiles=legtiles)
-                players[player] = replace(me, leg_tiles=me.leg_tiles + ((arg, value),))
-            elif kind == "tile":
-                tiles = [t for t in pos.tiles if t.owner != player] + [Tile(int(arg[1:]), arg[0], player)]
-                pos = replace(pos, tiles=tuple(tiles))
-            elif kind in ("winner", "loser"):
-                piles[kind] = piles[kind] + (PileCard(player, arg),)
-                players[player] = replace(me, overall_cards=me.overall_cards.replace(arg, ""))
-            else:  # partner
-                other = int(arg)
-                players[player] = replace(me, partner=other)
-                players[other] = replace(players[other], partner=player)
-            self.state = GameState(pos, tuple(players), (player + 1) % st.n_players,
-                                   piles["winner"], piles["loser"])
+            turn = play(self.state, action)
+        self.state = turn.state
         self.turns += 1
         entry["board"] = self.board()  # after the action: replays check it
         self.record.append(entry)
@@ -253,45 +197,16 @@ class Game:
             self.record.append(self.summary())
         return entry
 
-    def _roll(self, player: int, roll: Roll, entry: dict) -> None:
-        st = self.state
-        pos = st.position
-        ed = pos.rules
-        players = list(st.players)
-        players[player] = replace(players[player], pyramid_tiles=players[player].pyramid_tiles + 1)
-        result = step(pos, roll.die, roll.value, roll.colour)
-        if result.landed is not None:
-            owner = pos.tile_at(result.landed).owner
-            if owner is not None:  # the owner earns a coin at once
-                players[owner] = replace(players[owner], money=players[owner].money + 1)
-            entry["landed"] = result.landed
-        players = tuple(players)
-        dice = pos.dice.replace(roll.die, "")
-        if result.race_over:
-            # the leg is scored as if it had ended, then the overall piles
-            order = race_order(result.stacks, ed.racing)
-            after_leg = _settle(players, leg_rewards(players, order))
-            players_end = _settle(after_leg, overall_rewards(st, order[0], order[-1]))
-            self.final_stacks = result.stacks
-            self.winner_camel, self.loser_camel = order[0], order[-1]
-            # the board stays as before the last roll (the final stacks lie
-            # beyond the track); the leg's holdings are spent
-            self.state = replace(st, players=tuple(replace(p, leg_tiles=(), pyramid_tiles=0, partner=None)
-                                                   for p in players_end))
-            entry["race_over"] = True
-            return
-        if len(dice) == ed.dice_left:  # the leg ends: score it and reset
-            order = race_order(result.stacks, ed.racing)
-            settled = _settle(players, leg_rewards(players, order))
-            reset = tuple(replace(p, leg_tiles=(), pyramid_tiles=0, partner=None) for p in settled)
-            board = Position(ed.name, result.stacks)
-            # the player left of the one who rolled the last die starts
-            self.state = GameState(board, reset, (player + 1) % st.n_players, st.winner_pile, st.loser_pile)
-            self.legs += 1
-            entry["leg_over"] = True
-            return
-        board = replace(pos, stacks=result.stacks, dice=dice)
-        self.state = GameState(board, players, (player + 1) % st.n_players, st.winner_pile, st.loser_pile)
+    def reveal(self, pile: str, index: int, colour: str) -> dict:
+        """Show the colour of the face-down card ``index`` (0-based) of
+        ``pile``, placed as ``winner:?`` / ``loser:?``; recorded as a
+        ``reveal`` line."""
+        if self.finished:
+            raise IllegalActionError("the game is over")
+        self.state = reveal_card(self.state, pile, index, colour)
+        entry = {"type": "reveal", "pile": pile, "index": index, "colour": colour}
+        self.record.append(entry)
+        return entry
 
     # ------------------------------------------------------------ record
     def summary(self) -> dict:
@@ -328,7 +243,7 @@ class RecordError(AdvisorError):
     replay; the message names the file and line when there is one."""
 
 
-_ENTRY_TYPES = ("setup", "action")  # and "end", compared whole with the replay
+_ENTRY_TYPES = ("setup", "action", "reveal")  # and "end", compared whole with the replay
 
 
 def _int(x: object) -> bool:
@@ -347,10 +262,12 @@ def check_entry(entry: object) -> str | None:
     if kind == "end":
         return None  # compared whole with the replay's summary
     if kind not in _ENTRY_TYPES:
-        return "the 'type' of a record line is 'setup', 'action' or 'end'"
+        return "the 'type' of a record line is 'setup', 'action', 'reveal' or 'end'"
     # Keys a line does not know are passed over: the record format is
     # extended by adding keys (newer writers), never by changing these.
     if kind == "setup":
+        if "schema" in entry and (not _int(entry["schema"]) or not 1 <= entry["schema"] <= SCHEMA):
+            return f"'schema' {str(entry['schema'])[:20]} is not a record layout this version reads (1..{SCHEMA})"
         if entry.get("edition") not in EDITIONS:
             return f"'edition' must be one of {', '.join(EDITIONS)}"
         for key in ("players", "seed", "start"):
@@ -362,6 +279,12 @@ def check_entry(entry: object) -> str | None:
             names = entry.get(key, [])
             if not isinstance(names, list) or not all(isinstance(b, str) for b in names):
                 return f"'{key}' must be a list of names"
+        return None
+    if kind == "reveal":
+        if entry.get("pile") not in ("winner", "loser") or not _int(entry.get("index")) or entry["index"] < 0 \
+                or not isinstance(entry.get("colour"), str):
+            return "a reveal line is {\"type\": \"reveal\", \"pile\": \"winner\" or \"loser\", \"index\": N, " \
+                   "\"colour\": C}"
         return None
     if not _int(entry.get("player")) or entry["player"] < 0:
         return "'player' must be a whole number >= 0"
@@ -419,6 +342,9 @@ def _replay(record: list[dict], upto: int | None) -> Game:
             break
         if upto is not None and game.turns >= upto:
             break
+        if entry.get("type") == "reveal":
+            game.reveal(entry["pile"], entry["index"], entry["colour"])
+            continue
         roll = Roll(**entry["roll"]) if "roll" in entry else None
         if entry["player"] != game.to_move:
             raise ValueError(f"turn {game.turns}: player {str(entry['player'])[:20]} is not to move")

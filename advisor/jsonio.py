@@ -18,7 +18,13 @@ from typing import Any
 
 from .errors import AdvisorError
 
-__all__ = ["dumps", "clean", "loads", "check_depth", "MAX_BYTES", "MAX_DEPTH"]
+__all__ = ["dumps", "clean", "loads", "check_depth", "MAX_BYTES", "MAX_DEPTH", "SCHEMA"]
+
+#: The version of the layout of every JSON output: ``odds --json``, ``best
+#: --json`` (also served by the web API) and the setup line of a game record
+#: carry it as ``"schema"``.  Raised when a key changes meaning or goes;
+#: adding a key does not change it.
+SCHEMA = 1
 
 MAX_BYTES = 1_000_000
 """The largest JSON text read as one document (a game state is about 1 kB)."""

@@ -9,7 +9,7 @@ in a DataFrame) becomes ``null``.
 
 from __future__ import annotations
 
-from .jsonio import clean
+from .jsonio import SCHEMA, clean
 
 __all__ = ["odds_json", "best_json", "cards_odds_json", "cards_best_json", "board_assumptions"]
 
@@ -17,7 +17,7 @@ __all__ = ["odds_json", "best_json", "cards_odds_json", "cards_best_json", "boar
 def odds_json(position, leg, race=None, seed: int | None = None) -> dict:
     """``camelup odds --json``: ``leg`` a LegOdds, ``race`` a RaceOdds or
     ``None`` (leg only); ``seed`` is reported when any figure was sampled."""
-    out = {"position": str(position), "leg": leg.to_dict()}
+    out = {"schema": SCHEMA, "position": str(position), "leg": leg.to_dict()}
     if not leg.exact:
         out["leg_samples"] = leg.samples
     if race is not None:
@@ -43,7 +43,7 @@ def best_json(state, frame, assumptions=()) -> dict:
     """``camelup best --json``: the advice ``frame`` of
     :func:`advisor.best_moves` for ``state``."""
     moves = clean(frame.to_dict(orient="records"))
-    out = {"position": str(state.position), "player": frame.attrs["player"], "moves": moves}
+    out = {"schema": SCHEMA, "position": str(state.position), "player": frame.attrs["player"], "moves": moves}
     if assumptions:
         out["assumptions"] = list(assumptions)
     if frame.attrs["race_samples"] is not None:
@@ -54,13 +54,13 @@ def best_json(state, frame, assumptions=()) -> dict:
 
 def cards_odds_json(odds) -> dict:
     """``camelup odds --json`` for a Camel Up Cards position."""
-    out = odds.to_dict()
+    out = {"schema": SCHEMA, **odds.to_dict()}
     out["seed"] = odds.seed
     return clean(out)
 
 
 def cards_best_json(position, frame) -> dict:
     """``camelup best --json`` for a Camel Up Cards position."""
-    return {"position": str(position), "moves": clean(frame.to_dict(orient="records")),
+    return {"schema": SCHEMA, "position": str(position), "moves": clean(frame.to_dict(orient="records")),
             "seed": frame.attrs["seed"], "others": frame.attrs["others"], "race": frame.attrs["race"],
             "race_samples": frame.attrs["race_samples"]}

@@ -1,8 +1,11 @@
-"""Monte Carlo odds (sampled), reproducible from a seed.
+"""Race odds: who wins the whole race, who finishes last (exact when the
+race must end soon, else simulated), reproducible from a seed.
 
 Every random result takes ``seed=``; the same seed gives the same answer
 whatever the thread count (each fixed-size chunk of samples has its own
-random stream, see :mod:`advisor.kernels.rng`).
+random stream, see :mod:`advisor.kernels.rng`).  The checks of seeds,
+sample counts, precision and threads live in :mod:`advisor.sampling`
+(re-exported here); sampled leg odds in :mod:`advisor.exact`.
 """
 
 from __future__ import annotations
@@ -13,54 +16,12 @@ from fractions import Fraction
 import numpy as np
 
 from .errors import AdvisorError
-from .exact import RANK_LABELS, LegOdds, as_position
-from .rules.position import Position
+from .exact import RANK_LABELS, sample_leg_odds
+from .rules.position import Position, as_position
+from .sampling import MAX_SAMPLES, check_precision, check_samples, check_threads, kernel_threads, resolve_seed
 
-__all__ = ["sample_leg_odds", "race_odds", "RaceOdds", "check_samples", "check_precision", "resolve_seed"]
-
-MAX_SAMPLES = 10**10
-
-
-def check_samples(samples: object, name: str = "samples") -> int:
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
-        raise AdvisorError(f"{name} must be a whole number, not {samples!r}")
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise AdvisorError(f"{name} must be 1..{MAX_SAMPLES}, not {samples}")
-    return int(samples)
-
-
-def resolve_seed(seed: object) -> int:
-    """The seed to use: ``seed`` itself (0 <= seed < 2**63), or a fresh one
-    drawn from the operating system when ``None`` (and then reported)."""
-    if seed is None:
-        return int(np.random.SeedSequence().entropy % (2**63))
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise AdvisorError(f"seed must be a whole number 0..2**63-1, not {seed!r}")
-    return int(seed)
-
-
-def sample_leg_odds(position: Position | str, *, samples: int, seed: int | None = None) -> LegOdds:
-    """Leg rank frequencies from ``samples`` randomly played legs."""
-    from .encode import encode
-    from .kernels.sample import sample_leg
-
-    position = as_position(position)
-    samples = check_samples(samples)
-    seed = resolve_seed(seed)
-    enc = encode(position)
-    counts = np.zeros((5, 5), np.int64)
-    landings = np.zeros(enc.tiles.size, np.int64)
-    ended = sample_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, samples, seed, counts, landings)
-    return LegOdds(
-        position=position,
-        camels=tuple(position.racing),
-        counts=counts,
-        total=samples,
-        samples=samples,
-        seed=seed,
-        landing_counts=landings,
-        ended_count=int(ended),
-    )
+__all__ = ["sample_leg_odds", "race_odds", "RaceOdds", "check_samples", "check_precision", "resolve_seed",
+           "MAX_SAMPLES"]
 
 
 # --------------------------------------------------------------------------
@@ -196,14 +157,6 @@ def _t_quantile(q: float, df: int) -> float:
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
-def check_precision(precision: object) -> float:
-    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 1:
-        raise AdvisorError(f"precision must be a number between 0 and 1, not {precision!r}")
-    if precision < 1e-4:
-        raise AdvisorError(f"precision {precision} is finer than 0.0001 (1 in 10,000): too many races")
-    return float(precision)
-
-
 def race_odds(
     position: Position | str,
     *,
@@ -240,30 +193,8 @@ def race_odds(
             raise AdvisorError(f"replicates must be a whole number 2..samples, not {replicates!r}")
     if method not in ("auto", "sample"):
         raise AdvisorError(f"method must be 'auto' or 'sample', not {method!r}")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise AdvisorError(f"threads must be a whole number >= 1, not {threads!r}")
-    with _threads(threads):
+    with kernel_threads(check_threads(threads)):
         return _race_odds(position, samples, precision, seed, method == "auto", replicates or MIN_REPLICATES)
-
-
-class _threads:
-    """Context manager: run numba kernels on ``n`` threads (``None``: all)."""
-
-    def __init__(self, n: int | None):
-        self.n = n
-
-    def __enter__(self):
-        if self.n is not None:
-            import numba
-
-            self.saved = numba.get_num_threads()
-            numba.set_num_threads(min(self.n, numba.config.NUMBA_NUM_THREADS))
-
-    def __exit__(self, *exc):
-        if self.n is not None:
-            import numba
-
-            numba.set_num_threads(self.saved)
 
 
 def _race_odds(position: Position, samples: int | None, precision: float, seed: int, try_exact: bool,
@@ -353,11 +284,11 @@ def _exact_next_leg(boards, counts, full, rolls, ncam):
     """Exact counts if every leg-end state's next leg surely ends the race,
     else ``None``: ``(rank counts, next-leg total)``, the counts weighted by
     ``counts`` (a common denominator: every next leg has the same total)."""
+    from .kernels.board import TILE_SLOTS
     from .kernels.leg import completions, enumerate_leg
-    from .rules.editions import TRACK_LENGTH
 
     next_total = completions(bin(full).count("1"), rolls)
-    tiles = np.zeros(TRACK_LENGTH + 2, np.int8)
+    tiles = np.zeros(TILE_SLOTS, np.int8)
     acc = np.zeros((5, 5), np.int64)
     for board, weight in zip(boards, counts):
         ranks = np.zeros((5, 5), np.int64)

@@ -77,13 +77,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .rules.scoring import pile_payout
+from .rules.scoring import PILES, pile_payout
 
 __all__ = ["PILES", "right_payout", "right_payouts", "hand_distribution", "race_end_money", "card_gains",
            "floor_binds", "plain_gains", "Distribution"]
-
-#: The two overall piles.
-PILES = ("winner", "loser")
 
 #: An integer-valued distribution: ``(values int64[n], probabilities float[n])``
 #: (or one per row of 2-d arrays, a row per camel).

@@ -48,6 +48,8 @@ import numpy as np
 from .errors import AdvisorError, Interrupted
 from .game import Game, replay
 from .report import format_leg_odds, format_race_odds
+from .rules.actions import KINDS, Action
+from .rules.scoring import PILES
 from .scoresheet import pile_reveal, record_seats, score_breakdown, score_phases
 from .state import GameState
 
@@ -65,7 +67,7 @@ HELP = """Type an action or a command:
   save FILE    save the game (continue it with: camelup play --load FILE)
   quit         leave the game"""
 
-_KINDS = ("leg", "pyramid", "tile", "winner", "loser", "partner")
+_KINDS = KINDS  # the action kinds of the rules core
 _DICE, _SEAT = 0, 1  # stream purposes: the dice; bot seat s uses _SEAT + s
 
 
@@ -127,9 +129,11 @@ def describe(entry: dict, shown: bool) -> str:
     """An action line of the record as the table hears it: an overall card's
     colour only if ``shown`` (the only listener is its owner); a roll with
     its die, face and consequences."""
-    kind, _, colour = entry["action"].partition(":")
-    if kind in ("winner", "loser"):
-        return f"placed {'the ' + colour + ' card' if shown else 'a card'} on the {kind} pile (face down)"
+    action = Action.parse(entry["action"])
+    kind, colour = action.kind, action.colour
+    if kind in PILES:
+        known = shown and colour is not None
+        return f"placed {'the ' + colour + ' card' if known else 'a card'} on the {kind} pile (face down)"
     text = entry["action"]
     if "roll" in entry:
         roll = entry["roll"]

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rules.position import DISPLAY_HOOKS
+
 __all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "plot_advice", "plot_landings",
            "position_svg"]
 
@@ -84,6 +86,10 @@ def position_svg(position) -> str:
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight")
     return buf.getvalue()
+
+
+# a Position shows as this picture in notebooks (the rules draw nothing)
+DISPLAY_HOOKS["svg"] = position_svg
 
 
 def game_odds(record, *, precision: float = 0.01, seed: int = 0):

@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from .game import Game, Roll, leg_rewards, overall_rewards, race_order, replay
+from .rules.scoring import settle as settle_money
 from .state import GameState
 
 __all__ = ["PARTS", "score_phases", "score_breakdown", "pile_reveal", "record_seats"]
@@ -63,6 +64,7 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
     rows: list[dict] = []
 
     money = [pl.money for pl in game.state.players]
+    rules = game.state.position.rules
 
     def new_phase(name: str, leg: int | None) -> list[dict]:
         phase = [{"player": p, "phase": name, "leg": leg, **{k: 0 for k in PARTS}, "money": money[p]}
@@ -76,11 +78,14 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
 
     def settle(part_rows: list[dict], rewards: list[int]) -> None:
         for p, r in enumerate(rewards):
-            after = max(0, money[p] + r)
+            after = settle_money(rules, money[p], r)
             part_rows[p]["floor"] += after - (money[p] + r)
             money[p] = after
 
     for entry in record[1:]:
+        if entry.get("type") == "reveal" and not game.finished:
+            game.reveal(entry["pile"], entry["index"], entry["colour"])
+            continue
         if entry.get("type") != "action" or game.finished:
             continue
         before = game.state
@@ -101,9 +106,9 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
                 # pyramid tile; a landing coin is already paid (money above)
                 held = list(before.players)
                 held[player] = replace(held[player], pyramid_tiles=held[player].pyramid_tiles + 1)
-                total = leg_rewards(tuple(held), order)
-                bets = leg_rewards(tuple(replace(pl, pyramid_tiles=0, partner=None) for pl in held), order)
-                pyramid = leg_rewards(tuple(replace(pl, leg_tiles=(), partner=None) for pl in held), order)
+                total = leg_rewards(tuple(held), order, rules)
+                bets = leg_rewards(tuple(replace(pl, pyramid_tiles=0, partner=None) for pl in held), order, rules)
+                pyramid = leg_rewards(tuple(replace(pl, leg_tiles=(), partner=None) for pl in held), order, rules)
                 for p in range(n):
                     phase[p]["leg_bets"] += bets[p]
                     phase[p]["pyramid"] += pyramid[p]

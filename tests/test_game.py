@@ -31,6 +31,7 @@ from advisor.game import (
     write_records,
 )
 from advisor.state import GameState, PileCard, PlayerState, StateError
+from advisor.jsonio import SCHEMA
 
 # Racing camels spread out (order Y R P G B), crazy camels apart at 14, 15.
 SPREAD = "2:B 4:G 6:P 8:R 10:Y 14:w 15:k"
@@ -84,11 +85,11 @@ def bot_game(seed, bots, edition="second"):
 def test_leg_tiles_second_edition_5_3_2_2_then_gone():
     game = Game("second", 4, position=SPREAD, start=0)
     play(game, [(0, "leg:B"), (1, "leg:B"), (2, "leg:B")])
-    assert game.state.position.leg_tiles_of("B") == (2,)
+    assert dict(zip("BGPRY", game.state.position.legtiles))["B"] == (2,)
     assert game.can("leg:B")
     play(game, [(3, "leg:B")])
     assert [p.leg_tiles for p in game.state.players] == [(("B", 5),), (("B", 3),), (("B", 2),), (("B", 2),)]
-    assert game.state.position.leg_tiles_of("B") == ()
+    assert dict(zip("BGPRY", game.state.position.legtiles))["B"] == ()
     assert game.board() == SPREAD + " legtiles:B"
     # the B stack is empty: no player may take a B tile; the others are full
     assert "leg:B" not in game.legal_actions()
@@ -882,7 +883,7 @@ def test_setup_second_edition_many_seeds():
         assert all(p.overall_cards == "BGPRY" and p.leg_tiles == () for p in game.state.players)
         assert 0 <= game.to_move < 4
         starts.add(game.to_move)
-        assert game.record == [{"type": "setup", "edition": "second", "players": 4, "seed": seed,
+        assert game.record == [{"type": "setup", "schema": SCHEMA, "edition": "second", "players": 4, "seed": seed,
                                 "board": str(pos), "start": game.to_move}]
     assert racing_spaces == {1, 2, 3} and crazy_spaces == {14, 15, 16} and starts == {0, 1, 2, 3}
 

@@ -2,21 +2,29 @@
 
 A position is what lies on the table: the camel stacks, the spectator /
 desert tiles, the dice still in the pyramid and the leg bet tiles still on
-the board.  It is immutable and always valid: the constructor checks every
-rule of ../shared/NOTATION.md (and anything else impossible) and raises
-:class:`~advisor.errors.PositionError` naming the token at fault.
+the board, under the rules of an edition (or of a variant of one:
+:meth:`~advisor.rules.editions.Edition.with_rules`).  It is immutable and
+always valid: the constructor checks every rule of ../shared/NOTATION.md
+(and anything else impossible) and raises
+:class:`~advisor.errors.PositionError` naming the token at fault.  It reads
+and writes its board string itself (:mod:`advisor.rules.boardtext`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Iterable, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from ..errors import PositionError
+from .boardtext import read_board, write_board
 from .editions import TRACK_LENGTH, Edition, get_edition
 
-__all__ = ["Tile", "Position", "check_leg_stack"]
+__all__ = ["Tile", "Position", "check_leg_stack", "as_position", "DISPLAY_HOOKS"]
+
+#: How a position shows itself in notebooks: ``{"svg": function(position) ->
+#: SVG text}``, filled in by :mod:`advisor.plotting` when it is imported (the
+#: rules draw nothing themselves; ``import advisor`` registers it).
+DISPLAY_HOOKS: dict[str, Callable[["Position"], str]] = {}
 
 
 class Tile(NamedTuple):
@@ -40,13 +48,9 @@ class Tile(NamedTuple):
 def check_leg_stack(ed: Edition, colour: str, stack: tuple[int, ...], token: str) -> None:
     """Raise unless ``stack`` (top first) is what can be left of a colour's
     leg bet tiles: a suffix of the edition's stack."""
-    n = len(stack)
-    if n > len(ed.leg_stack) or tuple(stack) != ed.leg_stack[len(ed.leg_stack) - n:]:
-        raise PositionError(
-            f"colour {colour} holds {''.join(map(str, stack)) or 'nothing'}, which is not what "
-            f"can be left of the stack {''.join(map(str, ed.leg_stack))} (top first)",
-            token,
-        )
+    problem = ed.leg_stack_problem(tuple(stack))
+    if problem:
+        raise PositionError(f"colour {colour} {problem}", token)
 
 
 def _stack_token(space: object, camels: object) -> str:
@@ -72,27 +76,39 @@ class Position:
     legtiles:
         ``{colour: values}`` of the leg bet tiles left per racing colour, top
         first; a colour not given has its full stack.
+    rules:
+        The :class:`~advisor.rules.editions.Edition` whose rules apply: the
+        edition's own (default) or a variant of it; ``edition`` may then be
+        left out.
 
     Use :func:`advisor.parse_position` / :meth:`from_string` to read the
     board string of ../shared/NOTATION.md, ``str(position)`` to write it.
     """
 
-    edition: str = "second"
+    edition: str | None = None
     stacks: tuple[tuple[int, str], ...] = ()
     tiles: tuple[Tile, ...] = ()
     dice: str | None = None
     legtiles: tuple[tuple[int, ...], ...] | Mapping[str, Iterable[int]] | None = None
+    rules: Edition | None = None
 
     # ------------------------------------------------------------------ setup
     def __post_init__(self) -> None:
-        try:
-            ed = get_edition(self.edition)
-        except ValueError:
-            raise PositionError(
-                "unknown edition: expected 'first' or 'second'", str(self.edition)
-            ) from None
+        ed = self.rules
+        if ed is None:
+            try:
+                ed = get_edition("second" if self.edition is None else self.edition)
+            except ValueError:
+                raise PositionError(
+                    "unknown edition: expected 'first' or 'second'", str(self.edition)
+                ) from None
+        elif not isinstance(ed, Edition):
+            raise PositionError(f"rules must be an Edition (or a variant of one), not {type(ed).__name__}")
+        elif self.edition is not None and self.edition != ed.name:
+            raise PositionError(f"the rules given are a variant of the {ed.name} edition", str(self.edition))
         set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
         set_("edition", ed.name)
+        set_("rules", ed)
         set_("stacks", self._check_stacks(ed))
         set_("tiles", self._check_tiles(ed))
         set_("dice", self._check_dice(ed))
@@ -166,8 +182,10 @@ class Position:
                 not isinstance(tile.owner, int) or tile.owner < 0 or tile.owner >= ed.max_players
             ):
                 raise PositionError(f"owner must be a player 0..{ed.max_players - 1}", token)
-            if tile.space == 1:
-                raise PositionError("no tile may lie on space 1", token)
+            low, high = ed.tile_spaces
+            if not low <= tile.space <= high:
+                raise PositionError("no tile may lie on space 1" if tile.space == 1 and low > 1
+                                    else f"tiles may lie on spaces {low}..{high} only", token)
             if tile.space in occupied:
                 raise PositionError(f"space {tile.space} holds camels; a tile needs an empty space", token)
             for other in tiles:
@@ -227,11 +245,6 @@ class Position:
         return tuple(values)
 
     # ------------------------------------------------------------ accessors
-    @cached_property
-    def rules(self) -> Edition:
-        """The :class:`~advisor.rules.editions.Edition` of this position."""
-        return get_edition(self.edition)
-
     @property
     def racing(self) -> str:
         return self.rules.racing
@@ -258,27 +271,37 @@ class Position:
                 return tile
         return None
 
-    def leg_tiles_of(self, colour: str) -> tuple[int, ...]:
-        return self.legtiles[self.racing.index(colour)]
-
     # ------------------------------------------------------------ text
     @classmethod
-    def from_string(cls, text: str) -> "Position":
-        """Parse a board string (../shared/NOTATION.md)."""
-        from ..notation import parse_position
-
-        return parse_position(text)
+    def from_string(cls, text: str, rules: Edition | None = None) -> "Position":
+        """Parse a board string (../shared/NOTATION.md); ``rules``: a variant
+        to read it under (see :mod:`advisor.rules.boardtext`)."""
+        values = read_board(text, rules)
+        return cls(stacks=values.stacks, tiles=values.tiles, dice=values.dice, legtiles=values.legtiles,
+                   rules=values.rules)
 
     def __str__(self) -> str:
-        from ..notation import format_position
-
-        return format_position(self)
+        return write_board(self)
 
     def __repr__(self) -> str:
-        return f"Position.from_string({str(self)!r})"
+        if self.rules.is_standard:
+            return f"Position.from_string({str(self)!r})"
+        return f"<Position {str(self)!r} under the {self.rules.variant} rules ({self.rules.name} edition)>"
 
-    def _repr_svg_(self) -> str:
-        """The board as a picture in notebooks."""
-        from ..plotting import position_svg
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture in notebooks (see :data:`DISPLAY_HOOKS`)."""
+        draw = DISPLAY_HOOKS.get("svg")
+        return None if draw is None else draw(self)
 
-        return position_svg(self)
+
+def as_position(position: Position | str, rules: Edition | None = None) -> Position:
+    """A :class:`Position` from a Position or a board string (read under
+    ``rules`` when given; a Position must then have those rules)."""
+    if isinstance(position, Position):
+        if rules is not None and position.rules != rules:
+            raise PositionError(f"the position's rules ({position.rules.variant or 'standard'}) are not the "
+                                f"rules given ({rules.variant or 'standard'})")
+        return position
+    if isinstance(position, str):
+        return Position.from_string(position, rules)
+    raise PositionError(f"expected a Position or a board string, not {type(position).__name__}")

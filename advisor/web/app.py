@@ -30,7 +30,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import __version__
+from .._version import __version__
 from ..errors import AdvisorError
 from ..jsonio import dumps
 from . import inputs
@@ -397,7 +397,7 @@ async def game_load(request: Request) -> Response:
 async def openapi(request: Request) -> Response:
     from .openapi import document
 
-    return JSONResponse(document())
+    return JSONResponse(document(ROUTES))
 
 
 #: (path, methods, endpoint) of every route but the static files.

@@ -4,7 +4,7 @@ so it cannot drift from what the server does."""
 
 from __future__ import annotations
 
-from .. import __version__
+from .._version import __version__
 
 __all__ = ["document", "DESCRIPTIONS"]
 
@@ -39,12 +39,13 @@ _ERROR = {"description": "one-line error", "content": {"application/json": {"sch
     "properties": {"error": {"type": "string"}, "token": {"type": "string"}}}}}}
 
 
-def document() -> dict:
-    from .app import ROUTES
+def document(routes) -> dict:
+    """The OpenAPI document of ``routes`` (the app's ``(path, methods,
+    handler)`` triples)."""
     from .inputs import FIELDS
 
     paths: dict = {}
-    for path, methods, _ in ROUTES:
+    for path, methods, _ in routes:
         for method in methods:
             op: dict = {"summary": DESCRIPTIONS[path].split(":")[0].split(". ")[0],
                         "description": DESCRIPTIONS[path], "responses": {

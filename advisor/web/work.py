@@ -19,6 +19,7 @@ import time
 from typing import Any, Callable
 
 from ..errors import AdvisorError
+from ..rules.actions import Action
 
 __all__ = ["run", "TASKS", "MAX_RECORD_ENTRIES", "MAX_CURVE_BOARDS", "game_view", "position_json",
            "cards_json"]
@@ -177,8 +178,8 @@ def curve(boards: list[str], precision: float, seed: int) -> dict:
 def _describe(entry: dict) -> str:
     """One line about a record entry, for the page's game log."""
     who = f"P{entry['player']}"
-    action = entry["action"]
-    kind, _, arg = action.partition(":")
+    action = Action.parse(entry["action"])
+    kind = action.kind
     if kind == "pyramid":
         roll = entry["roll"]
         die = roll["die"]
@@ -194,12 +195,12 @@ def _describe(entry: dict) -> str:
             text += "; the race is over"
         return text
     if kind == "leg":
-        return f"{who} took a {arg} leg tile"
+        return f"{who} took a {action.colour} leg tile"
     if kind == "tile":
-        return f"{who} put their {'cheering' if arg[0] == '+' else 'booing'} tile on {arg[1:]}"
+        return f"{who} put their {'cheering' if action.sign == '+' else 'booing'} tile on {action.space}"
     if kind in ("winner", "loser"):
         return f"{who} placed a card on the overall {kind} pile"
-    return f"{who} formed a partnership with P{arg}"
+    return f"{who} formed a partnership with P{action.partner}"
 
 
 def game_view(game) -> dict:

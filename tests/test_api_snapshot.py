@@ -1,0 +1,68 @@
+"""The public API and the JSON layouts, snapshotted: a change to either is
+deliberate (update the snapshot here, and raise ``advisor.jsonio.SCHEMA``
+when a key of a JSON output changes meaning or goes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import advisor
+from advisor.game import Game
+from advisor.jsonio import SCHEMA
+
+OUTPUTS = Path(__file__).resolve().parent / "golden" / "outputs"
+
+API = [
+    "__version__", "AdvisorError", "PositionError", "IllegalActionError", "Position", "Tile", "Edition", "EDITIONS",
+    "get_edition", "parse_position", "format_position", "step", "Step", "setup_position", "random_position",
+    "LegOdds", "leg_odds", "leg_odds_many", "sample_leg_odds", "RaceOdds", "race_odds", "best_moves", "analyse",
+    "evaluate", "legal_actions", "Action", "GameState", "PlayerState", "PileCard", "StateError", "warmup",
+    "EXAMPLE_POSITION",
+]
+
+#: Top-level keys of each JSON output (golden output file -> keys, in order).
+JSON_KEYS = {
+    "odds_example_json": ["schema", "position", "leg", "race", "race_samples", "race_legs", "seed"],
+    "odds_leg_only_json": ["schema", "position", "leg"],
+    "odds_samples_json": ["schema", "position", "leg", "leg_samples", "race", "race_samples", "race_legs", "seed"],
+    "best_example_json": ["schema", "position", "player", "moves", "assumptions", "race_samples", "seed"],
+    "best_first_state_json": ["schema", "position", "player", "moves", "race_samples", "seed"],
+    "cards_odds_json": None,  # filled from the file below: Cards odds carry their own keys
+    "cards_best_json": ["schema", "position", "moves", "seed", "others", "race", "race_samples"],
+}
+MOVE_KEYS = {"action", "kind", "ev", "sd", "p_loss", "denial"}
+SETUP_KEYS = ["type", "schema", "edition", "players", "seed", "board", "start"]
+
+
+def _json(name: str):
+    text = (OUTPUTS / f"{name}.stdout").read_text(encoding="utf-8")
+    return json.loads(text.split("\n", 1)[1])  # after the "exit status" line
+
+
+def test_public_api():
+    assert advisor.__all__ == API
+    for name in API:
+        assert getattr(advisor, name) is not None
+
+
+def test_json_keys():
+    for name, keys in JSON_KEYS.items():
+        data = _json(name)
+        assert data["schema"] == SCHEMA, name
+        if keys is not None:
+            assert list(data) == keys, name
+        else:
+            assert list(data)[0] == "schema" and "seed" in data
+    for name in ("best_example_json", "best_first_state_json"):
+        for move in _json(name)["moves"]:
+            assert MOVE_KEYS <= set(move), name
+
+
+def test_live_outputs_carry_the_schema():
+    from advisor import leg_odds, parse_position
+    from advisor.jsonout import odds_json
+
+    pos = parse_position("first 16:B 1:G 2:O 3:Y 4:W dice:B")
+    assert list(odds_json(pos, leg_odds(pos))) == JSON_KEYS["odds_leg_only_json"]
+    assert list(Game("second", 4, seed=1).record[0]) == SETUP_KEYS
