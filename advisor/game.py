@@ -126,7 +126,7 @@ class Game:
             raise IllegalActionError(f"player must be 0..{st.n_players - 1}, not {player!r}")
         player = int(player)
         hide = lambda pile: tuple(c if c.player == player else PileCard(c.player) for c in pile)  # noqa: E731
-        players = tuple(pl if i == player else replace(pl, overall_cards=len(pl.overall_cards))
+        players = tuple(pl if i == player else replace(pl, overall_cards=st.hand_size(i))
                         for i, pl in enumerate(st.players))
         return GameState(st.position, players, st.to_move, hide(st.winner_pile), hide(st.loser_pile))
 

@@ -451,6 +451,43 @@ def test_a_game_played_through_the_api_replays(client):
     replay(view["record"])
 
 
+def test_cards_placed_face_down_unseen_are_revealed_when_the_race_ends(client):
+    # every camel near the line: any roll of B ends the race
+    board = "13:w 14:Pk 15:RY 16:BG dice:Bx"
+    view = client.post("/api/game/new", json={"players": 3, "seed": 5, "start": 0, "board": board}).json()
+    assert view["face_down"] and view["hidden_cards"] == []
+    for action in ("winner:?", "loser:?"):
+        view = client.post("/api/game/act", json={"record": view["record"], "action": action}).json()
+        assert "error" not in view, view
+    assert view["hands"][:2] == [4, 4]  # P0's and P1's hands are now counts only
+    assert [(c["pile"], c["player"]) for c in view["hidden_cards"]] == [("winner", 0), ("loser", 1)]
+    assert "placed a card on the overall winner pile" in view["log"][0]
+    # P2 rolls B 1: the race ends, so the cards must be turned over first
+    record = view["record"]
+    asked = client.post("/api/game/act", json={"record": record, "action": "pyramid",
+                                               "roll": {"die": "B", "value": 1}}).json()
+    assert not asked["finished"] and asked["record"] == record
+    assert asked["reveal_needed"]["roll"] == {"die": "B", "value": 1}
+    assert [(c["pile"], c["index"]) for c in asked["reveal_needed"]["cards"]] == [("winner", 0), ("loser", 0)]
+    reveals = [{"pile": "winner", "index": 0, "colour": "G"}, {"pile": "loser", "index": 0, "colour": "P"}]
+    done = client.post("/api/game/act", json={"record": record, "action": "pyramid", "roll": {"die": "B", "value": 1},
+                                              "reveals": reveals}).json()
+    assert "error" not in done, done
+    assert done["finished"] and done["hidden_cards"] == []
+    assert [e["type"] for e in done["record"][-4:]] == ["reveal", "reveal", "action", "end"]
+    again = replay(done["record"])
+    assert again.finished and again.money() == done["summary"]["money"]
+    # G (on top of B) wins: P0's winner card pays 8; P (last) on the loser pile pays P1 8
+    start = replay(record[:1]).money()
+    assert done["summary"]["money"][0] == start[0] + 8 and done["summary"]["money"][1] == start[1] + 8
+    # a colour the player cannot hold, or a bad reveal, is one clear error
+    bad = client.post("/api/game/act", json={"record": record, "action": "pyramid", "roll": {"die": "B", "value": 1},
+                                             "reveals": [{"pile": "winner", "index": 3, "colour": "B"}]})
+    assert bad.status_code == 400 and "winner pile holds cards 0..0" in bad.json()["error"]
+    bad = client.post("/api/game/act", json={"record": record, "action": "pyramid", "reveals": {"pile": "x"}})
+    assert bad.status_code == 400 and "reveals" in bad.json()["error"]
+
+
 def test_game_from_a_board_and_first_edition(client):
     view = client.post("/api/game/new", json={"edition": "first", "players": 2, "board": "first 1:B 2:YG 3:OW",
                                               "start": 1}).json()

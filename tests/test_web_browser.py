@@ -305,6 +305,37 @@ def test_a_game_followed_turn_by_turn_with_undo_save_and_load(page, tmp_path):
     assert p.evaluate("() => window.camelup.S.view.board") == shown
 
 
+def test_cards_placed_face_down_at_the_table_are_turned_over_when_the_race_ends(page):
+    p = page.page
+    p.fill("#board-text", "13:w 14:Pk 15:RY 16:BG dice:Bx")
+    p.press("#board-text", "Enter")
+    page.done("leg")
+    p.click('#mode-tabs [data-mode="game"]')
+    p.select_option("#game-players", "3")
+    p.select_option("#game-start", "0")
+    p.click("#new-from-board")
+    expect(p.locator("#to-move")).to_have_text("P0 to move")
+    # P0 and P1 put a card face down; nobody at the table saw its colour
+    p.click('[data-action="winner:?"]')
+    expect(p.locator("#to-move")).to_have_text("P1 to move")
+    p.click('[data-action="loser:?"]')
+    expect(p.locator("#face-down-note")).to_contain_text("P0 on the winner pile, P1 on the loser pile")
+    # P2 rolls B 1: the race ends, so the page asks for the colours first
+    p.click('[data-roll="B1"]')
+    expect(p.locator("#reveal-form")).to_contain_text("ends the race")
+    p.click("#reveal-play")
+    expect(p.locator("#reveal-form")).to_contain_text("give the colour of every face-down card")
+    shot(p, "desktop-game-reveal")
+    p.select_option(".reveal-colour >> nth=0", "G")
+    p.select_option(".reveal-colour >> nth=1", "P")
+    p.click("#reveal-play")
+    expect(p.locator(".turn")).to_contain_text("the race is over")
+    view = p.evaluate("() => window.camelup.S.view")
+    assert view["finished"] and view["summary"]["winner_camel"] == "G"
+    assert [e["type"] for e in view["record"][-4:]] == ["reveal", "reveal", "action", "end"]
+    assert replay(view["record"]).money() == view["summary"]["money"]
+
+
 def test_records_written_by_camelup_simulate_open_with_their_curves(browser, server, tmp_path):
     from advisor.game import write_records
     from advisor.simulate import play_game

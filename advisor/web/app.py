@@ -381,8 +381,22 @@ async def game_act(request: Request) -> Response:
             raise InputError("roll: the grey die x needs colour white or black; a racing die has no colour")
         roll = {"die": die, "value": value, **({"colour": colour} if colour else {})}
     random = get_bool(body, "random", False)
+    reveals = body.get("reveals")
+    if reveals is not None:
+        if not isinstance(reveals, list) or len(reveals) > 64:
+            raise InputError("reveals: a list of the face-down cards turned over, each {pile, index, colour}")
+        checked = []
+        for k, card in enumerate(reveals):
+            card = inputs._check_keys(card, f"reveals[{k}]", {"pile", "index", "colour"})
+            pile = get_str(card, "pile", choices=("winner", "loser"))
+            index = get_int(card, "index", low=0, high=63)
+            colour = get_str(card, "colour", max_len=1)
+            if pile is None or index is None or colour is None:
+                raise InputError(f"reveals[{k}]: give pile (winner or loser), index and colour")
+            checked.append({"pile": pile, "index": index, "colour": colour})
+        reveals = checked
     return JSONResponse(await _lanes(request).run("fast", "game_act", record=record, action=action, roll=roll,
-                                                  random_roll=random))
+                                                  random_roll=random, reveals=reveals))
 
 
 async def game_load(request: Request) -> Response:

@@ -53,7 +53,9 @@ FIELDS["/api/game/new"] = {"edition": "second (default) or first", "players": "p
 FIELDS["/api/game/replay"] = {"record": "a game record: the list of its JSON-lines entries"}
 FIELDS["/api/game/act"] = {"record": "the game record so far", "action": "the action of the player to move",
                            "roll": "for pyramid: {die, value, colour} (colour for the grey die)",
-                           "random": "for pyramid: draw the roll at random (default false)"}
+                           "random": "for pyramid: draw the roll at random (default false)",
+                           "reveals": "face-down cards of unseen colour turned over first: [{pile, index, colour}] "
+                                      "(asked for by reveal_needed when a roll ends the race)"}
 FIELDS["/api/game/load"] = {"text": "the text of a JSON-lines file of game records",
                             "game": "which game of the file (default 0)"}
 

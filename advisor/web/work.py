@@ -218,7 +218,10 @@ def game_view(game) -> dict:
         "board": game.board(),
         "position": position_json(st.position),
         "state": st.to_json(),
-        "hands": [st.hand(i) for i in range(st.n_players)],
+        # a hand whose cards went face down unseen is known only by its size
+        "hands": [st.hand_size(i) if st.hand_hidden(i) else st.hand(i) for i in range(st.n_players)],
+        "hidden_cards": hidden_cards(st),
+        "face_down": not game.finished and st.hand_size(st.to_move) > 0,
         "to_move": st.to_move,
         "finished": game.finished,
         "legs": game.legs,
@@ -233,6 +236,18 @@ def game_view(game) -> dict:
     if not game.finished:
         # what the player to move knows: others' overall cards face down
         out["advised"] = game.view(st.to_move).to_json()
+    return out
+
+
+def hidden_cards(state) -> list[dict]:
+    """The pile cards placed face down whose colour nobody at the table saw
+    (``winner:?`` / ``loser:?``): which pile, where in it, whose."""
+    out = []
+    for pile in ("winner", "loser"):
+        for index, card in enumerate(getattr(state, f"{pile}_pile")):
+            if card.colour is None:
+                out.append({"pile": pile, "index": index, "player": card.player,
+                            "colours": state.hand_candidates(card.player)})
     return out
 
 
@@ -264,18 +279,28 @@ def game_replay(record: list) -> dict:
     return game_view(_replay(record))
 
 
-def game_act(record: list, action: str, roll: dict | None, random_roll: bool) -> dict:
+def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
+             reveals: list[dict] | None = None) -> dict:
     """Replay ``record`` and play ``action`` for the player to move; for
     ``pyramid`` the die that came out of the pyramid and its face
-    (``roll``), or a roll drawn at random by the game's rules."""
+    (``roll``), or a roll drawn at random by the game's rules.
+
+    ``reveals`` turn face-down cards of unseen colour over first (each
+    ``{"pile", "index", "colour"}``, recorded as ``reveal`` lines).  A roll
+    that ends the race while such cards remain is not played: the answer is
+    the unchanged game with ``reveal_needed`` (the roll, to send again with
+    the colours, and the cards to turn over)."""
     import numpy as np
 
     from ..errors import IllegalActionError
     from ..game import Roll
+    from ..rules.actions import UnrevealedCards
 
     game = _replay(record)
     if game.finished:
         raise IllegalActionError("the game is over")
+    for card in reveals or ():
+        game.reveal(card["pile"], card["index"], card["colour"])
     if action == "pyramid":
         if random_roll:
             rolled = game.draw_roll(np.random.default_rng())  # a fresh draw, not the replayed seed's
@@ -283,7 +308,12 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool) ->
             raise IllegalActionError("pyramid: say which die came out and what it showed (roll), or ask for a random roll")
         else:
             rolled = Roll(roll["die"], roll["value"], roll.get("colour"))
-        game.apply("pyramid", rolled)
+        try:
+            game.apply("pyramid", rolled)
+        except UnrevealedCards:
+            view = game_view(game)
+            view["reveal_needed"] = {"roll": rolled.to_json(), "cards": view["hidden_cards"]}
+            return view
     else:
         if roll is not None or random_roll:
             raise IllegalActionError("only the pyramid action takes a roll")

@@ -719,11 +719,15 @@ const gameActions = {
   async newGame(opts) {
     await gameCall("/api/game/new", { edition: S.game, ...opts });
   },
-  async act(action, roll, random = false) {
+  async act(action, roll, random = false, reveals = null) {
     const body = { record: S.view.record, action };
     if (roll) body.roll = roll;
     if (random) body.random = true;
+    if (reveals) body.reveals = reveals;
     await gameCall("/api/game/act", body);
+  },
+  async replay() {
+    await gameCall("/api/game/replay", { record: S.view.record });
   },
   async undo() {
     const rec = S.view.record.filter((e) => e.type !== "end");

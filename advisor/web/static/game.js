@@ -37,7 +37,13 @@ export function renderGame(S, act) {
       return sel;
     })()));
   }
-  if (!v.finished) box.append(actionsFor(v, legal, info, act, S.gameBusy));
+  if (v.reveal_needed) box.append(revealForm(v, info, act, S.gameBusy));
+  else if (!v.finished) box.append(actionsFor(v, legal, info, act, S.gameBusy));
+  if (!v.reveal_needed && v.hidden_cards?.length) {
+    box.append(h("p", { class: "hint", id: "face-down-note" },
+      `Face down, colour not seen: ${v.hidden_cards.map((c) => `P${c.player} on the ${c.pile} pile`).join(", ")}. `
+      + "They are valued by the race odds until the race ends; then the page asks for their colours."));
+  }
   if (v.log.length) {
     const items = v.log.map((line, i) => h("li", {}, line)).reverse();
     box.append(h("details", { class: "log", open: true }, h("summary", {}, `What happened (${v.log.length} turns)`),
@@ -128,12 +134,48 @@ function actionsFor(v, legal, info, act, busy) {
     wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} placed an overall card:`),
       pile("winner", "winner "), pile("loser", " loser ")));
   }
+  if (v.face_down) {
+    // at the table another player's card goes face down: record it unseen
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} placed a card face down (colour not seen):`),
+      ["winner", "loser"].map((name) => btn(`on the ${name} pile`, {
+        class: "small", disabled: busy, "data-action": `${name}:?`,
+        title: `the colour is asked for when the race ends`,
+        onclick: () => act.act(`${name}:?`),
+      }))));
+  }
   const partners = v.legal.filter((a) => a.startsWith("partner:"));
   if (partners.length) {
     wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} formed a partnership with`),
       partners.map((a) => btn(`P${a.slice(8)}`, { disabled: busy, onclick: () => act.act(a) }))));
   }
   return wrap;
+}
+
+// The roll ends the race: the face-down cards are turned over and their
+// colours entered, then the same roll is played.
+function revealForm(v, info, act, busy) {
+  const need = v.reveal_needed;
+  const roll = need.roll;
+  const shown = roll.colour ? `${roll.colour} ${roll.value} (grey die)` : `${info.names[roll.die] ?? roll.die} ${roll.value}`;
+  const selects = need.cards.map((c) => h("select", { class: "reveal-colour", "aria-label": `colour of P${c.player}'s card on the ${c.pile} pile` },
+    h("option", { value: "" }, "colour…"),
+    [...c.colours].map((col) => h("option", { value: col }, info.names[col] ?? col))));
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const go = btn("Turn them over and play the roll", {
+    id: "reveal-play", class: "primary", disabled: busy,
+    onclick: () => {
+      if (selects.some((s) => !s.value)) {
+        error.textContent = "give the colour of every face-down card";
+        error.hidden = false;
+        return;
+      }
+      act.act("pyramid", roll, false, need.cards.map((c, k) => ({ pile: c.pile, index: c.index, colour: selects[k].value })));
+    },
+  });
+  return h("div", { class: "actions reveal", id: "reveal-form" },
+    h("p", {}, h("b", {}, `The roll ${shown} ends the race. `), "Turn over the face-down overall cards and give their colours:"),
+    h("ul", {}, need.cards.map((c, k) => h("li", {}, `P${c.player}, card ${c.index + 1} of the ${c.pile} pile: `, selects[k]))),
+    error, h("div", { class: "row wrap" }, go, btn("Cancel", { onclick: () => act.replay() })));
 }
 
 export { chip };
