@@ -223,6 +223,18 @@ def test_view_hides_other_players_pile_cards():
         view.hand(0)
 
 
+def test_view_of_a_player_whose_card_went_face_down_unseen():
+    # winner:? leaves that player's hand a count in the engine's own state
+    game = Game("second", 3, position=SPREAD, start=0)
+    play(game, [(0, "winner:?"), (1, "loser:G")])
+    assert game.state.players[0].overall_cards == 4
+    for p in range(3):
+        view = game.view(p)
+        assert view.hand_size(0) == 4 and view.hand_hidden(0)
+        assert view.winner_pile == (PileCard(0),)
+    assert game.view(1).hand(1) == "BPRY"
+
+
 def assert_view_shows_only_what_player_sees(game, p):
     """``game.view(p)`` against the engine's state: everything public as it
     is; player p's own cards with colours; another player's hand only as its
