@@ -36,6 +36,13 @@ def as_position(position: Position | str) -> Position:
     raise PositionError(f"expected a Position or a board string, not {type(position).__name__}")
 
 
+def _no_landings() -> np.ndarray:
+    """int64[TILE_SLOTS] zeros: no tile landings."""
+    from .kernels.board import TILE_SLOTS
+
+    return np.zeros(TILE_SLOTS, np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class LegOdds:
     """Rank distribution of the racing camels at the end of the current leg.
@@ -59,7 +66,7 @@ class LegOdds:
     total: int
     samples: int = 0
     seed: int | None = None
-    landing_counts: np.ndarray = field(default_factory=lambda: np.zeros(18, np.int64))
+    landing_counts: np.ndarray = field(default_factory=_no_landings)
     ended_count: int = 0
 
     @property
@@ -152,7 +159,7 @@ def leg_odds(position: Position | str, *, samples: int | None = None, seed: int 
     enc = encode(position)
     counts = np.zeros((5, 5), np.int64)
     landings = np.zeros(enc.tiles.size, np.int64)
-    ended, _, _ = enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, counts, landings)
+    ended, _, _ = enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, False, counts, landings)
     return LegOdds(
         position=position,
         camels=tuple(position.racing),
@@ -184,7 +191,7 @@ def leg_odds_many(positions: Iterable[Position | str]) -> list[LegOdds]:
         counts = np.zeros((n, 5, 5), np.int64)
         landings = np.zeros((n, tiles.shape[1]), np.int64)
         ended = np.zeros(n, np.int64)
-        leg_counts_batch(boards, dice, rolls, tiles, encoded[0].ncam, counts, landings, ended)
+        leg_counts_batch(boards, dice, rolls, tiles, counts, landings, ended)
         for j, i in enumerate(indices):
             results[i] = LegOdds(
                 position=items[i],

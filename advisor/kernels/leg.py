@@ -27,18 +27,17 @@ from .board import (
     SPACE_OFFSET,
     TRACK,
     GREY,
-    N_RACING,
     TILE_SLOTS,
     faces_of,
     popcount,
-    RANK_CODES,
-    add_rank_codes,
     crazy_mover,
+    has_crazy,
     move_prepared,
     rank_code,
     unit_of,
     without_crazy,
 )
+from .ranks import RANK_CODES, add_rank_codes
 
 MAX_CHILDREN = 5 * 3 + 6  # children of one state: every die, every face
 _EMPTY = 0  # no board key is 0: every camel's space field is >= 1
@@ -124,7 +123,7 @@ def _initial_bits(expected):
 
 
 @njit
-def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landings):
+def enumerate_leg(board, dice, rolls, tiles, collect, rank_counts, landings):
     """Enumerate the remaining ``rolls`` rolls of a leg.
 
     Parameters
@@ -133,7 +132,6 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
     dice : int64 bit mask of the dice in the pyramid (bit 5 = grey).
     rolls : rolls left in this leg (1 <= rolls <= number of dice).
     tiles : int8[TILE_SLOTS] tile effect by space.
-    ncam : camels on the board (5 or 7).
     collect : also return the distinct end states with their counts.
     rank_counts : int64[5, 5], incremented: [camel, rank] sequence counts.
     landings : int64[TILE_SLOTS], incremented: sequence-weighted number of
@@ -145,13 +143,13 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
     """
     orders = np.zeros((RANK_CODES, 1), np.int64)
     reached = np.zeros(TILE_SLOTS, np.int64)
-    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, ncam, collect, 0, orders, landings, reached)
+    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, collect, 0, orders, landings, reached)
     add_rank_codes(orders[:, 0], rank_counts)
     return ended, end_k, end_v
 
 
 @njit
-def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, landings, reached):
+def enumerate_joint(board, dice, rolls, tiles, collect, track, orders, landings, reached):
     """:func:`enumerate_leg` returning the joint distribution of the final
     race order and of the landings on one tile.
 
@@ -174,7 +172,7 @@ def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, lan
     cur_n = np.zeros(1, np.int64)
     # End states are kept whole (``collect``); for rank counts alone, crazy
     # camels are dropped from the state once the grey die is out.
-    merge_crazy = ncam > N_RACING and not collect
+    merge_crazy = has_crazy(board) and not collect
     if merge_crazy and not (dice >> GREY) & 1:
         board = without_crazy(board)
     cur_k[0] = board | (dice << DICE_SHIFT)
@@ -254,7 +252,7 @@ def _batch_work(boards, dice, rolls, *_):
 
 
 @njit(parallel=True, work=_batch_work)
-def leg_counts_batch(boards, dice, rolls, tiles, ncam, rank_counts, landings, ended):
+def leg_counts_batch(boards, dice, rolls, tiles, rank_counts, landings, ended):
     """:func:`enumerate_leg` for many positions at once (rank counts only).
 
     ``boards``, ``dice``, ``rolls``: int64[n]; ``tiles``: int8[n, TILE_SLOTS];
@@ -263,9 +261,9 @@ def leg_counts_batch(boards, dice, rolls, tiles, ncam, rank_counts, landings, en
     """
     for i in prange(boards.size):
         e, _, _ = enumerate_leg(
-            boards[i], dice[i], rolls[i], tiles[i], ncam, False, rank_counts[i], landings[i]
+            boards[i], dice[i], rolls[i], tiles[i], False, rank_counts[i], landings[i]
         )
         ended[i] = e
 
 
-__all__ = ["completions", "enumerate_leg", "enumerate_joint", "leg_counts_batch", "N_RACING", "TILE_SLOTS", "RANK_CODES"]
+__all__ = ["completions", "enumerate_leg", "enumerate_joint", "leg_counts_batch", "TILE_SLOTS"]

@@ -258,9 +258,6 @@ class Position:
                 return tile
         return None
 
-    def leg_tiles_of(self, colour: str) -> tuple[int, ...]:
-        return self.legtiles[self.racing.index(colour)]
-
     # ------------------------------------------------------------ text
     @classmethod
     def from_string(cls, text: str) -> "Position":
