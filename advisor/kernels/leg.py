@@ -122,6 +122,11 @@ def _initial_bits(expected):
     return bits
 
 
+#: Columns of :func:`leg_levels`' table, one row per roll of the leg.
+LEVEL_SEQUENCES, LEVEL_ENDED, LEVEL_STATES = 0, 1, 2
+LEVEL_FIELDS = 3
+
+
 @njit
 def enumerate_leg(board, dice, rolls, tiles, collect, rank_counts, landings):
     """Enumerate the remaining ``rolls`` rolls of a leg.
@@ -162,6 +167,39 @@ def enumerate_joint(board, dice, rolls, tiles, collect, track, orders, landings,
     ``reached`` int64[TILE_SLOTS] is set to 1 at every space on which some
     move ends (before any tile effect): a new tile elsewhere changes nothing.
     """
+    levels = np.zeros((rolls, LEVEL_FIELDS), np.int64)
+    return _walk(board, dice, rolls, tiles, collect, track, orders, landings, reached, levels)
+
+
+@njit
+def leg_levels(board, dice, rolls, tiles, collect, levels, rank_counts, landings):
+    """:func:`enumerate_leg` that also counts the enumeration tree, level by
+    level (the leg's "perft"): row ``k`` of ``levels`` int64[rolls,
+    LEVEL_FIELDS] (incremented) is about roll ``k + 1``:
+
+    ``LEVEL_SEQUENCES``: die sequences of ``k + 1`` rolls played (the race
+    still running before the roll), in the counting convention's weights;
+    ``LEVEL_ENDED``: those of them in which that roll ends the race;
+    ``LEVEL_STATES``: distinct states (board and dice left) the rolls lead
+    to with the race running, after merging (0 for the last roll, never
+    stored).  With ``collect`` the states are whole; without it the crazy
+    camels are left out of them once the grey die is out, as for the rank
+    counts (states equal but for the crazy camels are one).
+
+    Returns ``(ended, end states)``: as :func:`enumerate_leg`, and the number
+    of distinct end boards if ``collect`` (else 0).
+    """
+    orders = np.zeros((RANK_CODES, 1), np.int64)
+    reached = np.zeros(TILE_SLOTS, np.int64)
+    ended, end_k, _ = _walk(board, dice, rolls, tiles, collect, 0, orders, landings, reached, levels)
+    add_rank_codes(orders[:, 0], rank_counts)
+    return ended, end_k.size
+
+
+@njit
+def _walk(board, dice, rolls, tiles, collect, track, orders, landings, reached, levels):
+    """The enumeration of :func:`enumerate_joint`, counting its tree in
+    ``levels`` (:func:`leg_levels`)."""
     nl = orders.shape[1]
     ndice = popcount(dice)
     comp = np.empty(rolls + 1, np.int64)
@@ -221,10 +259,12 @@ def enumerate_joint(board, dice, rolls, tiles, collect, track, orders, landings,
                         landings[landed] += w * done
                         if landed == track:
                             n += 1
+                    levels[level, LEVEL_SEQUENCES] += w
                     if over or last:
                         orders[rank_code(nb), n] += w * done
                         if over:
                             ended += w * done
+                            levels[level, LEVEL_ENDED] += w
                         if collect:
                             fcount += _insert(final, fbits, nb, w * done)
                     else:
@@ -232,6 +272,7 @@ def enumerate_joint(board, dice, rolls, tiles, collect, track, orders, landings,
                             nb = without_crazy(nb)
                         ncount += _insert(table, nbits, nb | (rest << DICE_SHIFT), w, n * (2 << nbits))
         if not last:
+            levels[level, LEVEL_STATES] += ncount
             cur_k, cur_v, cur_n = _compact(table, ncount, nbits)
     if collect:
         end_k, end_v, _ = _compact(final, fcount, fbits)
@@ -266,4 +307,5 @@ def leg_counts_batch(boards, dice, rolls, tiles, rank_counts, landings, ended):
         ended[i] = e
 
 
-__all__ = ["completions", "enumerate_leg", "enumerate_joint", "leg_counts_batch", "TILE_SLOTS"]
+__all__ = ["completions", "enumerate_leg", "enumerate_joint", "leg_levels", "leg_counts_batch", "TILE_SLOTS",
+           "LEVEL_SEQUENCES", "LEVEL_ENDED", "LEVEL_STATES", "LEVEL_FIELDS"]
