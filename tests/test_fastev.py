@@ -284,9 +284,9 @@ def test_own_overall_cards_change_by_the_race_kernel(monkeypatch):
     calls = []
     real = kernels.candidate_races
 
-    def spy(board, dice, rolls, base_tiles, tiles, *rest):
-        real(board, dice, rolls, base_tiles, tiles, *rest)
-        calls.append((base_tiles.copy(), tiles.copy(), rest[2].copy(), rest[3], rest[-2].copy(), rest[-1].copy()))
+    def spy(board, dice, rolls, base_tiles, tiles, spaces, signs, samples, *rest):
+        real(board, dice, rolls, base_tiles, tiles, spaces, signs, samples, *rest)
+        calls.append((base_tiles.copy(), tiles.copy(), signs.copy(), samples, rest[-2].copy(), rest[-1].copy()))
 
     monkeypatch.setattr(kernels, "candidate_races", spy)
     board = "12:B 13:YG 14:PR 3:w 5:k +16@0 -9@1 dice:GPRx"
