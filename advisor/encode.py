@@ -9,7 +9,6 @@ This module is the only Python code that knows the packed board layout of
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -17,7 +16,7 @@ from .kernels.board import DICE_SHIFT, FIELD, SPACE_OFFSET, TILE_SLOTS
 from .rules.editions import TRACK_LENGTH, Edition
 from .rules.position import Position
 
-__all__ = ["Encoded", "encode", "pack_board", "unpack_board", "spaces_of", "race_over", "full_pyramid", "rank_codes"]
+__all__ = ["Encoded", "encode", "pack_board", "unpack_board", "spaces_of", "race_over", "full_pyramid"]
 
 
 @dataclass(frozen=True)
@@ -26,8 +25,7 @@ class Encoded:
 
     board: packed int64 board (no dice bits); dice: int64 pyramid bit mask;
     rolls: rolls left in the leg; ndice: dice in the pyramid; tiles:
-    int8[TILE_SLOTS] (+1 cheering/oasis, -1 booing/mirage, by space);
-    ncam: number of camels (5 or 7).
+    int8[TILE_SLOTS] (+1 cheering/oasis, -1 booing/mirage, by space).
     """
 
     board: int
@@ -35,7 +33,6 @@ class Encoded:
     rolls: int
     ndice: int
     tiles: np.ndarray
-    ncam: int
 
 
 def pack_board(stacks, edition: Edition) -> int:
@@ -75,7 +72,6 @@ def encode(position: Position) -> Encoded:
         rolls=ndice - ed.dice_left,
         ndice=ndice,
         tiles=tiles,
-        ncam=len(ed.camels),
     )
 
 
@@ -90,23 +86,6 @@ def race_over(boards: np.ndarray, edition: Edition) -> np.ndarray:
     """bool[n]: whether some camel stands beyond the track on each board."""
     spaces = spaces_of(boards, edition)
     return ((spaces < 1) | (spaces > TRACK_LENGTH)).any(axis=1)
-
-
-@lru_cache(maxsize=1)
-def rank_codes() -> np.ndarray:
-    """int64[RANK_CODES, 5]: the 0-based rank of each racing camel for each
-    race-order code of the kernels (``code = r0 + 5 r1 + 25 r2 + 125 r3``);
-    rows of codes that are no permutation hold -1.  Read-only (cached)."""
-    from .kernels.board import RANK_CODES
-
-    table = np.full((RANK_CODES, 5), -1, np.int64)
-    for code in range(RANK_CODES):
-        ranks = [code % 5, code // 5 % 5, code // 25 % 5, code // 125]
-        ranks.append(10 - sum(ranks))
-        if sorted(ranks) == [0, 1, 2, 3, 4]:
-            table[code] = ranks
-    table.flags.writeable = False
-    return table
 
 
 def full_pyramid(edition: Edition) -> int:

@@ -106,13 +106,14 @@ class LegOutcomes:
 
     @classmethod
     def of(cls, position: Position, track: int = 0) -> "LegOutcomes":
-        from .encode import encode, rank_codes
-        from .kernels.leg import RANK_CODES, enumerate_joint
+        from .encode import encode
+        from .kernels.leg import enumerate_joint
+        from .kernels.ranks import RANK_CODES, rank_codes
 
         enc = encode(position)
         orders = np.zeros((RANK_CODES, enc.rolls + 1 if track else 1), np.int64)
         reached = np.zeros(enc.tiles.size, np.int64)
-        enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, track, orders,
+        enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, False, track, orders,
                         np.zeros(enc.tiles.size, np.int64), reached)
         codes, hits = np.nonzero(orders)
         counts = orders[codes, hits]

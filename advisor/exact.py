@@ -33,6 +33,13 @@ def _no_landings() -> np.ndarray:
     return np.zeros(TILE_SLOTS, np.int64)
 
 
+def _no_landings() -> np.ndarray:
+    """int64[TILE_SLOTS] zeros: no tile landings."""
+    from .kernels.board import TILE_SLOTS
+
+    return np.zeros(TILE_SLOTS, np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class LegOdds:
     """Rank distribution of the racing camels at the end of the current leg.
@@ -147,7 +154,7 @@ def leg_odds(position: Position | str, *, samples: int | None = None, seed: int 
     enc = encode(position)
     counts = np.zeros((5, 5), np.int64)
     landings = np.zeros(enc.tiles.size, np.int64)
-    ended, _, _ = enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, counts, landings)
+    ended, _, _ = enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, False, counts, landings)
     return LegOdds(
         position=position,
         camels=tuple(position.racing),
@@ -179,7 +186,7 @@ def leg_odds_many(positions: Iterable[Position | str]) -> list[LegOdds]:
         counts = np.zeros((n, 5, 5), np.int64)
         landings = np.zeros((n, tiles.shape[1]), np.int64)
         ended = np.zeros(n, np.int64)
-        leg_counts_batch(boards, dice, rolls, tiles, encoded[0].ncam, counts, landings, ended)
+        leg_counts_batch(boards, dice, rolls, tiles, counts, landings, ended)
         for j, i in enumerate(indices):
             results[i] = LegOdds(
                 position=items[i],
@@ -204,7 +211,7 @@ def sample_leg_odds(position: Position | str, *, samples: int, seed: int | None 
     enc = encode(position)
     counts = np.zeros((5, 5), np.int64)
     landings = np.zeros(enc.tiles.size, np.int64)
-    ended = sample_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, samples, seed, counts, landings)
+    ended = sample_leg(enc.board, enc.dice, enc.rolls, enc.tiles, samples, seed, counts, landings)
     return LegOdds(
         position=position,
         camels=tuple(position.racing),

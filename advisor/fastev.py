@@ -103,8 +103,7 @@ def _seed(key) -> int:
 
 def _all_codes() -> LegOutcomes:
     """Every rank code once (probabilities unused): payouts per rank code."""
-    from .encode import rank_codes
-    from .kernels.leg import RANK_CODES
+    from .kernels.ranks import RANK_CODES, rank_codes
 
     return LegOutcomes(np.zeros(RANK_CODES), rank_codes(), np.zeros(RANK_CODES, np.int64))
 
@@ -227,11 +226,11 @@ def _card_values(ctx: Context, name: str, player: int, pile: tuple[PileCard, ...
 
 def _candidate_orders(enc, stripped, sp, sg, seed) -> np.ndarray:
     from .kernels.candidates import candidate_joint
-    from .kernels.leg import RANK_CODES
+    from .kernels.ranks import RANK_CODES
 
     exact = enc.rolls <= EXACT_ROLLS
     orders = np.zeros((sp.size, RANK_CODES, enc.rolls + 1), np.int64)
-    candidate_joint(enc.board, enc.dice, enc.rolls, stripped, enc.ncam, sp, sg, exact, TILE_SAMPLES, seed, orders)
+    candidate_joint(enc.board, enc.dice, enc.rolls, stripped, sp, sg, exact, TILE_SAMPLES, seed, orders)
     return orders
 
 
@@ -260,7 +259,7 @@ def _overall_change(ctx: Context, enc, board_key, stripped, sp, sg, cards) -> np
         ed = ctx.ed
         win = np.zeros((sp.size, 5), np.int64)
         lose = np.zeros((sp.size, 5), np.int64)
-        candidate_races(enc.board, enc.dice, enc.rolls, enc.tiles, stripped, enc.ncam, sp, sg, RACE_SAMPLES,
+        candidate_races(enc.board, enc.dice, enc.rolls, enc.tiles, stripped, sp, sg, RACE_SAMPLES,
                         _seed(key), full_pyramid(ed), ed.rolls_per_leg, win, lose)
         return {"winner": win / RACE_SAMPLES, "loser": lose / RACE_SAMPLES}
 
@@ -424,7 +423,7 @@ def _rivals(ctx: Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
       is taken as 0.
     """
     from .kernels.candidates import after_each_roll
-    from .kernels.leg import RANK_CODES
+    from .kernels.ranks import RANK_CODES
 
     state = ctx.state
     others = [q for q in range(state.n_players) if q != ctx.player]
@@ -445,7 +444,7 @@ def _rivals(ctx: Context, enc, index, riv, den, tile_probs, tile_rows) -> None:
             """Per next roll: its weight and the leg's race-order probabilities after it."""
             orders = np.zeros((6 * 6, RANK_CODES, 1), np.int64)
             weights = np.zeros(6 * 6, np.int64)
-            after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, orders, weights)
+            after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, orders, weights)
             live = weights > 0
             counts = orders[live, :, 0]
             return weights[live], counts / counts.sum(axis=1, keepdims=True)
@@ -465,12 +464,13 @@ def _base_code_probs(ctx: Context) -> np.ndarray:
 
 def _code_probs(leg: LegOutcomes) -> np.ndarray:
     """P(each rank code) at the end of ``leg``."""
-    from .kernels.leg import RANK_CODES
+    from .kernels.ranks import RANK_CODES
 
     return np.bincount(_code_of(leg), weights=leg.prob, minlength=RANK_CODES)
 
 
 def _code_of(leg: LegOutcomes) -> np.ndarray:
     """The rank code of each outcome of ``leg``."""
-    r = leg.ranks
-    return r[:, 0] + 5 * r[:, 1] + 25 * r[:, 2] + 125 * r[:, 3]
+    from .kernels.ranks import codes_of
+
+    return codes_of(leg.ranks)

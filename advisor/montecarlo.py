@@ -207,7 +207,7 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
     enc = encode(position)
     ranks_leg = np.zeros((5, 5), np.int64)
     landings = np.zeros(enc.tiles.size, np.int64)
-    _, boards, counts = enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, True, ranks_leg, landings)
+    _, boards, counts = enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, True, ranks_leg, landings)
     total = int(counts.sum())
     over = race_over(boards, ed)
     done = np.zeros((5, 5), np.int64)
@@ -222,7 +222,7 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
 
     full = full_pyramid(ed)
     if try_exact and open_boards.size <= EXACT_NEXT_LEG_BUDGET:
-        exact = _exact_next_leg(open_boards, open_counts, full, ed.rolls_per_leg, enc.ncam)
+        exact = _exact_next_leg(open_boards, open_counts, full, ed.rolls_per_leg)
         if exact is not None:
             next_counts, next_total = exact
             counts_all = done * next_total + next_counts
@@ -239,8 +239,7 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
     def run(replicates: int, per: int, stream0: int):
         ranks = np.zeros((replicates, 5, 5), np.int64)
         legs = np.zeros((replicates, MAX_LEGS + 1), np.int64)
-        race_replicates(open_boards, cdf, replicates, per, seed, stream0, full, ed.rolls_per_leg, enc.ncam,
-                        ranks, legs)
+        race_replicates(open_boards, cdf, replicates, per, seed, stream0, full, ed.rolls_per_leg, ranks, legs)
         return ranks, legs
 
     if samples is not None:
@@ -280,7 +279,7 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
     return RaceOdds(position, camels, rank, rank_se, legs_dist, samples=reps * per, replicates=reps, seed=seed)
 
 
-def _exact_next_leg(boards, counts, full, rolls, ncam):
+def _exact_next_leg(boards, counts, full, rolls):
     """Exact counts if every leg-end state's next leg surely ends the race,
     else ``None``: ``(rank counts, next-leg total)``, the counts weighted by
     ``counts`` (a common denominator: every next leg has the same total)."""
@@ -292,7 +291,7 @@ def _exact_next_leg(boards, counts, full, rolls, ncam):
     acc = np.zeros((5, 5), np.int64)
     for board, weight in zip(boards, counts):
         ranks = np.zeros((5, 5), np.int64)
-        ended, _, _ = enumerate_leg(board, full, rolls, tiles, ncam, False, ranks, np.zeros(tiles.size, np.int64))
+        ended, _, _ = enumerate_leg(board, full, rolls, tiles, False, ranks, np.zeros(tiles.size, np.int64))
         if ended != next_total:
             return None
         acc += int(weight) * ranks

@@ -287,9 +287,6 @@ class GameState:
     def n_players(self) -> int:
         return len(self.players)
 
-    def player(self, i: int) -> PlayerState:
-        return self.players[i]
-
     def own_tile(self, player: int):
         """The tile ``player`` has on the track, or ``None``."""
         for tile in self.position.tiles:

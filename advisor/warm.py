@@ -81,6 +81,13 @@ def _joint():
     best_moves(_SECOND, seed=0, precision=0.05)
 
 
+def _levels():
+    from .levels import leg_levels
+
+    leg_levels(_SECOND)
+    leg_levels(_FIRST, merged=False)
+
+
 def _batch():
     from .exact import leg_odds_many
 
@@ -135,6 +142,7 @@ GROUPS: tuple[Group, ...] = (
     Group("leg", "exact leg odds", ("leg.enumerate_leg", "leg.completions"), 10, _leg),
     Group("joint", "advice (joint leg odds)", ("leg.enumerate_joint",), 8, _joint),
     Group("batch", "many positions at once", ("leg.leg_counts_batch",), 7, _batch),
+    Group("levels", "leg enumeration tree", ("leg.leg_levels",), 8, _levels),
     Group("sampler", "leg sampler", ("sample.sample_leg",), 20, _sampler),
     Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
     Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",

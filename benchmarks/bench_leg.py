@@ -76,7 +76,7 @@ def main() -> None:
         encoded = [encode(p) for p in items]
 
         def kernel(e):
-            enumerate_leg(e.board, e.dice, e.rolls, e.tiles, e.ncam, False,
+            enumerate_leg(e.board, e.dice, e.rolls, e.tiles, False,
                           np.zeros((5, 5), np.int64), np.zeros(e.tiles.size, np.int64))
 
         kern = per_call(kernel, encoded)
@@ -94,7 +94,7 @@ def main() -> None:
 
     def batch_kernel():
         n = boards.size
-        leg_counts_batch(boards, dice, rolls, tiles, 7, np.zeros((n, 5, 5), np.int64),
+        leg_counts_batch(boards, dice, rolls, tiles, np.zeros((n, 5, 5), np.int64),
                          np.zeros((n, tiles.shape[1]), np.int64), np.zeros(n, np.int64))
 
     print(f"\nWarm, {n_mid} mid-leg second-edition positions (3-4 dice) in one call, per position:")

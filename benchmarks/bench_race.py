@@ -72,7 +72,7 @@ def main() -> None:
         ranks = np.zeros((reps, 5, 5), np.int64)
         legs = np.zeros((reps, MAX_LEGS + 1), np.int64)
         t0 = time.perf_counter()
-        race_replicates(boards, cdf, reps, per, args.seed, 0, full_pyramid(ed), ed.rolls_per_leg, enc.ncam,
+        race_replicates(boards, cdf, reps, per, args.seed, 0, full_pyramid(ed), ed.rolls_per_leg,
                         ranks, legs)
         return reps * per / (time.perf_counter() - t0)
 

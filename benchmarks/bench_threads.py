@@ -83,7 +83,7 @@ from advisor.kernels.leg import leg_counts_batch
 
 def batch_kernel():
     n = boards.size
-    leg_counts_batch(boards, dice, rolls, tiles, enc[0].ncam, np.zeros((n, 5, 5), np.int64),
+    leg_counts_batch(boards, dice, rolls, tiles, np.zeros((n, 5, 5), np.int64),
                      np.zeros((n, tiles.shape[1]), np.int64), np.zeros(n, np.int64))
 
 tasks = {

@@ -17,7 +17,7 @@ EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
 
 def outcomes(position, track=-1):
     """{(order, landings on track): probability} by the naive reference."""
-    res = naive_leg_counts(position, track=track)
+    res = naive_leg_counts(str(position), track=track)
     return {k: v / res["total"] for k, v in res["joint"].items()}
 
 
@@ -273,7 +273,7 @@ def exact_expect(position, fn, track=-1) -> Fraction:
     sequence counts."""
     key = (str(position), track)
     if key not in _NAIVE:
-        _NAIVE[key] = naive_leg_counts(position, track=track)
+        _NAIVE[key] = naive_leg_counts(str(position), track=track)
     res = _NAIVE[key]
     return Fraction(sum(n * fn(order, hits) for (order, hits), n in res["joint"].items()), res["total"])
 

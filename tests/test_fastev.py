@@ -39,11 +39,12 @@ import pytest
 import advisor.fastev as fastev
 from advisor import AdvisorError, GameState, PileCard, PlayerState, Tile, parse_position, race_odds
 from advisor.bots import make_bot
-from advisor.encode import encode, full_pyramid, rank_codes
+from advisor.encode import encode, full_pyramid
 from advisor.ev import LegOutcomes, best_moves, legal_actions, partner_options, tile_spaces
 from advisor.fastev import EXACT_ROLLS, FastValues, fast_values
 from advisor.kernels.candidates import candidate_joint, candidate_races, draw_rolls
-from advisor.kernels.leg import RANK_CODES, completions
+from advisor.kernels.leg import completions
+from advisor.kernels.ranks import RANK_CODES, rank_codes
 from advisor.kernels.rng import seed_stream
 from played import board_seed, game_states, with_money  # noqa: E402
 from naive import apply_roll, board_of, ranking, stacks_of, tiles_of
@@ -92,7 +93,7 @@ def candidates(state: GameState, player: int = 0):
 
 def run_joint(enc, tiles, sp, sg, exact, samples=0, seed=0):
     orders = np.zeros((sp.size, RANK_CODES, enc.rolls + 1), np.int64)
-    candidate_joint(enc.board, enc.dice, enc.rolls, tiles, enc.ncam, sp, sg, exact, samples, seed, orders)
+    candidate_joint(enc.board, enc.dice, enc.rolls, tiles, sp, sg, exact, samples, seed, orders)
     return orders
 
 
@@ -101,7 +102,7 @@ def run_races(pos, base_tiles, tiles, sp, sg, samples, seed):
     ed = pos.rules
     win = np.zeros((sp.size, 5), np.int64)
     lose = np.zeros((sp.size, 5), np.int64)
-    candidate_races(enc.board, enc.dice, enc.rolls, base_tiles, tiles, enc.ncam, sp, sg, samples, seed,
+    candidate_races(enc.board, enc.dice, enc.rolls, base_tiles, tiles, sp, sg, samples, seed,
                     full_pyramid(ed), ed.rolls_per_leg, win, lose)
     return win, lose
 
@@ -139,7 +140,7 @@ def naive_play(board, tiles, ed, dies, faces, track=None):
     hits = 0
     for die, face in zip(dies, faces):
         letter, value, colour = naive_roll(ed, int(die), int(face))
-        _, landed, over = apply_roll(board, letter, value, colour, tiles, ed.racing)
+        _, landed, over = apply_roll(board, letter, value, colour, tiles)
         hits += landed is not None and landed == track
         if over:
             return True, hits
@@ -147,7 +148,7 @@ def naive_play(board, tiles, ed, dies, faces, track=None):
 
 
 def ranks_naive(board, racing) -> list[int]:
-    order = ranking(board, racing)
+    order = ranking(board)
     return [order.index(c) for c in racing]
 
 
@@ -283,9 +284,9 @@ def test_own_overall_cards_change_by_the_race_kernel(monkeypatch):
     calls = []
     real = kernels.candidate_races
 
-    def spy(board, dice, rolls, base_tiles, tiles, *rest):
-        real(board, dice, rolls, base_tiles, tiles, *rest)
-        calls.append((base_tiles.copy(), tiles.copy(), rest[2].copy(), rest[3], rest[-2].copy(), rest[-1].copy()))
+    def spy(board, dice, rolls, base_tiles, tiles, spaces, signs, samples, *rest):
+        real(board, dice, rolls, base_tiles, tiles, spaces, signs, samples, *rest)
+        calls.append((base_tiles.copy(), tiles.copy(), signs.copy(), samples, rest[-2].copy(), rest[-1].copy()))
 
     monkeypatch.setattr(kernels, "candidate_races", spy)
     board = "12:B 13:YG 14:PR 3:w 5:k +16@0 -9@1 dice:GPRx"
@@ -341,11 +342,11 @@ def test_candidate_joint_sampled_replays_the_drawn_rolls(board, players):
     samples, seed = 250, 987654321
     got = run_joint(enc, enc.tiles, sp, sg, False, samples, seed)
     want = np.zeros_like(got)
-    base_tiles = tiles_of(pos)
+    base_tiles = tiles_of(str(pos))
     for i in range(samples):
         dies, faces = draw(enc.dice, enc.rolls, stream(seed, i))
         for k, (space, sign) in enumerate(zip(sp, sg)):
-            board_k = board_of(pos)
+            board_k = board_of(str(pos))
             tiles_k = {**base_tiles, int(space): "+" if sign > 0 else "-"}
             _, hits = naive_play(board_k, tiles_k, ed, dies, faces, track=int(space))
             want[k, code_naive(board_k, ed.racing), hits] += 1
@@ -394,7 +395,7 @@ def test_candidate_races_replays_the_drawn_rolls(board, players, own):
     full, full_rolls = full_pyramid(ed), ed.rolls_per_leg
 
     def final_ranks(tiles, dies, faces, i, cache):
-        board = board_of(pos)
+        board = board_of(str(pos))
         over, _ = naive_play(board, tiles, ed, dies, faces)
         key = stacks_of(board)
         if key not in cache:
@@ -407,7 +408,7 @@ def test_candidate_races_replays_the_drawn_rolls(board, players, own):
     for i in range(samples):
         dies, faces = draw(enc.dice, enc.rolls, stream(seed, 2 * i))
         cache: dict = {}
-        r0 = final_ranks(tiles_of(pos), dies, faces, i, cache)
+        r0 = final_ranks(tiles_of(str(pos)), dies, faces, i, cache)
         for k, (space, sign) in enumerate(zip(sp, sg)):
             rk = final_ranks({**stripped, int(space): "+" if sign > 0 else "-"}, dies, faces, i, cache)
             for c in range(5):

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from advisor import parse_position, random_position
-from advisor.encode import encode, rank_codes
-from advisor.kernels.leg import RANK_CODES, enumerate_joint, enumerate_leg
+from advisor.encode import encode
+from advisor.kernels.leg import enumerate_joint, enumerate_leg
+from advisor.kernels.ranks import RANK_CODES, rank_codes
 from naive import naive_leg_counts
 
 NAMED = [
@@ -24,7 +25,7 @@ def kernel_joint(pos, track):
     enc = encode(pos)
     orders = np.zeros((RANK_CODES, enc.rolls + 1), np.int64)
     landings = np.zeros(enc.tiles.size, np.int64)
-    enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, track, orders, landings,
+    enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, False, track, orders, landings,
                     np.zeros(enc.tiles.size, np.int64))
     ranks = rank_codes()
     racing = pos.rules.racing
@@ -37,7 +38,7 @@ def kernel_joint(pos, track):
 
 def check(pos, track):
     got, landings = kernel_joint(pos, track)
-    assert got == naive_leg_counts(pos, track=track)["joint"]
+    assert got == naive_leg_counts(str(pos), track=track)["joint"]
     assert sum(n * w for (_, n), w in got.items()) == landings[track]
 
 
@@ -60,10 +61,10 @@ def test_untracked_matches_enumerate_leg():
     pos = parse_position(NAMED[0])
     enc = encode(pos)
     orders = np.zeros((RANK_CODES, 1), np.int64)
-    enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, 0, orders,
+    enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, False, 0, orders,
                     np.zeros(enc.tiles.size, np.int64), np.zeros(enc.tiles.size, np.int64))
     ranks = np.zeros((5, 5), np.int64)
-    enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, ranks, np.zeros(enc.tiles.size, np.int64))
+    enumerate_leg(enc.board, enc.dice, enc.rolls, enc.tiles, False, ranks, np.zeros(enc.tiles.size, np.int64))
     table = rank_codes()
     derived = np.zeros((5, 5), np.int64)
     for code in np.nonzero(orders[:, 0])[0]:
@@ -86,7 +87,7 @@ def test_reached_spaces_are_where_moves_end():
         pos = random_position("second", rng, dice=3)
         enc = encode(pos)
         reached = np.zeros(enc.tiles.size, np.int64)
-        enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, False, 0,
+        enumerate_joint(enc.board, enc.dice, enc.rolls, enc.tiles, False, 0,
                         np.zeros((RANK_CODES, 1), np.int64), np.zeros(enc.tiles.size, np.int64), reached)
         occupied = {s for s, _ in pos.stacks}
         for space in range(2, 17):
@@ -96,5 +97,5 @@ def test_reached_spaces_are_where_moves_end():
             from dataclasses import replace
 
             with_tile = replace(pos, tiles=(Tile(space, "+", 0),))
-            landings = naive_leg_counts(with_tile)["landings"].get(space, 0)
+            landings = naive_leg_counts(str(with_tile))["landings"].get(space, 0)
             assert (landings > 0) == bool(reached[space]), (str(pos), space)

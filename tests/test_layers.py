@@ -23,7 +23,7 @@ FLOORS = [
      "advisor.rules.setup", "advisor.rules.scoring", "advisor.notation", "advisor.encode", "advisor.rules.moves",
      "advisor.cards.position"],
     # 2: odds
-    ["advisor.exact", "advisor.montecarlo", "advisor.cards.odds"],
+    ["advisor.exact", "advisor.montecarlo", "advisor.cards.odds", "advisor.levels"],
     # 3: the game state
     ["advisor.state"],
     # 4: the rules core of actions: legality, apply, scoring of a turn

@@ -21,18 +21,18 @@ TWO_LEG = [
 def naive_race(text):
     """Exact final rank counts over two legs, by the naive reference alone."""
     pos = Position.from_string(text)
-    first = naive_leg_counts(pos, collect=True)
+    first = naive_leg_counts(text, collect=True)
     racing = pos.rules.racing
     counts = [[Fraction(0)] * 5 for _ in range(5)]
     for stacks, n in first["ends"].items():
         if race_over_board(stacks):
-            order, weight = [ranking(stacks, racing)], Fraction(n, first["total"])
-            outcomes = [(ranking(stacks, racing), weight)]
+            order, weight = [ranking(stacks)], Fraction(n, first["total"])
+            outcomes = [(ranking(stacks), weight)]
         else:
-            nxt = naive_leg_counts(Position(pos.edition, stacks), collect=True)
+            nxt = naive_leg_counts((pos.edition, stacks, (), None), collect=True)
             assert nxt["ended"] == nxt["total"], "the race must end in the next leg"
             outcomes = [
-                (ranking(s, racing), Fraction(n, first["total"]) * Fraction(m, nxt["total"]))
+                (ranking(s), Fraction(n, first["total"]) * Fraction(m, nxt["total"]))
                 for s, m in nxt["ends"].items()
             ]
         for order, weight in outcomes:

@@ -46,7 +46,8 @@ from advisor.ev import LegOutcomes, _Context, _value_card, legal_actions
 from advisor.fastev import EXACT_ROLLS, fast_values
 from advisor.game import Game
 from advisor.kernels.candidates import after_each_roll
-from advisor.kernels.leg import RANK_CODES, completions
+from advisor.kernels.leg import completions
+from advisor.kernels.ranks import RANK_CODES
 from played import board_seed, game_states, with_money  # noqa: E402
 from naive import GREY, apply_roll, board_of, naive_leg_counts, ranking, stacks_of, tiles_of
 
@@ -107,8 +108,8 @@ def next_rolls(pos):
 def after_roll(pos, letter, value, colour):
     """The naive reference's board after one roll: ``(board, over, position
     after it or None if the race is over)``."""
-    board = board_of(pos)
-    _, _, over = apply_roll(board, letter, value, colour, tiles_of(pos), pos.rules.racing)
+    board = board_of(str(pos))
+    _, _, over = apply_roll(board, letter, value, colour, tiles_of(str(pos)))
     if over:
         return board, True, None
     return board, False, replace(pos, stacks=stacks_of(board), dice=pos.dice.replace(letter, ""))
@@ -217,7 +218,7 @@ def pyramid_gift(state: GameState, p: int, cards: list | None = None) -> tuple[f
         weights += w
         if over:  # valued on the order it leaves
             dead += w
-            order = ranking(board, pos.rules.racing)
+            order = ranking(board)
             leg = LegOutcomes(np.array([1.0]), np.array([[order.index(c) for c in pos.rules.racing]]),
                               np.array([0]))
         else:
@@ -261,7 +262,7 @@ def run_after_each_roll(pos):
     enc = encode(pos)
     orders = np.zeros((36, RANK_CODES, 1), np.int64)
     weights = np.zeros(36, np.int64)
-    after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, orders, weights)
+    after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, orders, weights)
     return orders[:, :, 0], weights
 
 
@@ -286,9 +287,9 @@ def test_after_each_roll_against_the_naive_reference(board, naive, ends):
         if over:
             dead += 1
             want = np.zeros(RANK_CODES, np.int64)  # a roll that ends the race: its final order, once
-            want[code_of(ranking(board_after, ed.racing), ed.racing)] = 1
+            want[code_of(ranking(board_after), ed.racing)] = 1
             np.testing.assert_array_equal(orders[o], want, err_msg=where)
-            mix[code_of(ranking(board_after, ed.racing), ed.racing)] += w
+            mix[code_of(ranking(board_after), ed.racing)] += w
             continue
         total = completions(enc.ndice - 1, enc.rolls - 1)
         assert orders[o].sum() == total, where  # sequence counts of the remaining rolls
@@ -297,8 +298,8 @@ def test_after_each_roll_against_the_naive_reference(board, naive, ends):
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12, err_msg=where)
         if naive:  # exact counts, without any kernel
             counts = np.zeros(RANK_CODES, np.int64)
-            for stacks, n in naive_leg_counts(new, collect=True)["ends"].items():
-                counts[code_of(ranking(stacks, ed.racing), ed.racing)] += n
+            for stacks, n in naive_leg_counts(str(new), collect=True)["ends"].items():
+                counts[code_of(ranking(stacks), ed.racing)] += n
             np.testing.assert_array_equal(orders[o], counts, err_msg=where)
         mix += w * got
     np.testing.assert_array_equal(weights, want_weights)
@@ -317,7 +318,7 @@ def test_after_each_roll_adds_to_the_counts_it_is_given():
     orders = np.zeros((36, RANK_CODES, 1), np.int64)
     weights = np.zeros(36, np.int64)
     for _ in range(2):
-        after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, enc.ncam, orders, weights)
+        after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, orders, weights)
     np.testing.assert_array_equal(orders[:, :, 0], 2 * once)
     np.testing.assert_array_equal(weights, w1)  # weights are set, not added
 

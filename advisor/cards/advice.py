@@ -74,7 +74,7 @@ def bets(pos: CardsPosition) -> list[str]:
 
 
 def _rank_table() -> np.ndarray:
-    from ..encode import rank_codes
+    from ..kernels.ranks import rank_codes
 
     return rank_codes()  # [code, camel] -> 0-based rank (-1: not a race order)
 

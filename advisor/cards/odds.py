@@ -46,7 +46,6 @@ FIRST_RACES = (1_000, 20_000)
 #: The normal quantile of the 95% intervals (races are independent draws).
 Z95 = 1.959963984540054
 MAX_LEGS = 32
-_TRACK_CODES = {"n": 2, "s": 1, "h": 3}
 
 
 @dataclass
@@ -76,7 +75,7 @@ def kind_of(card) -> int:
 
 
 def kernel_state(pos: CardsPosition) -> KernelState:
-    from ..kernels.cards import KINDS, MAX_CARDS
+    from ..kernels.cards import HALF, KINDS, MAX_CARDS, NORMAL, SAND
 
     sp = np.zeros(5, np.int64)
     ht = np.zeros(5, np.int64)
@@ -86,7 +85,8 @@ def kernel_state(pos: CardsPosition) -> KernelState:
             ht[CAMELS.index(c)] = h
     fig = np.array([pos.palm[0] if pos.palm else 0, pos.fennec[0] if pos.fennec else 0], np.int64)
     track = np.zeros(MAX_CARDS, np.int64)
-    track[: len(pos.track)] = [_TRACK_CODES[c] for c in pos.track]
+    codes = {"n": NORMAL, "s": SAND, "h": HALF}  # the track letters of the notation
+    track[: len(pos.track)] = [codes[c] for c in pos.track]
     known = np.zeros(KINDS, np.int64)
     for card in pos.known:
         known[kind_of(card)] += 1
@@ -159,7 +159,7 @@ def races_to_precision(pos: CardsPosition, state: KernelState, seed: int, others
 def _code_onehot() -> np.ndarray:
     """``[code, camel, rank]``: 1 where race order ``code`` ranks the camel
     so (codes that are no race order: all 0).  Read-only (cached)."""
-    from ..encode import rank_codes
+    from ..kernels.ranks import rank_codes
 
     table = rank_codes()  # [code, camel] -> rank (-1: no permutation)
     onehot = np.zeros((table.shape[0], 5, 5))

@@ -55,6 +55,7 @@ __all__ = ["CardsPosition", "CAMELS", "LEG_STACK", "DEFAULT_TRACK", "parse_cards
 
 CAMELS = "BGOWY"
 LEG_STACK = (5, 3, 2, 2)
+LEG_VALUES = "".join(dict.fromkeys(map(str, LEG_STACK)))  # the values as bet digits: "532"
 FULL_DECK = {(c, 1): 5 for c in CAMELS} | {(c, 2): 1 for c in CAMELS}
 PLAYERS = range(2, 7)
 MAX_TRACK_CARDS = 32  # the kernels hold 64 track cards: room for the extensions of later legs
@@ -225,7 +226,7 @@ class CardsPosition:
             self._fail(f"deck:{self.deck}", "fewer unseen cards than unknown cards in the deck")
         for c, stack in zip(CAMELS, self.legtiles):
             if tuple(stack) != LEG_STACK[len(LEG_STACK) - len(stack):]:
-                self._fail(f"legtiles:{c}", "leg-winner cards left are a suffix of 5,3,2,2")
+                self._fail(f"legtiles:{c}", "leg-winner cards left are a suffix of " + ",".join(map(str, LEG_STACK)))
         for name, letters in (("mid", self.mid), ("winners", self.winners), ("losers", self.losers)):
             if any(c not in CAMELS for c in letters) or len(set(letters)) != len(letters):
                 self._fail(f"{name}:{letters}", f"colours from {CAMELS}, each once")
@@ -241,12 +242,13 @@ class CardsPosition:
                 elif b in taken:
                     self._fail(token, "there is one midfield card per colour")
                 taken[b] += 1
-            elif len(b) == 2 and b[0] in CAMELS and b[1] in "532":
+            elif len(b) == 2 and b[0] in CAMELS and b[1] in LEG_VALUES:
                 taken[(b[0], int(b[1]))] += 1
             else:
-                self._fail(token, "a bet is C5/C3/C2 (leg winner), mC (midfield), wC / lC (overall)")
+                self._fail(token, f"a bet is {'/'.join('C' + v for v in LEG_VALUES)} (leg winner), mC (midfield), "
+                           "wC / lC (overall)")
         for c, stack in zip(CAMELS, self.legtiles):
-            for value in (5, 3, 2):
+            for value in map(int, LEG_VALUES):
                 if taken[(c, value)] + stack.count(value) > LEG_STACK.count(value):
                     self._fail(f"bets:{c}{value}", "more leg-winner cards of that value than the game has")
         for kind, name, table in (("w", "winner", self.winners), ("l", "loser", self.losers)):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .ranks import code_of_ranks
 
 TRACK = 16
 SPACE_OFFSET = 3  # spaces -3..28 fit in 5 bits; reachable spaces are -2..20
@@ -91,7 +92,7 @@ def unit_of(board, camel):
 
 
 @njit(inline="always")
-def move_unit(board, camel, distance, direction, tiles, ncam):
+def move_unit(board, camel, distance, direction, tiles):
     """Move ``camel`` and every camel above it by ``distance`` in ``direction``.
 
     ``direction`` is +1 for racing camels, -1 for crazy camels.  Returns
@@ -153,6 +154,13 @@ def carries_racing(board, crazy):
 
 
 @njit(inline="always")
+def has_crazy(board):
+    """Whether the board holds the crazy camels (second edition): an absent
+    camel's field is 0, a present one's never is (its space field is >= 1)."""
+    return field_of(board, GREY) != 0
+
+
+@njit(inline="always")
 def without_crazy(board):
     """The board with both crazy camels lifted off (their lanes emptied, the
     camels above them one level lower).
@@ -192,14 +200,14 @@ def crazy_mover(board, colour):
 
 
 @njit(inline="always")
-def roll(board, die, face, tiles, ncam):
+def roll(board, die, face, tiles):
     """Apply one die result; ``face`` is 0..2 (value face+1) for a racing
     die, 0..5 for the grey die (colour ``face // 3``, value ``face % 3 + 1``).
     Returns ``(board, landed, over)`` as :func:`move_unit`."""
     if die == GREY:
         camel = crazy_mover(board, face // 3)
-        return move_unit(board, camel, face % 3 + 1, -1, tiles, ncam)
-    return move_unit(board, die, face + 1, 1, tiles, ncam)
+        return move_unit(board, camel, face % 3 + 1, -1, tiles)
+    return move_unit(board, die, face + 1, 1, tiles)
 
 
 @njit(inline="always")
@@ -229,34 +237,14 @@ def add_ranks(board, weight, rank_counts):
     rank_counts[4, r4] += weight
 
 
-#: Number of rank codes: ``r0 + 5*r1 + 25*r2 + 125*r3`` (r4 follows).
-RANK_CODES = 625
-
-
 @njit(inline="always")
 def rank_code(board):
-    """The race order of the racing camels as one number (see RANK_CODES):
-    ``r_i`` is the 0-based rank of camel ``i``.  Counting codes and expanding
-    them once (:func:`add_rank_codes`) is cheaper than five counters per board."""
+    """The race order of the racing camels as one number
+    (:func:`~advisor.kernels.ranks.code_of_ranks`).  Counting codes and
+    expanding them once (:func:`~advisor.kernels.ranks.add_rank_codes`) is
+    cheaper than five counters per board."""
     r0, r1, r2, r3, _ = ranks_of(board)
-    return r0 + 5 * r1 + 25 * r2 + 125 * r3
-
-
-@njit
-def add_rank_codes(code_counts, rank_counts):
-    """Add counts by rank code (int64[RANK_CODES]) to ``rank_counts[camel, rank]``."""
-    for code in range(RANK_CODES):
-        w = code_counts[code]
-        if w:
-            r0 = code % 5
-            r1 = code // 5 % 5
-            r2 = code // 25 % 5
-            r3 = code // 125
-            rank_counts[0, r0] += w
-            rank_counts[1, r1] += w
-            rank_counts[2, r2] += w
-            rank_counts[3, r3] += w
-            rank_counts[4, 10 - r0 - r1 - r2 - r3] += w
+    return code_of_ranks(r0, r1, r2, r3)
 
 
 @njit(inline="always")

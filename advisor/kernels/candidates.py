@@ -29,6 +29,7 @@ import numpy as np
 from ._jit import njit
 from .board import GREY, SPACE_OFFSET, TILE_SLOTS, TRACK, crazy_mover, move_prepared, rank_code, ranks_of, unit_of
 from .leg import enumerate_joint
+from .race import MAX_LEGS
 from .rng import seed_stream
 from .sample import draw_die, play_leg
 
@@ -105,7 +106,7 @@ def _candidate_tiles(tiles, spaces, signs):
 
 
 @njit
-def candidate_joint(board, dice, rolls, tiles, ncam, spaces, signs, exact, samples, seed, orders):
+def candidate_joint(board, dice, rolls, tiles, spaces, signs, exact, samples, seed, orders):
     """Per candidate ``k`` (the tile ``signs[k]`` added on ``spaces[k]`` to
     ``tiles``), add to ``orders[k]`` int64[RANK_CODES, rolls + 1] the joint
     counts of final race order and landings on the new tile: exact sequence
@@ -115,7 +116,7 @@ def candidate_joint(board, dice, rolls, tiles, ncam, spaces, signs, exact, sampl
     own = _candidate_tiles(tiles, spaces, signs)
     if exact:
         for k in range(spaces.size):
-            enumerate_joint(board, dice, rolls, own[k], ncam, False, spaces[k], orders[k], landings, reached)
+            enumerate_joint(board, dice, rolls, own[k], False, spaces[k], orders[k], landings, reached)
         return
     state = np.empty(4, np.uint64)
     dies = np.empty(rolls, np.int64)
@@ -137,7 +138,7 @@ def candidate_joint(board, dice, rolls, tiles, ncam, spaces, signs, exact, sampl
 
 
 @njit
-def after_each_roll(board, dice, rolls, tiles, ncam, orders, weights):
+def after_each_roll(board, dice, rolls, tiles, orders, weights):
     """For each possible next roll (outcome ``o = 6 * die + face``): its
     weight in equally likely sequences (``weights[o]``: 2 per racing die
     value, 1 per grey face, 0 for dice not in the pyramid) and the exact
@@ -157,16 +158,16 @@ def after_each_roll(board, dice, rolls, tiles, ncam, orders, weights):
             if over:
                 orders[o, rank_code(nb), 0] += 1
             else:
-                enumerate_joint(nb, dice & ~(1 << die), rolls - 1, tiles, ncam, False, 0, orders[o], landings,
-                                reached)
+                enumerate_joint(nb, dice & ~(1 << die), rolls - 1, tiles, False, 0, orders[o], landings, reached)
 
 
 @njit
-def _finish(board, over, full_dice, full_rolls, ncam, state, no_tiles, landings):
-    """The final board of a race whose current leg ended on ``board``."""
+def _finish(board, over, full_dice, full_rolls, state, no_tiles, landings):
+    """The final board of a race whose current leg ended on ``board`` (at
+    most MAX_LEGS more legs, as in :func:`~advisor.kernels.race.race_replicates`)."""
     played = 0
-    while not over and played < 64:
-        board, over = play_leg(board, full_dice, full_rolls, no_tiles, ncam, state, landings)
+    while not over and played < MAX_LEGS:
+        board, over = play_leg(board, full_dice, full_rolls, no_tiles, state, landings)
         played += 1
     return board
 
@@ -182,7 +183,7 @@ def _count(board, win, lose, k, weight):
 
 
 @njit
-def candidate_races(board, dice, rolls, base_tiles, tiles, ncam, spaces, signs, samples, seed,
+def candidate_races(board, dice, rolls, base_tiles, tiles, spaces, signs, samples, seed,
                     full_dice, full_rolls, win, lose):
     """How each candidate changes the win and last-place counts of the
     racing camels, sampled with common random numbers: ``win[k, camel]``
@@ -224,7 +225,7 @@ def candidate_races(board, dice, rolls, base_tiles, tiles, ncam, spaces, signs, 
             continue
         seed_stream(seed, 2 * i + 1, later)
         ends[0] = end0
-        finals[0] = _finish(end0, over0, full_dice, full_rolls, ncam, later, no_tiles, landings)
+        finals[0] = _finish(end0, over0, full_dice, full_rolls, later, no_tiles, landings)
         distinct = 1
         for k in range(spaces.size):
             # a board that ended the race differs from every leg-end board
@@ -237,7 +238,7 @@ def candidate_races(board, dice, rolls, base_tiles, tiles, ncam, spaces, signs, 
             if m == distinct:
                 seed_stream(seed, 2 * i + 1, later)
                 ends[m] = k_end[k]
-                finals[m] = _finish(k_end[k], k_over[k], full_dice, full_rolls, ncam, later, no_tiles, landings)
+                finals[m] = _finish(k_end[k], k_over[k], full_dice, full_rolls, later, no_tiles, landings)
                 distinct += 1
             _count(finals[m], win, lose, k, 1)
             _count(finals[0], win, lose, k, -1)

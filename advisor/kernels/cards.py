@@ -39,6 +39,7 @@ import numpy as np
 from numba import prange
 
 from ._jit import njit
+from .ranks import RANK_CODES, code_of_ranks
 from .rng import below, seed_stream
 
 N_CAMELS = 5
@@ -137,14 +138,9 @@ def rank_of(sp, ht, camel):
 
 @njit
 def rank_code(sp, ht):
-    """Race order as ``r0 + 5 r1 + 25 r2 + 125 r3`` (``r_i``: 0-based rank
-    of camel ``i``, see :func:`rank_of`)."""
-    code = 0
-    mult = 1
-    for i in range(N_CAMELS - 1):
-        code += rank_of(sp, ht, i) * mult
-        mult *= 5
-    return code
+    """The race order as one number (:func:`~advisor.kernels.ranks.code_of_ranks`
+    of each camel's :func:`rank_of`)."""
+    return code_of_ranks(rank_of(sp, ht, 0), rank_of(sp, ht, 1), rank_of(sp, ht, 2), rank_of(sp, ht, 3))
 
 
 @njit
@@ -246,7 +242,7 @@ def draw_card(known, pool, unknown, state):
     return -1, unknown
 
 
-CODES = 625
+CODES = RANK_CODES  # race orders (see advisor.kernels.ranks)
 CHUNK = 4096  # samples per parallel chunk
 #: Seconds on one thread per sampled leg and per race (players choosing at
 #: random; revealing only is faster): sizes a call's thread count.

@@ -27,18 +27,17 @@ from .board import (
     SPACE_OFFSET,
     TRACK,
     GREY,
-    N_RACING,
     TILE_SLOTS,
     faces_of,
     popcount,
-    RANK_CODES,
-    add_rank_codes,
     crazy_mover,
+    has_crazy,
     move_prepared,
     rank_code,
     unit_of,
     without_crazy,
 )
+from .ranks import RANK_CODES, add_rank_codes
 
 MAX_CHILDREN = 5 * 3 + 6  # children of one state: every die, every face
 _EMPTY = 0  # no board key is 0: every camel's space field is >= 1
@@ -123,8 +122,13 @@ def _initial_bits(expected):
     return bits
 
 
+#: Columns of :func:`leg_levels`' table, one row per roll of the leg.
+LEVEL_SEQUENCES, LEVEL_ENDED, LEVEL_STATES = 0, 1, 2
+LEVEL_FIELDS = 3
+
+
 @njit
-def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landings):
+def enumerate_leg(board, dice, rolls, tiles, collect, rank_counts, landings):
     """Enumerate the remaining ``rolls`` rolls of a leg.
 
     Parameters
@@ -133,7 +137,6 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
     dice : int64 bit mask of the dice in the pyramid (bit 5 = grey).
     rolls : rolls left in this leg (1 <= rolls <= number of dice).
     tiles : int8[TILE_SLOTS] tile effect by space.
-    ncam : camels on the board (5 or 7).
     collect : also return the distinct end states with their counts.
     rank_counts : int64[5, 5], incremented: [camel, rank] sequence counts.
     landings : int64[TILE_SLOTS], incremented: sequence-weighted number of
@@ -145,13 +148,13 @@ def enumerate_leg(board, dice, rolls, tiles, ncam, collect, rank_counts, landing
     """
     orders = np.zeros((RANK_CODES, 1), np.int64)
     reached = np.zeros(TILE_SLOTS, np.int64)
-    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, ncam, collect, 0, orders, landings, reached)
+    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, collect, 0, orders, landings, reached)
     add_rank_codes(orders[:, 0], rank_counts)
     return ended, end_k, end_v
 
 
 @njit
-def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, landings, reached):
+def enumerate_joint(board, dice, rolls, tiles, collect, track, orders, landings, reached):
     """:func:`enumerate_leg` returning the joint distribution of the final
     race order and of the landings on one tile.
 
@@ -164,6 +167,39 @@ def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, lan
     ``reached`` int64[TILE_SLOTS] is set to 1 at every space on which some
     move ends (before any tile effect): a new tile elsewhere changes nothing.
     """
+    levels = np.zeros((rolls, LEVEL_FIELDS), np.int64)
+    return _walk(board, dice, rolls, tiles, collect, track, orders, landings, reached, levels)
+
+
+@njit
+def leg_levels(board, dice, rolls, tiles, collect, levels, rank_counts, landings):
+    """:func:`enumerate_leg` that also counts the enumeration tree, level by
+    level (the leg's "perft"): row ``k`` of ``levels`` int64[rolls,
+    LEVEL_FIELDS] (incremented) is about roll ``k + 1``:
+
+    ``LEVEL_SEQUENCES``: die sequences of ``k + 1`` rolls played (the race
+    still running before the roll), in the counting convention's weights;
+    ``LEVEL_ENDED``: those of them in which that roll ends the race;
+    ``LEVEL_STATES``: distinct states (board and dice left) the rolls lead
+    to with the race running, after merging (0 for the last roll, never
+    stored).  With ``collect`` the states are whole; without it the crazy
+    camels are left out of them once the grey die is out, as for the rank
+    counts (states equal but for the crazy camels are one).
+
+    Returns ``(ended, end states)``: as :func:`enumerate_leg`, and the number
+    of distinct end boards if ``collect`` (else 0).
+    """
+    orders = np.zeros((RANK_CODES, 1), np.int64)
+    reached = np.zeros(TILE_SLOTS, np.int64)
+    ended, end_k, _ = _walk(board, dice, rolls, tiles, collect, 0, orders, landings, reached, levels)
+    add_rank_codes(orders[:, 0], rank_counts)
+    return ended, end_k.size
+
+
+@njit
+def _walk(board, dice, rolls, tiles, collect, track, orders, landings, reached, levels):
+    """The enumeration of :func:`enumerate_joint`, counting its tree in
+    ``levels`` (:func:`leg_levels`)."""
     nl = orders.shape[1]
     ndice = popcount(dice)
     comp = np.empty(rolls + 1, np.int64)
@@ -174,7 +210,7 @@ def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, lan
     cur_n = np.zeros(1, np.int64)
     # End states are kept whole (``collect``); for rank counts alone, crazy
     # camels are dropped from the state once the grey die is out.
-    merge_crazy = ncam > N_RACING and not collect
+    merge_crazy = has_crazy(board) and not collect
     if merge_crazy and not (dice >> GREY) & 1:
         board = without_crazy(board)
     cur_k[0] = board | (dice << DICE_SHIFT)
@@ -223,10 +259,12 @@ def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, lan
                         landings[landed] += w * done
                         if landed == track:
                             n += 1
+                    levels[level, LEVEL_SEQUENCES] += w
                     if over or last:
                         orders[rank_code(nb), n] += w * done
                         if over:
                             ended += w * done
+                            levels[level, LEVEL_ENDED] += w
                         if collect:
                             fcount += _insert(final, fbits, nb, w * done)
                     else:
@@ -234,6 +272,7 @@ def enumerate_joint(board, dice, rolls, tiles, ncam, collect, track, orders, lan
                             nb = without_crazy(nb)
                         ncount += _insert(table, nbits, nb | (rest << DICE_SHIFT), w, n * (2 << nbits))
         if not last:
+            levels[level, LEVEL_STATES] += ncount
             cur_k, cur_v, cur_n = _compact(table, ncount, nbits)
     if collect:
         end_k, end_v, _ = _compact(final, fcount, fbits)
@@ -254,7 +293,7 @@ def _batch_work(boards, dice, rolls, *_):
 
 
 @njit(parallel=True, work=_batch_work)
-def leg_counts_batch(boards, dice, rolls, tiles, ncam, rank_counts, landings, ended):
+def leg_counts_batch(boards, dice, rolls, tiles, rank_counts, landings, ended):
     """:func:`enumerate_leg` for many positions at once (rank counts only).
 
     ``boards``, ``dice``, ``rolls``: int64[n]; ``tiles``: int8[n, TILE_SLOTS];
@@ -263,9 +302,10 @@ def leg_counts_batch(boards, dice, rolls, tiles, ncam, rank_counts, landings, en
     """
     for i in prange(boards.size):
         e, _, _ = enumerate_leg(
-            boards[i], dice[i], rolls[i], tiles[i], ncam, False, rank_counts[i], landings[i]
+            boards[i], dice[i], rolls[i], tiles[i], False, rank_counts[i], landings[i]
         )
         ended[i] = e
 
 
-__all__ = ["completions", "enumerate_leg", "enumerate_joint", "leg_counts_batch", "N_RACING", "TILE_SLOTS", "RANK_CODES"]
+__all__ = ["completions", "enumerate_leg", "enumerate_joint", "leg_levels", "leg_counts_batch", "TILE_SLOTS",
+           "LEVEL_SEQUENCES", "LEVEL_ENDED", "LEVEL_STATES", "LEVEL_FIELDS"]

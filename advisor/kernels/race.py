@@ -46,8 +46,7 @@ def _race_work(boards, cdf, replicates, per_replicate, *_):
 
 
 @njit(parallel=True, work=_race_work)
-def race_replicates(boards, cdf, replicates, per_replicate, seed, stream0, full_dice, rolls, ncam,
-                    ranks, legs):
+def race_replicates(boards, cdf, replicates, per_replicate, seed, stream0, full_dice, rolls, ranks, legs):
     """Play ``replicates`` x ``per_replicate`` races from the leg-end states.
 
     boards : int64[n] leg-end boards (race not over); cdf : float64[n]
@@ -72,7 +71,7 @@ def race_replicates(boards, cdf, replicates, per_replicate, seed, stream0, full_
             board = boards[j]
             played = 0
             while True:
-                board, over = play_leg(board, full_dice, rolls, tiles, ncam, state, landings)
+                board, over = play_leg(board, full_dice, rolls, tiles, state, landings)
                 played += 1
                 if over or played == MAX_LEGS:
                     break

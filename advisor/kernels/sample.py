@@ -44,7 +44,7 @@ def draw_die(pyramid, left, state):
 
 
 @njit(inline="always")
-def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
+def play_leg(board, pyramid, rolls, tiles, state, landings):
     """Play the rest of one leg at random; returns ``(board, over)`` and adds
     the tile landings to ``landings``."""
     left = 0
@@ -54,7 +54,7 @@ def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
         die, face = draw_die(pyramid, left, state)
         pyramid &= ~(1 << die)
         left -= 1
-        board, landed, over = roll(board, die, face, tiles, ncam)
+        board, landed, over = roll(board, die, face, tiles)
         if landed:
             landings[landed] += 1
         if over:
@@ -62,12 +62,12 @@ def play_leg(board, pyramid, rolls, tiles, ncam, state, landings):
     return board, False
 
 
-def _sample_work(board, pyramid, rolls, tiles, ncam, samples, *_):
+def _sample_work(board, pyramid, rolls, tiles, samples, *_):
     return samples * LEG_SECONDS, (samples + CHUNK - 1) // CHUNK
 
 
 @njit(parallel=True, work=_sample_work)
-def sample_leg(board, pyramid, rolls, tiles, ncam, samples, seed, rank_counts, landings):
+def sample_leg(board, pyramid, rolls, tiles, samples, seed, rank_counts, landings):
     """Sample ``samples`` legs; fills ``rank_counts`` int64[5, 5] and
     ``landings`` int64[TILE_SLOTS]; returns the number of legs in which the
     race ended."""
@@ -80,7 +80,7 @@ def sample_leg(board, pyramid, rolls, tiles, ncam, samples, seed, rank_counts, l
         seed_stream(seed, c, state)
         n = min(CHUNK, samples - c * CHUNK)
         for _ in range(n):
-            end, over = play_leg(board, pyramid, rolls, tiles, ncam, state, lands[c])
+            end, over = play_leg(board, pyramid, rolls, tiles, state, lands[c])
             add_ranks(end, 1, ranks[c])
             if over:
                 ends[c] += 1

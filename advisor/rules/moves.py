@@ -59,5 +59,5 @@ def step(position: Position, die: str, value: int, colour: str | None = None) ->
     else:
         face = value - 1
         moved = die
-    board, landed, over = roll(enc.board, index, face, enc.tiles, enc.ncam)
+    board, landed, over = roll(enc.board, index, face, enc.tiles)
     return Step(unpack_board(board, ed), moved, int(landed) or None, bool(over))
