@@ -176,6 +176,8 @@ def test_a_position_built_by_clicks_shows_the_exact_leg_odds(page):
     p.click('#board [data-space="8"] rect >> nth=0')
     p.click('#board [data-die="B"]')
     p.click('#board [data-die="Y"]')
+    # each click re-draws the board: wait for it before the next one
+    expect(p.locator("#board-text")).to_have_value("1:B 2:YG 3:PR 14:w 15:k +5@1 -8 dice:GPRx")
     p.click('#board [data-legtile="R"]')
     board = "1:B 2:YG 3:PR 14:w 15:k +5@1 -8 dice:GPRx legtiles:R322"
     expect(p.locator("#board-text")).to_have_value(board)
