@@ -3,7 +3,7 @@ interactive game print them."""
 
 from __future__ import annotations
 
-__all__ = ["format_leg_odds", "format_race_odds", "format_advice"]
+__all__ = ["format_leg_odds", "format_race_odds", "format_advice", "action_details"]
 
 
 def format_leg_odds(odds) -> str:
@@ -81,6 +81,12 @@ def format_advice(state, frame, assumptions) -> str:
     lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
                  "action's own payout; denial: how much the next player's best option drops.")
     return "\n".join(lines)
+
+def action_details(row: dict) -> str:
+    """The figures behind one action's EV (a row of :func:`advisor.best_moves`),
+    as the ``details`` column of ``camelup best``."""
+    return _details(row)
+
 
 def _details(row: dict) -> str:
     kind = row["kind"]
