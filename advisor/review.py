@@ -151,9 +151,12 @@ class Valuer:
             track = owners.get(p, 0)
             leg = self.leg(pos, track)
             if track not in scored:
-                rows, inverse = np.unique(leg.ranks, axis=0, return_inverse=True)
-                rewards = np.array([leg_rewards(players, [racing[c] for c in np.argsort(row)]) for row in rows],
-                                   np.int64).reshape(len(rows), len(players))
+                # leg scoring sees only which camel is 1st and which 2nd (a
+                # tile pays its value, 1 or -1): one call of the rule per pair
+                pairs = np.argmin(leg.ranks, axis=1) * 8 + np.argmax(leg.ranks == 1, axis=1)
+                keys, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+                rewards = np.array([leg_rewards(players, [racing[c] for c in np.argsort(leg.ranks[k])])
+                                    for k in first], np.int64).reshape(len(keys), len(players))
                 scored[track] = rewards[np.asarray(inverse).ravel()]
             own = leg.landings if track else 0
             values = np.maximum(0, pl.money + own + scored[track][:, p])
