@@ -185,7 +185,7 @@ def plot_landings(frame, ax=None):
 
 
 def plot_review(review, ax=None):
-    """A reviewed game (:func:`advisor.review.review`): per turn, the EV lost
+    """A reviewed game (:func:`advisor.review`): per turn, the EV lost
     by the player who acted (bars below zero, in that player's colour), and
     each player's cumulative skill (solid line) and luck (dashed) in coins;
     leg ends as grey dotted lines."""

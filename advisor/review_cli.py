@@ -1,5 +1,5 @@
 """``camelup review`` and ``camelup best GAMES.jsonl --game N --turn T``:
-the command-line side of :mod:`advisor.review` (checks before work, text
+the command-line side of :mod:`advisor.gamereview` (checks before work, text
 and JSON output, the decisions file, the chart)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
 
 def _pick(path, game: int):
     """``(line, record)`` of game ``game`` of a file of records."""
-    from .review import read_games
+    from .gamereview import read_games
 
     count = 0
     for index, line, record in read_games(path):
@@ -216,7 +216,7 @@ def run_review(args) -> int:
     reviewed (the others are)."""
     import pandas as pd
 
-    from .review import count_games, review_records
+    from .gamereview import count_games, review_records
 
     _check_paths(args)
     games = None if args.game is None else {args.game}
@@ -264,7 +264,7 @@ def run_review(args) -> int:
 def reviews_empty():
     import pandas as pd
 
-    from .review import DECISION_COLUMNS
+    from .gamereview import DECISION_COLUMNS
 
     return pd.DataFrame(columns=DECISION_COLUMNS)
 

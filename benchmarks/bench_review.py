@@ -12,18 +12,20 @@ Prints:
   details of every decision (the default for one game) and without;
 * a file of N games (``--records``, or N games simulated here between
   advisor, rival, heuristic and random bots, seed 14) reviewed on every
-  core through :func:`advisor.review.review_records` at ``--precision``
+  core through :func:`advisor.gamereview.review_records` at ``--precision``
   (default 0.002), start-up included: seconds, games per second, seconds
   per decision.
 
 The load average is printed first: on a shared machine every figure slows
-with it.
+with it, so the CPU time (one thread: the time on an idle core) is
+printed beside the wall time.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,10 +56,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
-    import numba
-
     from advisor.jsonio import dumps
-    from advisor.review import review, review_records
+    from advisor.gamereview import review_records
 
     index, record = sixty_turn_game()
     turns = record[-1]["turns"]
@@ -65,22 +65,28 @@ def main() -> None:
     if not args.no_cold:
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
             fh.writelines(dumps(e) + "\n" for e in record)
-        print_cold(timed(f"from advisor.game import read_records\nfrom advisor.review import review\n"
+        print_cold(timed(f"from advisor.game import read_records\nfrom advisor.gamereview import review\n"
                          f"review(read_records({fh.name!r})[0])"), f"review of the {turns}-turn game")
         os.unlink(fh.name)
 
-    numba.set_num_threads(1)
-    review(record[:8])  # warm: kernels loaded
-    print(f"\nwarm, one process, one thread, precision 0.002 (best of 3):")
+    print(f"\nwarm (kernels cached and loaded, a fresh process each: no figure of this game memoized), "
+          f"one thread, precision 0.002:")
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
+        fh.writelines(dumps(e) + "\n" for e in record)
     for details in (True, False):
-        best = float("inf")
-        for _ in range(3):
-            start = time.perf_counter()
-            review(record, details=details)
-            best = min(best, time.perf_counter() - start)
-        print(f"  {turns}-turn game, details {'on ' if details else 'off'}   {best:7.2f} s   "
-              f"({1000 * best / turns:.0f} ms per decision)")
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        snippet = (f"import time, numba\nnumba.set_num_threads(1)\n"
+                   f"from advisor.game import read_records\nfrom advisor.gamereview import review\n"
+                   f"from advisor.simulate import play_game\n"
+                   f"review(play_game(['heuristic'] * 4, 'second', 1)[:12])  # loads the kernels\n"
+                   f"record = read_records({fh.name!r})[0]\n"
+                   f"t0, c0 = time.perf_counter(), time.process_time()\nreview(record, details={details})\n"
+                   f"print(time.process_time() - c0, time.perf_counter() - t0)\n")
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        out = subprocess.run([sys.executable, "-c", snippet], env=env, check=True, capture_output=True, text=True)
+        cpu, took = map(float, out.stdout.split()[-2:])
+        print(f"  {turns}-turn game, details {'on ' if details else 'off'}   {took:7.2f} s wall, {cpu:6.2f} s CPU "
+              f"({1000 * cpu / turns:.0f} ms CPU per decision)")
+    os.unlink(fh.name)
 
     with tempfile.TemporaryDirectory() as tmp:
         path = args.records
@@ -91,12 +97,16 @@ def main() -> None:
             start = time.perf_counter()
             simulate_to_file(["advisor", "rival", "heuristic", "random"], args.games, path, seed=14)
             print(f"\n{args.games} games simulated in {time.perf_counter() - start:.1f} s")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), os.times()
         games = decisions = 0
         for done in review_records(path, precision=args.precision, details=False, progress=sys.stderr.isatty()):
             games += 1
             decisions += 0 if done.review is None else len(done.review.decisions)
         took = time.perf_counter() - start
+        end = os.times()
+        cpu = (end.user + end.children_user + end.system + end.children_system
+               - cpu.user - cpu.children_user - cpu.system - cpu.children_system)
+    print(f"CPU time of this process and its workers: {cpu:.1f} s ({cpu / max(games, 1):.2f} s per game)")
     print(f"\n{games} games ({decisions:,} decisions) reviewed on every core ({os.cpu_count()}), precision "
           f"{args.precision}, details off, start-up included: {took:.1f} s = {games / took:.2f} games/s, "
           f"{1000 * took / max(decisions, 1):.1f} ms per decision")

@@ -13,7 +13,7 @@ from advisor.ev import best_moves
 from advisor.exact import leg_odds
 from advisor.fastev import fast_values
 from advisor.game import Game, RecordError, Roll, write_records
-from advisor.review import Valuer, review
+from advisor.gamereview import Valuer, review
 
 PRECISION = 0.05  # coarse race odds keep the tests quick; the decomposition is exact at any precision
 
@@ -289,7 +289,7 @@ def test_review_text_of_one_game_and_its_chart(tmp_path, capsys):
 def test_bad_options_are_refused_before_any_work(tmp_path, capsys, monkeypatch, argv, message):
     path, _ = three_games(tmp_path)
     monkeypatch.chdir(tmp_path)
-    import advisor.review as rv
+    import advisor.gamereview as rv
 
     monkeypatch.setattr(rv, "review", lambda *a, **k: pytest.fail("work was done"))
     assert main(["review", str(path), *argv]) == 2
@@ -355,7 +355,7 @@ def test_plot_review_on_given_axes():
 
 
 def test_the_file_in_parallel_equals_one_process(tmp_path):
-    from advisor.review import review_records
+    from advisor.gamereview import review_records
 
     path, _ = three_games(tmp_path)
     one = list(review_records(path, processes=1, precision=0.05, details=False))
@@ -384,3 +384,11 @@ def test_review_on_a_dask_cluster_equals_a_local_one(tmp_path, capsys):
     assert local.read_text() == remote.read_text()
     assert main(["review", str(path), "--engine", "dask"]) == 2
     assert "--engine dask needs --scheduler" in capsys.readouterr().err
+
+
+def test_advisor_review_is_the_public_entry_point():
+    import advisor
+
+    game = blunder_record()
+    decisions, players = advisor.review(game.record, precision=PRECISION, details=False)
+    assert decisions["action"].tolist() == ["leg:R", "leg:B"] and len(players) == 4

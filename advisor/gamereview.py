@@ -277,12 +277,37 @@ class _Decisions:
         row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
                "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions)}
         if self.details:
-            from .ev import evaluate
-
-            rows = {a: evaluate(view, a, player, precision=self.precision, seed=self.seed, denial=False)
-                    for a in {action, actions[best]}}
+            rows = self._detail_rows(view, player, {action, actions[best]}, dict(zip(actions, ev)))
             row["details"], row["best_details"] = _details(rows[action]), _details(rows[actions[best]])
         return row
+
+    def _detail_rows(self, view, player: int, wanted: set, ev: dict) -> dict:
+        """The ``best_moves`` rows of the actions ``wanted``, without a race
+        simulation of their own: an overall card's probability is that of
+        the race odds behind its EV, a tile's change of the player's cards
+        on the piles is its EV less its leg figures."""
+        from .ev import best_moves, evaluate
+        from .fastev import shared_race_odds
+
+        own_cards = any(c.player == player and c.colour for c in view.winner_pile + view.loser_pile)
+        rows, quick = {}, None
+        for action in wanted:
+            kind, _, arg = action.partition(":")
+            if kind in ("winner", "loser"):
+                race = shared_race_odds(view.position, self.precision)
+                p = float((race.win if kind == "winner" else race.lose)[view.position.rules.racing.index(arg)])
+                pile = view.winner_pile if kind == "winner" else view.loser_pile
+                rows[action] = {"action": action, "kind": kind, "ev": ev[action], "p_first": p, "p_rest": p,
+                                "pile_place": len(pile) + 1, "floor": 0.0}
+            elif kind == "tile" and own_cards:
+                if quick is None:
+                    quick = best_moves(view, player, denial=False, race=False).set_index("action", drop=False)
+                row = quick.loc[action].to_dict()
+                rows[action] = {**row, "overall_change": ev[action] - row["ev"], "ev": ev[action]}
+            else:  # leg figures: exact, no race odds
+                rows[action] = evaluate(view, action, player, precision=self.precision, seed=self.seed,
+                                        denial=False)
+        return rows
 
     def _full(self, view, player: int, action: str) -> dict:
         from .ev import best_moves
