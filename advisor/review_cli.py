@@ -137,7 +137,7 @@ def format_review(rev, player: int | None = None) -> str:
 
 
 def _players_text(players) -> str:
-    lines = [f"{'player':<14}{'decisions':>9} {'EV lost':>8} {'/turn':>6} {'mistakes':>8} {'blunders':>8} "
+    lines = [f"{'player':<14}{'decisions':>9} {'EV lost':>8} {'mean':>6} {'mistakes':>8} {'blunders':>8} "
              f"{'accurate':>8} | {'start':>5} {'skill':>7} {'others':>7} {'luck':>7} = {'final':>6}"]
     for r in players.itertuples():
         lines.append(f"{f'{r.player} {r.seat}'[:14]:<14}{r.decisions:>9} {r.ev_lost_total:8.2f} "

@@ -392,3 +392,27 @@ def test_advisor_review_is_the_public_entry_point():
     game = blunder_record()
     decisions, players = advisor.review(game.record, precision=PRECISION, details=False)
     assert decisions["action"].tolist() == ["leg:R", "leg:B"] and len(players) == 4
+
+
+@pytest.mark.parametrize("edition, players", [("second", 6), ("first", 4)])
+def test_skill_is_the_ev_best_moves_gives_for_every_leg_action(edition, players):
+    # no overall card is placed: every action is valued from the leg alone,
+    # exactly, by best_moves and by the review's valuation alike
+    def policy(game, rng):
+        legal = [a for a in game.legal_actions() if not a.startswith(("winner:", "loser:"))]
+        return legal[int(rng.integers(len(legal)))]
+
+    position = "first 1:B 2:YG 3:OW" if edition == "first" else "1:B 2:YG 3:PR 14:w 15:k"
+    game = play(edition, players, position, policy, seed=7, turns=30)
+    rev = review(game.record, precision=PRECISION, details=False)
+    from advisor.game import replay
+
+    kinds = set()
+    for row in rev.decisions.itertuples():
+        before = replay(game.record, upto=row.turn)
+        frame = best_moves(before.view(row.player), row.player, denial=False, race=False)
+        assert row.skill == frame.set_index("action").loc[row.action, "ev"], row
+        kinds.add(row.kind)
+    assert {"leg", "pyramid", "tile"} <= kinds
+    assert edition == "first" or "partner" in kinds
+    assert_exact(rev, game)
