@@ -248,7 +248,7 @@ def _failing_turn(record) -> int:
 
 
 def _details(row) -> str:
-    from .report import action_details
+    from .explain import action_details
 
     try:
         return action_details(row)
