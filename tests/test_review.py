@@ -416,3 +416,32 @@ def test_skill_is_the_ev_best_moves_gives_for_every_leg_action(edition, players)
     assert {"leg", "pyramid", "tile"} <= kinds
     assert edition == "first" or "partner" in kinds
     assert_exact(rev, game)
+
+
+def test_full_valuation_is_best_moves_itself():
+    game = blunder_record()
+    rev = review(game.record, precision=PRECISION, seed=2, full=True)
+    from advisor.game import replay
+
+    for row in rev.decisions.itertuples():
+        frame = best_moves(replay(game.record, upto=row.turn).view(row.player), row.player, precision=PRECISION,
+                           seed=2, denial=False)
+        assert row.ev == frame.set_index("action").loc[row.action, "ev"]
+        assert (row.best_action, row.best_ev) == (frame["action"].iloc[0], frame["ev"].iloc[0])
+
+
+def test_a_record_written_by_hand_without_boards_or_turns(tmp_path, capsys):
+    lines = [{"type": "setup", "edition": "first", "players": 3, "seed": 9, "start": 1, "board": "first 1:B 2:YG 3:OW"},
+             {"type": "action", "player": 1, "action": "leg:W"},
+             {"type": "action", "player": 2, "action": "pyramid"},  # the roll drawn from the seed, as replay does
+             {"type": "action", "player": 0, "action": "tile:+5"},
+             {"type": "action", "player": 1, "action": "pyramid", "roll": {"die": "B", "value": 3}}]
+    path = tmp_path / "hand.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    assert main(["review", str(path), "--precision", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "Camel Up (1st edition), 3 players, 4 turns" in out and "1 player 1   leg:W" in out
+    rev = review(lines, precision=PRECISION)
+    assert rev.decisions["player"].tolist() == [1, 2, 0, 1]
+    for parts in rev.exact:
+        assert parts["start"] + parts["skill"] + parts["others"] + parts["luck"] == parts["final"]
