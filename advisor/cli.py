@@ -105,6 +105,38 @@ def _build_parser() -> _Parser:
     best.add_argument("--others", choices=("random", "reveal"),
                       help="Camel Up Cards: other players' race actions in later legs (default random)")
     best.add_argument("--chart", help="also draw the EVs and the tile landing heat map to this picture file")
+    best.add_argument("--game", type=_nonneg_int, help="with a file of game records (.jsonl): which game (default 0)")
+    best.add_argument("--turn", type=_nonneg_int,
+                      help="with a file of game records (.jsonl): the advice before this turn (default 0)")
+
+    review = sub.add_parser(
+        "review", help="every decision of recorded games against the best one; skill and luck apart",
+        description="Review game records (JSON lines, from camelup simulate, camelup play, the web page or "
+        "written by hand; 1st and 2nd edition): each decision's EV against the best action's (EV lost, rank, "
+        "the figures behind both), per player the EV lost, mistakes (> 0.5 coin) and blunders (> 1.5), "
+        "accuracy (within 0.1 coin), and the final money taken apart exactly into start + skill + others + "
+        "luck (see README, Game review). A record that does not replay is reported with its game and turn "
+        "(exit status 2) and the other games are still reviewed. Camel Up Cards games cannot be recorded "
+        "yet, so they cannot be reviewed.")
+    review.add_argument("records", help="game records (.jsonl)")
+    review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
+    review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")
+    review.add_argument("--json", action="store_true", help=_JSON_HELP)
+    review.add_argument("-o", "--output", help="write every decision to this file (.csv, .jsonl or .parquet)")
+    review.add_argument("--chart", help="draw the EV lost and the cumulative skill and luck of one game "
+                        "(.png, .svg or .pdf)")
+    review.add_argument("--precision", type=_precision, default=0.002,
+                        help="race odds precision behind the overall cards (default 0.002, as best)")
+    review.add_argument("--seed", type=_seed, default=0, help="seed of the race odds behind the details (default 0)")
+    review.add_argument("--full", action="store_true",
+                        help="value every decision with best's full valuation (slower)")
+    review.add_argument("--details", action=argparse.BooleanOptionalAction, default=None,
+                        help="the figures behind the action taken and the best one (default: on for one game)")
+    review.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
+                        help="worker processes (default: one per core)")
+    review.add_argument("--engine", choices=("local", "dask"), default="local",
+                        help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
+    review.add_argument("--scheduler", help="address of the Dask scheduler, e.g. tcp://10.0.0.5:8786")
 
     for name, text in (
         ("simulate", "play games between bots and write their records (JSON lines)"),
@@ -245,7 +277,7 @@ def _precision(text: str) -> float:
 
 
 _VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players", "--games",
-                  "--processes", "--chunk", "--game", "--scheduler", "--engine")
+                  "--processes", "--chunk", "--game", "--scheduler", "--engine", "--turn")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -439,7 +471,12 @@ def _cmd_best(args: argparse.Namespace) -> int:
         return _cmd_best_cards(args, text)
     if args.chart:
         _picture_path(args.chart)
-    state, assumptions = _state_arg(args)
+    if _records_arg(args):
+        from .review_cli import record_state
+
+        state, assumptions = record_state(args)
+    else:
+        state, assumptions = _state_arg(args)
     from .ev import best_moves
     from .sampling import kernel_threads
 
@@ -461,6 +498,22 @@ def _cmd_best(args: argparse.Namespace) -> int:
         return 0
     print(format_advice(state, frame, assumptions))
     return 0
+
+
+def _records_arg(args: argparse.Namespace) -> bool:
+    """``camelup best GAMES.jsonl --game N --turn T``: advice at a turn of a record."""
+    given = args.game is not None or args.turn is not None
+    if len(args.position) == 1 and args.position[0].lower().endswith(".jsonl"):
+        return True
+    if given:
+        raise AdvisorError("--game and --turn apply to a file of game records (.jsonl)")
+    return False
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from .review_cli import run_review
+
+    return run_review(args)
 
 
 def _bots_arg(args: argparse.Namespace) -> list[str]:
@@ -665,7 +718,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
              "play": _cmd_play, "batch": _cmd_batch, "chart": _cmd_chart, "show": _cmd_show,
-             "warmup": _cmd_warmup, "serve": _cmd_serve}
+             "warmup": _cmd_warmup, "serve": _cmd_serve, "review": _cmd_review}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -43,7 +43,7 @@ from .rules.scoring import PILES, PYRAMID_TILE, settle
 from .sampling import check_precision
 from .state import GameState, PileCard
 
-__all__ = ["fast_values", "FastValues", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
+__all__ = ["fast_values", "FastValues", "shared_race_odds", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
 
 #: Tile placements are enumerated exactly when at most this many rolls are
 #: left in the leg (a leg start, 5 rolls, is sampled).
@@ -117,6 +117,27 @@ class _FastContext(Context):
         return _MEMO.get(("race", self.board_key, self.race_precision()), super().compute_race)
 
 
+def _board_key(pos) -> tuple:
+    from .encode import encode
+
+    enc = encode(pos)
+    return (pos.rules.name, int(enc.board), int(enc.dice), int(enc.rolls), enc.tiles.tobytes())
+
+
+def shared_race_odds(position, precision: float = 0.02):
+    """The race odds :func:`fast_values` values the overall cards with on
+    ``position`` at ``precision``: seeded from the board, memoized, so every
+    caller on the same board (a bot's decision, a game review's valuation)
+    gets the same figures, computed once per process."""
+    from .exact import as_position
+    from .montecarlo import check_precision, race_odds
+
+    pos = as_position(position)
+    precision = check_precision(precision)
+    key = _board_key(pos)
+    return _MEMO.get(("race", key, precision), lambda: race_odds(pos, precision=precision, seed=_seed(key)))
+
+
 def fast_values(state: GameState, player: int | None = None, *, precision: float = 0.02,
                 denial: bool = False, rivals: bool = False) -> FastValues:
     """EV of every legal action of ``player`` (default: the one to move), in
@@ -129,7 +150,7 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     player = state.check_player(player)
     pos = state.position
     enc = encode(pos)
-    board_key = (pos.rules.name, int(enc.board), int(enc.dice), int(enc.rolls), enc.tiles.tobytes())
+    board_key = _board_key(pos)
     own = state.own_tile(player)
     track = own.space if own else 0
     base = _MEMO.get(("leg", board_key, track), lambda: LegOutcomes.of(pos, track))

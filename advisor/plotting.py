@@ -8,7 +8,9 @@ omitted) and returns the Axes it drew on.
   boundaries and the actual results marked;
 * :func:`plot_advice`: the EV of every action as a bar chart;
 * :func:`plot_landings`: a heat map of the track for tile placement
-  (expected landings of a cheering and a booing tile on every legal space).
+  (expected landings of a cheering and a booing tile on every legal space);
+* :func:`plot_review`: a reviewed game: the EV lost on every turn (bars,
+  coloured by player) and each player's cumulative skill and luck (lines).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ import numpy as np
 from .rules.position import DISPLAY_HOOKS
 
 __all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "plot_advice", "plot_landings",
-           "position_svg"]
+           "plot_review", "PLAYER_COLOURS", "position_svg"]
+
+#: Drawing colours of the players (seat 0, 1, ...).
+PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 #: Drawing colours of the camels (racing and crazy).
 CAMEL_COLOURS = {
@@ -182,4 +187,31 @@ def plot_landings(frame, ax=None):
     ax.set_xticks(range(1, 17))
     ax.set_xlabel("space (blank: not a legal place)")
     ax.figure.colorbar(image, ax=ax, label="expected landings")
+    return ax
+
+
+def plot_review(review, ax=None):
+    """A reviewed game (:func:`advisor.review`): per turn, the EV lost
+    by the player who acted (bars below zero, in that player's colour), and
+    each player's cumulative skill (solid line) and luck (dashed) in coins;
+    leg ends as grey dotted lines."""
+    ax = _axes(ax, (11, 5))
+    dec, steps, info = review.decisions, review.steps, review.info
+    seats = info["seats"]
+    colours = [PLAYER_COLOURS[p % len(PLAYER_COLOURS)] for p in range(info["players"])]
+    ax.bar(dec["turn"], -dec["ev_lost"], width=0.8, color=[colours[p] for p in dec["player"]], alpha=0.55)
+    for p in range(info["players"]):
+        mine = steps[steps["player"] == p].sort_values("turn")
+        ax.plot(mine["turn"], mine["skill"].cumsum(), color=colours[p], linewidth=1.8,
+                label=f"{p} {seats[p]}: skill")
+        ax.plot(mine["turn"], mine["luck"].cumsum(), color=colours[p], linewidth=1.2, linestyle="--",
+                label=f"{p} {seats[p]}: luck")
+    for turn in dec["turn"][dec["leg"].diff().fillna(0) > 0]:
+        ax.axvline(turn - 0.5, color="grey", linestyle=":", linewidth=0.8)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("coins: cumulative skill and luck; EV lost (bars, below 0)")
+    ax.legend(loc="upper left", fontsize=7, ncol=max(1, info["players"] // 2))
+    end = ("final money " + " ".join(str(m) for m in info["money"])) if info["finished"] else "unfinished record"
+    ax.set_title(f"Game {info['game']} review: {end}; dotted: leg ends", fontsize=9)
     return ax

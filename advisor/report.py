@@ -5,6 +5,8 @@ from __future__ import annotations
 
 __all__ = ["format_leg_odds", "format_race_odds", "format_advice"]
 
+from .explain import action_details as _details  # the figures behind an EV, one line
+
 
 def format_leg_odds(odds) -> str:
     from .exact import RANK_LABELS
@@ -81,22 +83,3 @@ def format_advice(state, frame, assumptions) -> str:
     lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
                  "action's own payout; denial: how much the next player's best option drops.")
     return "\n".join(lines)
-
-def _details(row: dict) -> str:
-    kind = row["kind"]
-    floor = f"; money floor {row['floor']:+.3f}" if abs(row.get("floor", 0) or 0) > 5e-4 else ""
-    if kind == "leg":
-        return (f"tile {int(row['value'])}: P(1st) {100 * row['p_first']:.1f}%, P(2nd) {100 * row['p_second']:.1f}%, "
-                f"P(3rd-5th) {100 * row['p_rest']:.1f}%{floor}")
-    if kind == "pyramid":
-        return f"+1 coin at leg end{floor}"
-    if kind == "tile":
-        out = f"landings {row['landings']:.3f}, held leg bets {row['bets_change']:+.3f}"
-        if row["overall_change"]:
-            out += f", overall cards {row['overall_change']:+.3f}"
-        return out + floor
-    if kind in ("winner", "loser"):
-        p = row["p_first"] if kind == "winner" else row["p_rest"]
-        word = "wins" if kind == "winner" else "finishes last"
-        return f"P({word}) {100 * p:.1f}%, card #{int(row['pile_place'])} on the pile{floor}"
-    return f"copy the partner's best tile at leg end{floor}"

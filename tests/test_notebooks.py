@@ -11,7 +11,7 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 
 
 def test_there_are_notebooks():
-    assert {p.stem for p in NOTEBOOKS} >= {"tour", "batch_study", "game_odds", "cards"}
+    assert {p.stem for p in NOTEBOOKS} >= {"tour", "batch_study", "game_odds", "cards", "review"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
