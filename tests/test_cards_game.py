@@ -356,7 +356,8 @@ def test_random_games_against_reference(players, seed):
         if not before.raced and (not before.palm or not before.fennec):
             assert spaces == N.figure_spaces(naive_board(before))
         action = rnd.choice(actions)
-        after = game.play(action)
+        game.play(action)
+        after = game.state
         if action.kind in ("reveal", "hand"):
             card = before.deck[0] if action.kind == "reveal" else before.players[before.current].hand
             board, over = N.move(naive_board(before), card[0], card[1] if action.kind == "reveal" else 1)
@@ -393,7 +394,7 @@ def test_same_seed_same_game():
         while not game.state.over:
             s = game.state
             game.play(random_build(s, rnd) if s.phase == "build" else rnd.choice(game.legal_actions()))
-        return game.steps, game.state
+        return game.record, game.state
 
     assert run(7) == run(7)
     assert run(7)[0] != run(8)[0]
@@ -401,8 +402,92 @@ def test_same_seed_same_game():
 
 def test_illegal_play_changes_nothing():
     game = CardsGame(CardsSetup(players=2), seed=3)
-    state, steps = game.state, list(game.steps)
+    state, record = game.state, [dict(e) for e in game.record]
     for bad in ("reveal", "leg:B", "build:B1//B1/", "palm:1"):
         with pytest.raises(IllegalActionError):
             game.play(bad)
-        assert game.state is state and game.steps == steps
+        assert game.state is state and game.record == record and game.turns == 0
+
+
+# ---------------------------------------------------------------- records
+def random_game(players=3, seed=4, rnd_seed=1):
+    game = CardsGame(CardsSetup(players=players), seed=seed)
+    rnd = random.Random(rnd_seed)
+    while not game.finished:
+        s = game.state
+        game.play(random_build(s, rnd) if s.phase == "build" else rnd.choice(game.legal_actions()))
+    return game
+
+
+def test_record_replays_to_the_same_game():
+    from advisor.cards.record import replay_cards
+
+    game = random_game()
+    record = game.record
+    assert [e["type"] for e in record[:3]] == ["setup", "deal", "action"] and record[-1]["type"] == "end"
+    assert record[-1]["money"] == [p.money for p in game.state.players]
+    again = replay_cards(record)
+    assert again.state == game.state and again.record == record
+    # part of the way: the first 10 actions
+    part = replay_cards(record, upto=10)
+    assert part.turns == 10 and not part.finished
+    # an unfinished record (no end line) replays to its last action
+    cut = [e for e in record if e["type"] != "end"][:-3]
+    assert replay_cards(cut).turns == game.turns - 3
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda r, k: r[k].update(board=r[k]["board"] + " palm:3"), "board"),
+    (lambda r, k: r[k].update(money=[1] * len(r[k]["money"])), "money"),
+    (lambda r, k: r[k].update(player=(r[k]["player"] + 1) % 3), "is not to act"),
+    (lambda r, k: r[-1].update(money=[0, 0, 0]), "end line does not match"),
+    (lambda r, k: r[1].update(cards=r[1]["cards"][2:] + r[1]["cards"][:2]), "board|money|card|dealt"),
+    (lambda r, k: r.insert(2, {"type": "shuffle", "leg": 1, "deck": "B1"}), "no shuffle now"),
+    (lambda r, k: r[0].update(board="track:nnnnnnnn 0:BGOWY"), "line 1 of the game"),
+    (lambda r, k: r[k].update(type="roll"), "'type' of a line"),
+])
+def test_tampered_record_raises(change, words):
+    from advisor.cards.record import replay_cards
+    from advisor.game import RecordError
+
+    record = [dict(e) for e in random_game().record]
+    k = next(i for i, e in enumerate(record) if e.get("action") == "reveal")
+    change(record, k)
+    with pytest.raises((RecordError, IllegalActionError), match=words):
+        replay_cards(record)
+
+
+def test_view_record_shows_what_the_player_saw():
+    from advisor.cards.record import view_record
+
+    game = random_game()
+    record = game.record
+    view = view_record(record, 1)
+    assert len(view) == len(record)
+    dealt = game.setup.dealt
+    for full, seen in zip(record, view):
+        if full["type"] == "deal":
+            assert seen["cards"] == full["cards"][2 * dealt:4 * dealt]  # player 1's cards only
+        elif full["type"] == "shuffle":
+            assert "deck" not in seen
+        elif full["type"] == "action" and full["action"].startswith("build:"):
+            if full["player"] == 1:
+                assert seen == full
+            else:
+                assert seen["action"] == "build" and seen["shown"] == full["action"].split("/")[1]
+        else:
+            assert seen == full  # reveals, hand cards played, bets, boards: public
+    with pytest.raises(Exception, match="player must be 0..2"):
+        view_record(record, 3)
+
+
+def test_records_file_round_trip(tmp_path):
+    from advisor.cards.record import read_cards_records, replay_cards, write_cards_records
+
+    games = [random_game(seed=s).record for s in (1, 2)]
+    path = tmp_path / "cards.jsonl"
+    write_cards_records(games, path)
+    assert [p.name for p in tmp_path.iterdir()] == ["cards.jsonl"]
+    back = read_cards_records(path)
+    assert back == games
+    assert replay_cards(back[1]).state.board() == games[1][-1]["board"]

@@ -61,7 +61,7 @@ the setup cards as inputs):
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -70,7 +70,7 @@ from .actions import Card, CardsAction, card_text
 from .position import CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, default_deck
 
 __all__ = ["CardsSetup", "CardsPlayer", "CardsState", "CardsGame", "start_game", "deal", "shuffle", "apply",
-           "legal_actions", "leg_payouts", "overall_payouts", "floor_money", "ranking", "MONEY_FLOOR",
+           "legal_actions", "figure_spaces", "leg_payouts", "overall_payouts", "floor_money", "ranking", "MONEY_FLOOR",
            "FULL_CARDS", "MID_PAY", "WINNER_PAY", "LOSER_PAY"]
 
 MONEY_FLOOR = 1
@@ -511,50 +511,94 @@ def _with(players, i, player):
 
 
 # ---------------------------------------------------------------- the game
-@dataclass
 class CardsGame:
-    """A game: the random source (numpy, ``seed``) for the chance steps,
-    the current state and the list of steps taken (chance outcomes and
-    actions, in order), from which the game replays exactly."""
+    """A game: the random source (numpy, ``seed``; None draws one) for the
+    chance steps, the current :attr:`state` and the game :attr:`record`.
 
-    setup: CardsSetup = field(default_factory=CardsSetup)
-    seed: int = 0
-    state: CardsState = field(init=False)
-    steps: list = field(init=False, default_factory=list)
+    The record is a list of JSON-ready lines (the project's JSON-lines game
+    records): ``setup`` (``game: "cards"``, players, seed, the set-up
+    numbers, the five set-up cards, the board after them), ``deal`` (the
+    order of the 30 cards), ``shuffle`` (the race deck, top first), one
+    ``action`` line per action (turn, player, action; ``card`` for a card
+    revealed or played from the hand; the board and every player's money
+    after it) and ``end`` (money, winners, legs, final board).  It holds
+    every hidden card; :func:`advisor.cards.record.view_record` keeps what
+    one player could see, and :func:`advisor.cards.record.replay_cards`
+    replays a record, checking every line."""
 
-    def __post_init__(self) -> None:
-        self.rng = np.random.default_rng(self.seed)
-        first = self._order(FULL_CARDS)[:5]
+    def __init__(self, setup: CardsSetup | None = None, seed: int | None = None, *, start: tuple | None = None,
+                 draw: bool = True):
+        """``start``: the five set-up cards (default: drawn); ``draw=False``:
+        chance steps only through :meth:`chance` with their outcome (replays)."""
+        self.setup = setup or CardsSetup()
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**63))
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.draw = draw
+        first = tuple(start) if start is not None else self._order(FULL_CARDS)[:5]
         self.state = start_game(self.setup, first)
-        self.steps.append(("start", first))
-        self._chance()
+        self.turns = 0
+        s = self.setup
+        self.record: list[dict] = [{
+            "type": "setup", "game": "cards", "players": s.players, "seed": seed, "track": s.track,
+            "start_money": s.start_money, "dealt": s.dealt, "shown": s.shown, "down": s.down,
+            "cards": card_text(first), "board": self.state.board(),
+        }]
+        if draw:
+            self.chance()
 
     def _order(self, cards) -> tuple[Card, ...]:
         cards = list(cards)
         return tuple(cards[i] for i in self.rng.permutation(len(cards)))
 
-    def _chance(self) -> None:
-        """Run the chance steps due (deal, shuffle)."""
+    def chance(self, outcome: tuple[Card, ...] | None = None) -> None:
+        """Run the chance steps due (deal, shuffle), drawn from the random
+        source; ``outcome`` gives the next one instead (replays)."""
         while self.state.phase in ("deal", "shuffle"):
-            if self.state.phase == "deal":
-                order = self._order(FULL_CARDS)
-                self.state = deal(self.state, order)
-                self.steps.append(("deal", order))
+            s = self.state
+            if s.phase == "deal":
+                order = outcome or self._order(FULL_CARDS)
+                self.state = deal(s, order)
+                self.record.append({"type": "deal", "leg": s.leg, "cards": card_text(order)})
             else:
-                s = self.state
-                order = self._order(sorted(s.shown + tuple(c for p in s.players for c in p.down)))
+                order = outcome or self._order(sorted(s.shown + tuple(c for p in s.players for c in p.down)))
                 self.state = shuffle(s, order)
-                self.steps.append(("shuffle", order))
+                self.record.append({"type": "shuffle", "leg": s.leg, "deck": card_text(order)})
+            if outcome is not None:
+                return
 
-    def play(self, action: CardsAction | str) -> CardsState:
-        """Apply the current player's action (illegal: raises, nothing changes)."""
-        action = CardsAction.parse(action)
-        player = self.state.current
-        self.state = apply(self.state, action)
-        self.steps.append(("action", player, str(action)))
-        self._chance()
-        return self.state
+    @property
+    def finished(self) -> bool:
+        return self.state.over
 
     def legal_actions(self) -> list[CardsAction]:
         return legal_actions(self.state)
 
+    def play(self, action: CardsAction | str) -> dict:
+        """Apply the current player's action and return its record line
+        (illegal: raises, nothing changes)."""
+        action = CardsAction.parse(action)
+        before = self.state
+        player = before.current
+        self.state = apply(before, action)
+        entry = {"type": "action", "turn": self.turns, "player": player, "action": str(action)}
+        if action.kind == "reveal":
+            entry["card"] = card_text(before.deck[:1])
+        elif action.kind == "hand":
+            entry["card"] = card_text([before.players[player].hand])
+        entry["board"] = self.state.board()
+        entry["money"] = [p.money for p in self.state.players]
+        self.turns += 1
+        self.record.append(entry)
+        if self.finished:
+            self.record.append(self.summary())
+        elif self.draw:
+            self.chance()
+        return entry
+
+    def summary(self) -> dict:
+        """The record's end line."""
+        s = self.state
+        return {"type": "end", "money": [p.money for p in s.players], "winners": s.winners_of_game(),
+                "legs": s.leg, "turns": self.turns, "board": s.board()}
