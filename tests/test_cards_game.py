@@ -491,3 +491,26 @@ def test_records_file_round_trip(tmp_path):
     back = read_cards_records(path)
     assert back == games
     assert replay_cards(back[1]).state.board() == games[1][-1]["board"]
+
+
+# ---------------------------------------------------------------- a player's position
+def test_position_as_a_player_sees_it():
+    from advisor.cards.position import parse_cards
+
+    state = play_out(turn_state("G2O1"), ["leg:G", "reveal", "fennec:9"])  # p0: G5, G+2; p1: the fennec
+    pos = state.position(1)
+    # p1 dealt O1O1O1W1W1: hand O1, showed O1, put O1 W1 down, discarded W1;
+    # shown: B1 O1 B2 W2; revealed: G2
+    assert pos.hand == ("O", 1) and pos.out == cards("W1") and pos.revealed == cards("G2")
+    assert pos.known == tuple(sorted(cards("O1W1B1O1B2W2")))
+    assert pos.deck == 11 and pos.decksize == 12 and pos.unknown == 5
+    assert pos.fennec == (9, 0) and pos.legtiles[CAMELS.index("G")] == (3, 2, 2) and pos.money == 3
+    assert pos.stacks == ((1, "B"), (3, "GOWY"))
+    # player 0 holds G5; the fennec's card is with player 1, i.e. 3 seats on from 2
+    assert state.position(0).bets == ("G5",) and state.position(2).fennec == (9, 3)
+    assert parse_cards(str(pos)) == pos
+    # a revealed card of a kind known to be in the deck: one fewer known
+    after = apply(apply(state, "pass"), "reveal")  # p2 reveals O1
+    assert after.position(1).known == tuple(sorted(cards("O1W1B1B2W2")))
+    with pytest.raises(IllegalActionError, match="during a leg's turns"):
+        dealt_state().position(0)

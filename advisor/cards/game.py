@@ -205,6 +205,39 @@ class CardsState:
     def over(self) -> bool:
         return self.phase == "over"
 
+    def position(self, player: int):
+        """The position as ``player`` sees it during a leg's turns (a
+        :class:`~advisor.cards.position.CardsPosition` for the odds and the
+        advice): the board, the cards on offer, their own hand, bets and
+        money; players numbered from them (0) clockwise.  Cards known to be
+        in the deck: their own face-down cards and the shown ones, less the
+        revealed cards of each kind (a revealed card may be one of them);
+        known out of it: their discards and the hand cards played."""
+        from collections import Counter
+
+        from .position import CardsPosition
+
+        if self.phase != "turn":
+            raise IllegalActionError(f"a position is seen during a leg's turns (phase {self.phase})")
+        n = self.setup.players
+        me = self.players[player]
+        known = Counter(me.down) + Counter(self.shown)
+        known.subtract(Counter(self.revealed))
+        figures = {}
+        for name in ("palm", "fennec"):
+            space = getattr(self, name)
+            if space:
+                holder = getattr(self, f"{name}_holder")
+                figures[name] = (space, None if holder is None else (holder - player) % n)
+        bets = [f"{c}{v}" for c, v in me.leg] + [f"m{c}" for c in me.mid]
+        bets += [f"w{me.winner}"] if me.winner else []
+        bets += [f"l{me.loser}"] if me.loser else []
+        return CardsPosition(
+            stacks=self.stacks(), players=n, track=self.track, deck=len(self.deck), decksize=self.setup.decksize,
+            known=tuple(sorted(known.elements())), revealed=self.revealed,
+            out=tuple(sorted(me.discard + self.played)), hand=me.hand, legtiles=self.legtiles, mid=self.mid,
+            winners=self.winners, losers=self.losers, bets=tuple(bets), money=me.money, **figures)
+
     def winners_of_game(self) -> list[int]:
         """The richest players (all of them on a tie), once the game is over."""
         best = max(p.money for p in self.players)
