@@ -514,3 +514,57 @@ def test_position_as_a_player_sees_it():
     assert after.position(1).known == tuple(sorted(cards("O1W1B1B2W2")))
     with pytest.raises(IllegalActionError, match="during a leg's turns"):
         dealt_state().position(0)
+
+
+# ---------------------------------------------------------------- bots
+@pytest.mark.parametrize("bots", [("random", "random"), ("heuristic", "random", "heuristic"),
+                                  ("heuristic",) * 5])
+def test_bot_games_finish_and_replay(bots):
+    from advisor.cards.bots import play_cards_game
+    from advisor.cards.record import replay_cards
+
+    record = play_cards_game(bots, seed=3)
+    assert record[0]["bots"] == list(bots) and record[-1]["type"] == "end"
+    assert replay_cards(record).record == record
+    assert play_cards_game(bots, seed=3) == record  # same seed, same game
+    assert all(m >= 1 for m in record[-1]["money"])
+
+
+def test_heuristic_bot_takes_the_leaders_card_then_reveals():
+    from advisor.cards.bots import HeuristicCardsBot
+
+    bot = HeuristicCardsBot()
+    rng = __import__("numpy").random.default_rng(0)
+    state = turn_state()  # 1:BGOWY: Y leads
+    assert str(bot.choose(state, 0, rng)) == "leg:Y"
+    state = apply(state, "leg:Y")
+    assert str(bot.choose(state, 0, rng)) == "reveal"
+    state = apply(apply(apply(state, "reveal"), "reveal"), "pass")  # p1's turn over
+    assert state.current == 2
+    # the build keeps a +2 card in hand: player 2 was dealt Y1Y1Y1B2G2
+    built = bot.choose(dealt_state(), 0, rng)
+    assert built.kind == "build" and built.hand == ("B", 1)  # player 0 has no +2 card
+
+
+def test_greedy_bot_plays_a_whole_turn_legally():
+    from advisor.cards.advice import cards_best
+    from advisor.cards.bots import GreedyCardsBot
+
+    bot = GreedyCardsBot(precision=0.05)
+    rng = __import__("numpy").random.default_rng(1)
+    state = turn_state()
+    # a short deck of cards nobody put in (exact legs, a quick test)
+    state = dataclasses.replace(state, deck=cards("G2O1B1"), shown=(),
+                                players=tuple(dataclasses.replace(p, down=()) for p in state.players))
+    first = bot.choose(state, 0, rng)
+    best = cards_best(state.position(0), seed=int(__import__("numpy").random.default_rng(1).integers(2**31)),
+                      precision=0.05, progress=False).iloc[0]
+    assert str(first) == (best.bet if best.bet and best.timing != "after" else best.race)
+    steps = 0
+    start = state.current
+    while state.current == start and state.phase == "turn":
+        action = bot.choose(state, start, rng)
+        assert action in legal_actions(state)
+        state = apply(state, action)
+        steps += 1
+    assert 1 <= steps <= 2
