@@ -3,10 +3,13 @@
     python benchmarks/bench_cards.py [--quick]
 
 Prints cold (compile) and warm figures: the exact leg (every order and
-content of the race deck) by number of unknown cards, with the pure-Python
-reference (tests/naive_cards.py) on the same positions and the ratio; legs
-and races sampled per second; `cards_odds` and `cards_best` on a leg start
-and mid-leg.  Timings are medians of repeated calls on this machine.
+content of the race deck, equal states merged card by card) by number of
+unknown cards, on a mid-leg position and on a game start, with the
+pure-Python reference (tests/naive_cards.py) on the same positions and the
+ratio; the distinct states per card of a whole unknown deck (why a 12-card
+deck is sampled); legs and races sampled per second; `cards_odds` and
+`cards_best` on a leg start and mid-leg.  Timings are medians of repeated
+calls on this machine.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 MID = "cards 0:B 2:OW 4:GY palm:7 deck:{deck} known:B1"
+START = "cards 0:BGOWY deck:{deck}"
 
 
 def median_time(fn, repeats: int) -> float:
@@ -51,6 +55,8 @@ def main() -> None:
     import naive_cards
 
     from advisor.cards import cards_best, cards_odds, parse_cards
+    import numpy as np
+
     from advisor.cards.odds import kernel_state, leg_distribution
 
     print("camelup-advisor Camel Up Cards benchmark")
@@ -59,23 +65,47 @@ def main() -> None:
     cards_odds("cards 0:BGOWY", seed=1)
     reps = 3 if args.quick else 7
 
-    print("\nExact leg, every order and content of the deck (the known B1 and N unknown cards):")
-    print("  unknown   kernel        pure Python   ratio")
-    for unknown in range(1, 7 if not args.quick else 5):
-        pos = parse_cards(MID.format(deck=unknown + 1))
-        state = kernel_state(pos)
-        t_kernel = median_time(lambda: leg_distribution(state, None, 1), reps)
-        sampled = leg_distribution(state, None, 1)[1]
-        line = f"  {unknown:>7}   {1e3 * t_kernel:9.3f} ms"
-        if sampled:
-            line += f"   (over the exact limit: {sampled:,} legs sampled)"
-        if unknown <= (3 if args.quick else 4):
-            board = naive_board(pos)
-            known = Counter(pos.known)
-            pool = Counter(pos.unseen())
-            t_naive = median_time(lambda: naive_cards.leg_distribution(board, known, pool, pos.unknown), 1)
-            line += f"   {t_naive:9.3f} s   {t_naive / t_kernel:8.0f}x"
-        print(line)
+    print_cold(timed("from advisor.cards import cards_odds\n"
+                     "cards_odds('cards 0:B 2:OW 4:GY palm:7 deck:5 known:B1', race=False)"),
+               "exact leg of 5 cards, merged enumeration")
+    from advisor.kernels.cards import CODES, KINDS, leg_counts
+
+    for title, text, top, naive_top in (("a mid-leg position (the known B1 and N unknown cards)", MID, 7, 4),
+                                        ("a game start (N unknown cards)", START, 8, 4)):
+        print(f"\nExact leg, {title}; by first card (advice) and without (odds):")
+        print("  unknown   by first      odds          pure Python   ratio")
+        for unknown in range(1, top if not args.quick else 5):
+            pos = parse_cards(text.format(deck=unknown + (text is MID)))
+            state = kernel_state(pos)
+
+            def run(by_first):
+                counts = np.zeros((KINDS, 8, CODES), np.int64)
+                figs = np.zeros((KINDS, 2), np.int64)
+                return leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool,
+                                  state.unknown, by_first, counts, figs, np.zeros(state.cards(), np.int64))
+
+            run(True)
+            t_first = median_time(lambda: run(True), reps if unknown < 6 else 1)
+            t_odds = median_time(lambda: run(False), reps if unknown < 6 else 1)
+            line = f"  {unknown:>7}   {1e3 * t_first:9.2f} ms  {1e3 * t_odds:9.2f} ms"
+            if unknown <= (3 if args.quick else naive_top):
+                board = naive_board(pos)
+                known = Counter(pos.known)
+                pool = Counter(pos.unseen())
+                t_naive = median_time(lambda: naive_cards.leg_distribution(board, known, pool, pos.unknown), 1)
+                line += f"   {t_naive:9.3f} s   {t_naive / t_first:8.0f}x"
+            print(line)
+
+    deck = 8 if args.quick else 9
+    state = kernel_state(parse_cards(START.format(deck=deck)))
+    states = np.zeros(deck, np.int64)
+    t0 = time.perf_counter()
+    leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown, False,
+               np.zeros((KINDS, 8, CODES), np.int64), np.zeros((KINDS, 2), np.int64), states)
+    took = time.perf_counter() - t0
+    print(f"\nDistinct states kept after each card, a game start with {deck} unknown cards ({took:.1f} s):")
+    print("  " + " ".join(f"{x:,}" for x in states[:-1]))
+    print("  (about fourfold per card: a whole unknown 12-card deck is sampled)")
 
     print("\nSampling (one call, all threads):")
     state = kernel_state(parse_cards("cards 0:BGOWY"))

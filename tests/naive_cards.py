@@ -327,3 +327,63 @@ def leg_distribution(board: Board, known, pool, unknown: int):
 def full_deck() -> Counter:
     """The 30 racing cards: per camel five ``+1`` and one ``+2``."""
     return Counter({(c, v): (5 if v == 1 else 1) for c in CAMELS for v in (1, 2)})
+
+
+# --------------------------------------------------------------- whole turns
+# The scoring and placement rules of RULES.md section 2, for differential
+# tests of the game engine (advisor.cards.game), written from the rules.
+LEG_WINNER_VALUES = (5, 3, 2, 2)  # top first, per colour
+
+
+def figure_spaces(board: Board) -> list[int]:
+    """Spaces a figure beside the track may be put on: on the track (not the
+    finish), empty of camels and of the other figure, strictly ahead of the
+    last camel."""
+    last = min(board.spaces_with_camels())
+    taken = {s for s in (board.palm, board.fennec) if s is not None}
+    return [s for s in range(1, board.length + 1)
+            if s > last and s not in board.stacks and s not in taken]
+
+
+def leg_payout(leg_cards, mid_cards, figure_cards_left: int, order) -> int:
+    """A player's leg payout: each leg-winner card ``(colour, value)`` pays
+    its value if the camel is 1st, 1 if 2nd, else costs 1; each midfield
+    card pays 2 for 3rd, 1 for 2nd or 4th, costs 1 for 1st or 5th; each
+    figure card still held (its figure on the track) costs 1."""
+    total = 0
+    for colour, value in leg_cards:
+        place = order.index(colour) + 1
+        total += value if place == 1 else 1 if place == 2 else -1
+    for colour in mid_cards:
+        place = order.index(colour) + 1
+        total += {1: -1, 2: 1, 3: 2, 4: 1, 5: -1}[place]
+    return total - figure_cards_left
+
+
+def overall_payout(winner, loser, order) -> int:
+    """Winner card: camel 1st +7, 2nd +3, else -1; loser card: camel last
+    +7, 4th +3, else -1."""
+    total = 0
+    if winner:
+        place = order.index(winner) + 1
+        total += 7 if place == 1 else 3 if place == 2 else -1
+    if loser:
+        place = order.index(loser) + 1
+        total += 7 if place == 5 else 3 if place == 4 else -1
+    return total
+
+
+def settle(money: int, payout: int) -> int:
+    """Money never drops below 1."""
+    return max(1, money + payout)
+
+
+def poorest_start(money: list[int], after: int) -> int:
+    """The next leg's start player: the poorest; on a tie, the first of
+    them clockwise from the player after ``after`` (who ended the leg)."""
+    n = len(money)
+    low = min(money)
+    for k in range(1, n + 1):
+        if money[(after + k) % n] == low:
+            return (after + k) % n
+    raise AssertionError(money)

@@ -317,7 +317,7 @@ def test_leg_distribution_hand_worked_mixed():
 
 
 # --------------------------------------------------------------------------
-# c. leg_exact against the reference
+# c. leg_counts (the merged exact leg) against the reference
 # --------------------------------------------------------------------------
 FULL = N.full_deck()
 
@@ -362,25 +362,45 @@ LEGS = [
 ]
 
 
-def kernel_leg(length, board, known, pool, unknown):
+def outcomes(known: Counter, pool: Counter, unknown: int) -> int:
+    """The equally likely outcomes of the kernel's counting convention,
+    worked out independently: n! / (u! k_1! k_2! ...) placements of the
+    known kinds among the unknown cards, times P (P-1) ... (P-u+1) ordered
+    draws of the unknown ones from the P unseen cards."""
+    n = sum(known.values()) + unknown
+    out = math.factorial(n) // math.factorial(unknown)
+    for k in known.values():
+        out //= math.factorial(k)
+    return out * math.perm(sum(pool.values()), unknown)
+
+
+def kernel_leg(length, board, known, pool, unknown, by_first=True):
+    """``(outcomes, codes[first, end, code], figs[first, figure])``: the
+    merged kernel's int64 counts."""
     sp, ht, fig = arrays(board)
-    codes = np.zeros((K.KINDS, 8, K.CODES))
-    figs = np.zeros((K.KINDS, 2))
-    K.leg_exact(sp, ht, fig, length, kinds(known), kinds(pool), unknown, codes, figs)
-    return codes, figs
+    codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+    figs = np.zeros((K.KINDS, 2), np.int64)
+    states = np.full(sum(known.values()) + unknown, -1, np.int64)
+    total = K.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs, states)
+    assert states.min() >= 0 and states[-1] == 0  # nothing is kept after the last card
+    return total, codes, figs
 
 
-def reference_leg(board, known, pool, unknown):
-    codes = np.zeros((K.KINDS, 8, K.CODES))
-    figs = np.zeros((K.KINDS, 2))
-    total = N.Fraction(0)
+def reference_leg(board, known, pool, unknown, total):
+    """The reference's exact probabilities as counts of ``total`` outcomes
+    (each must be a whole number)."""
+    codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+    figs = np.zeros((K.KINDS, 2), np.int64)
+    whole = N.Fraction(0)
     for ((c, v), over, palm, fennec, order), p in N.leg_outcomes(board, known, pool, unknown).items():
         kind = 2 * CAMELS.index(c) + v - 1
-        codes[kind, over + 2 * palm + 4 * fennec, order_code(order)] += float(p)
-        figs[kind, 0] += float(p) * palm
-        figs[kind, 1] += float(p) * fennec
-        total += p
-    assert total == 1
+        count = p * total
+        assert count.denominator == 1, (p, total)
+        codes[kind, over + 2 * palm + 4 * fennec, order_code(order)] += int(count)
+        figs[kind, 0] += int(count) * palm
+        figs[kind, 1] += int(count) * fennec
+        whole += p
+    assert whole == 1
     return codes, figs
 
 
@@ -391,15 +411,67 @@ def leg_inputs(length, text, known, pool, unknown):
     return board, known, pool, unknown
 
 
-@pytest.mark.parametrize("length,text,known,pool,unknown", LEGS)
-def test_leg_exact_matches_reference(length, text, known, pool, unknown):
+def assert_same_as_reference(length, text, known, pool, unknown):
     board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
-    assert 1 <= sum(known.values()) + unknown <= 5
-    want_codes, want_figs = reference_leg(board, known, pool, unknown)
-    codes, figs = kernel_leg(length, board, known, pool, unknown)
-    assert np.abs(codes - want_codes).max() < 1e-12
-    assert np.abs(figs - want_figs).max() < 1e-12
-    assert abs(codes.sum() - 1) < 1e-12
+    total, codes, figs = kernel_leg(length, board, known, pool, unknown)
+    assert total == outcomes(known, pool, unknown)
+    want_codes, want_figs = reference_leg(board, known, pool, unknown, total)
+    assert np.array_equal(codes, want_codes)
+    assert np.array_equal(figs, want_figs)
+    assert codes.sum() == total
+    # without the first card: the same counts, all under kind 0
+    total0, codes0, figs0 = kernel_leg(length, board, known, pool, unknown, by_first=False)
+    assert total0 == total
+    assert np.array_equal(codes0[0], codes.sum(axis=0)) and not codes0[1:].any()
+    assert np.array_equal(figs0[0], figs.sum(axis=0)) and not figs0[1:].any()
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", LEGS)
+def test_leg_counts_match_reference(length, text, known, pool, unknown):
+    assert 1 <= sum(cards(known).values()) + unknown <= 5
+    assert_same_as_reference(length, text, known, pool, unknown)
+
+
+# Bigger legs, still within the reference's reach (10-30 s each).
+BIG_LEGS = [
+    pytest.param(19, "0:BGOWY", "", None, 6, id="game-start-6-unknown"),
+    pytest.param(12, "5:BG 7:O 8:WY palm:9 fennec:10", "G2W1", None, 4, id="both-figures-6-cards"),
+    pytest.param(14, "0:BG 9:O 10:WY fennec:12", "B1B1O1", None, 4, id="race-can-end-7-cards"),
+]
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", BIG_LEGS)
+def test_big_leg_counts_match_reference(length, text, known, pool, unknown):
+    assert_same_as_reference(length, text, known, pool, unknown)
+
+
+# Legs too big for the reference: against the former depth-first kernel
+# (float probabilities of every card sequence, ``dfs_cards.py``).
+DFS_LEGS = [
+    pytest.param(19, "0:BGOWY", "", None, 7, id="game-start-7-unknown"),
+    pytest.param(16, "0:B 2:OW 4:GY palm:7", "B1", None, 6, id="mid-leg-palm-7-cards"),
+    pytest.param(15, "2:B 3:GO 6:W 7:Y fennec:5 palm:9", "O2Y1", None, 5, id="figures-7-cards"),
+    pytest.param(13, "6:BG 8:OW 9:Y palm:11", "B2G1W1", None, 5, id="race-ends-8-cards"),
+]
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", DFS_LEGS)
+def test_bigger_leg_counts_match_depth_first_search(length, text, known, pool, unknown):
+    try:
+        from . import dfs_cards
+    except ImportError:  # pragma: no cover - depends on how pytest imports
+        import dfs_cards
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    total, codes, figs = kernel_leg(length, board, known, pool, unknown)
+    assert total == outcomes(known, pool, unknown) and codes.sum() == total
+    sp, ht, fig = arrays(board)
+    want = np.zeros((K.KINDS, 8, K.CODES))
+    want_figs = np.zeros((K.KINDS, 2))
+    dfs_cards.leg_dfs(sp, ht, fig, length, kinds(known), kinds(pool), unknown, want, want_figs)
+    # the search sums millions of float products: rounding of order 1e-13
+    assert np.abs(codes / total - want).max() < 1e-11
+    assert np.abs(figs / total - want_figs).max() < 1e-11
+    assert codes[:, 1::2].any() == (want[:, 1::2].sum() > 0)
 
 
 def test_reference_marginals_hand_checkable():
@@ -413,7 +485,7 @@ def test_reference_marginals_hand_checkable():
 
 
 # --------------------------------------------------------------------------
-# d. leg_sample against leg_exact
+# d. leg_sample against leg_counts
 # --------------------------------------------------------------------------
 SAMPLED = ["palm-mixed", "race-can-end", "mixed-start-figures", "unknown-only-5-small-pool"]
 
@@ -435,7 +507,8 @@ LEG_BY_ID = {p.id: p.values for p in LEGS}
 def test_leg_sample_agrees_with_exact(name):
     length, text, known, pool, unknown = LEG_BY_ID[name]
     board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
-    exact, exact_figs = kernel_leg(length, board, known, pool, unknown)
+    total, exact, exact_figs = kernel_leg(length, board, known, pool, unknown)
+    exact, exact_figs = exact / total, exact_figs / total
     samples = 20000
     sp, ht, fig = arrays(board)
     counts = np.zeros((K.KINDS, 8, K.CODES))

@@ -259,7 +259,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
                 final = code_ranks(dist.sum(axis=0))
             else:
                 exact = state.leaves() <= ACTION_EXACT_LEAVES
-                codes, _ = leg_distribution(state, None if exact else ACTION_LEG_SAMPLES, seed)
+                codes, _ = leg_distribution(state, None if exact else ACTION_LEG_SAMPLES, seed, by_first=False)
                 dist = codes.sum(axis=0)
                 if not exact:  # common random numbers: correct by the same-sample base
                     if base_same is None:

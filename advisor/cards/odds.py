@@ -3,8 +3,10 @@
 **The current leg.**  The rest of the leg is the race deck revealed card by
 card: the cards known to be in it plus, for the others, cards drawn from
 the unseen ones (the 30 racing cards minus every card the advised player
-has seen), every order equally likely.  It is enumerated exactly when that
-is small (:data:`EXACT_LEAVES` card sequences at most), sampled otherwise.
+has seen), every order equally likely.  It is enumerated exactly, equal
+states merged card by card (:func:`advisor.kernels.cards.leg_counts`), when
+the deck holds at most :data:`EXACT_CARDS` cards or at most
+:data:`EXACT_LEAVES` card sequences; sampled otherwise.
 Other players' hand cards and figure placements in this leg are choices,
 not chance: the odds are those of the deck; the advice values the advised
 player's own choices explicitly.
@@ -35,9 +37,13 @@ import numpy as np
 from ..errors import AdvisorError
 from .position import CAMELS, CardsPosition, parse_cards
 
-__all__ = ["CardsOdds", "cards_odds", "EXACT_LEAVES", "kernel_state"]
+__all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "kernel_state"]
 
-#: Card sequences up to which the rest of a leg is enumerated exactly.
+#: The rest of a leg is enumerated exactly when the race deck holds at most
+#: this many cards (the distinct states grow about fourfold per card: a
+#: 7-card deck of unknown cards takes about 0.2 s, 8 cards 1 s, 9 cards 5 s)
+EXACT_CARDS = 7
+#: ... or at most this many card sequences (few kinds of cards left).
 EXACT_LEAVES = 2_000_000
 LEG_SAMPLES = 200_000
 #: Races in the first round when sampling to a precision: a quarter of what
@@ -63,6 +69,10 @@ class KernelState:
     def copy(self) -> "KernelState":
         return KernelState(self.sp.copy(), self.ht.copy(), self.fig.copy(), self.track.copy(), self.ncards,
                            self.length, self.known.copy(), self.pool.copy(), self.unknown)
+
+    def cards(self) -> int:
+        """Cards left in the race deck."""
+        return int(self.known.sum()) + self.unknown
 
     def leaves(self) -> float:
         """An upper bound on the card sequences of the rest of the leg."""
@@ -96,16 +106,29 @@ def kernel_state(pos: CardsPosition) -> KernelState:
     return KernelState(sp, ht, fig, track, len(pos.track), pos.length, known, pool, pos.unknown)
 
 
-def leg_distribution(state: KernelState, samples: int | None, seed: int) -> tuple[np.ndarray, int]:
-    """``(codes[first, end, code] probabilities, samples)``: exact
-    (``samples`` 0) when the leg is small enough and none were asked for."""
-    from ..kernels.cards import CODES, KINDS, leg_exact, leg_sample
+def exact_leg(state: KernelState) -> bool:
+    """Whether the rest of the leg is small enough to enumerate exactly."""
+    # the kernel's int64 count of outcomes fits either way: at most
+    # 30 * 29 * ... * 24 for 7 cards, below 10**13 for a bigger deck of few kinds
+    return state.cards() <= EXACT_CARDS or state.leaves() <= EXACT_LEAVES
 
+
+def leg_distribution(state: KernelState, samples: int | None, seed: int,
+                     by_first: bool = True) -> tuple[np.ndarray, int]:
+    """``(codes[first, end, code] probabilities, samples)``: exact
+    (``samples`` 0) when the leg is small enough (:func:`exact_leg`) and
+    none were asked for.  ``by_first=False``: an exact result puts every
+    outcome under first card 0 (faster; for callers that sum over it)."""
+    from ..kernels.cards import CODES, KINDS, leg_counts, leg_sample
+
+    if samples is None and exact_leg(state):
+        counts = np.zeros((KINDS, 8, CODES), np.int64)
+        figs = np.zeros((KINDS, 2), np.int64)
+        total = leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown,
+                           by_first, counts, figs, np.zeros(state.cards(), np.int64))
+        return counts / total, 0
     codes = np.zeros((KINDS, 8, CODES))
     figs = np.zeros((KINDS, 2))
-    if samples is None and state.leaves() <= EXACT_LEAVES:
-        leg_exact(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown, codes, figs)
-        return codes, 0
     n = samples or LEG_SAMPLES
     leg_sample(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown, n, seed,
                codes, figs)
@@ -270,7 +293,7 @@ def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg
         leg_samples = check_samples(leg_samples)
     seed = resolve_seed(seed)
     state = kernel_state(pos)
-    codes, n_leg = leg_distribution(state, leg_samples, seed)
+    codes, n_leg = leg_distribution(state, leg_samples, seed, by_first=False)
     by_end = codes.sum(axis=0)  # [end, code]
     leg = code_ranks(by_end.sum(axis=0))
     over = by_end[1::2].sum(axis=0)  # race over in this leg

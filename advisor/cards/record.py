@@ -1,0 +1,153 @@
+"""Camel Up Cards game records: replay with checks, one player's view,
+JSON-lines files.
+
+A record is the list of lines :class:`~advisor.cards.game.CardsGame` writes
+(``setup``, ``deal``, ``shuffle``, ``action``, ``end``; see its docstring).
+:func:`replay_cards` plays it again from its setup line, taking the chance
+outcomes from the ``deal`` and ``shuffle`` lines and checking every action
+again, the board and money after it, and the end line.
+:func:`view_record` keeps what one player could see at the table: their
+own dealt cards and deck-building, the shown cards, the revealed cards and
+the hand cards played; not the others' hands, face-down cards and discards,
+nor the order of the deck.
+"""
+
+from __future__ import annotations
+
+from ..errors import AdvisorError, IllegalActionError
+from ..game import RecordError
+from .actions import parse_card_list
+from .game import CardsGame, CardsSetup
+
+__all__ = ["replay_cards", "view_record", "write_cards_records", "read_cards_records", "is_cards_record"]
+
+_TYPES = ("setup", "deal", "shuffle", "action", "end")
+
+
+def is_cards_record(record) -> bool:
+    return (isinstance(record, list) and bool(record) and isinstance(record[0], dict)
+            and record[0].get("type") == "setup" and record[0].get("game") == "cards")
+
+
+def _cards(text, line: int):
+    if not isinstance(text, str):
+        raise RecordError(f"line {line} of the game: cards are a string such as 'B1G2'")
+    try:
+        return parse_card_list(text, text)
+    except IllegalActionError as exc:
+        raise RecordError(f"line {line} of the game: {exc}") from None
+
+
+def replay_cards(record: list[dict], upto: int | None = None) -> CardsGame:
+    """The game of ``record`` replayed to action ``upto`` (default: the
+    end); a record that does not replay to its own lines raises
+    :class:`~advisor.game.RecordError`, an illegal action
+    :class:`~advisor.errors.IllegalActionError`."""
+    if not is_cards_record(record):
+        raise RecordError("a Camel Up Cards game record starts with its setup line (game: cards)")
+    head = record[0]
+    try:
+        setup = CardsSetup(players=head["players"], track=head["track"], start_money=head["start_money"],
+                           dealt=head["dealt"], shown=head["shown"], down=head["down"])
+        game = CardsGame(setup, seed=head["seed"], start=_cards(head["cards"], 1), draw=False)
+        game.record[0] = dict(head)
+    except (KeyError, TypeError) as exc:
+        raise RecordError(f"line 1 of the game: the setup line lacks or mistypes {exc}") from None
+    except AdvisorError as exc:
+        raise RecordError(f"line 1 of the game: {exc}") from None
+    if head.get("board") != game.state.board():
+        raise RecordError(f"line 1 of the game: the board {str(head.get('board'))[:200]!r} does not match the "
+                          f"set-up cards' {game.state.board()!r}")
+    for k, entry in enumerate(record[1:], start=2):
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind not in _TYPES or kind == "setup":
+            raise RecordError(f"line {k} of the game: the 'type' of a line is deal, shuffle, action or end "
+                              "(one setup line, first)")
+        if kind in ("deal", "shuffle"):
+            if game.state.phase != kind:
+                raise RecordError(f"line {k} of the game: no {kind} now (phase {game.state.phase})")
+            try:
+                game.chance(_cards(entry.get("cards" if kind == "deal" else "deck"), k))
+            except IllegalActionError as exc:
+                raise RecordError(f"line {k} of the game: {exc}") from None
+            continue
+        if kind == "end":
+            if upto is None:
+                if not game.finished:
+                    raise RecordError(f"line {k} of the game: an end line, but the game is not over")
+                if entry != game.summary():
+                    raise RecordError(f"line {k} of the game: the end line does not match the replay "
+                                      f"({game.summary()})")
+            break
+        if upto is not None and game.turns >= upto:
+            break
+        if entry.get("player") != game.state.current:
+            raise RecordError(f"line {k} of the game: player {str(entry.get('player'))[:20]} is not to act")
+        done = game.play(entry.get("action"))
+        for key in ("card", "board", "money"):
+            if key in entry and entry[key] != done.get(key):
+                raise RecordError(f"line {k} of the game: the record's {key} {str(entry[key])[:200]!r} does "
+                                  f"not match the replay's {done.get(key)!r}")
+    return game
+
+
+def view_record(record: list[dict], player: int) -> list[dict]:
+    """What ``player`` could see of the game: the record without the others'
+    dealt cards, face-down cards, discards and hand cards, and without the
+    deck's order (the cards revealed and played stay)."""
+    if not is_cards_record(record):
+        raise RecordError("a Camel Up Cards game record starts with its setup line (game: cards)")
+    n = record[0]["players"]
+    if not isinstance(player, int) or not 0 <= player < n:
+        raise AdvisorError(f"player must be 0..{n - 1}")
+    dealt = record[0]["dealt"]
+    out = []
+    for entry in record:
+        kind = entry.get("type")
+        if kind == "deal":
+            cards = entry["cards"]
+            out.append({"type": "deal", "leg": entry["leg"],
+                        "cards": cards[2 * dealt * player: 2 * dealt * (player + 1)]})
+        elif kind == "shuffle":
+            out.append({"type": "shuffle", "leg": entry["leg"]})
+        elif kind == "action" and entry["action"].startswith("build:") and entry["player"] != player:
+            shown = entry["action"].split(":", 1)[1].split("/")[1]
+            out.append({**entry, "action": "build", "shown": shown})
+        else:
+            out.append(dict(entry))
+    return out
+
+
+def write_cards_records(games: list[list[dict]], path) -> None:
+    """Write records as JSON lines; the file appears only when complete."""
+    from ..files import atomic_output
+    from ..jsonio import dumps
+
+    with atomic_output(path, "game records") as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for record in games:
+            for entry in record:
+                fh.write(dumps(entry) + "\n")
+
+
+def read_cards_records(path) -> list[list[dict]]:
+    """The games of a JSON-lines file of Camel Up Cards records."""
+    import json
+
+    games: list[list[dict]] = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    raise RecordError(f"{path}, line {n}: not JSON") from None
+                if isinstance(entry, dict) and entry.get("type") == "setup":
+                    games.append([])
+                elif not games:
+                    raise RecordError(f"{path}, line {n}: a game record starts with its setup line")
+                games[-1].append(entry)
+    except OSError as exc:
+        raise AdvisorError(f"cannot read {path}: {exc.strerror}") from None
+    return games
