@@ -263,3 +263,88 @@ def test_what_2nd_and_the_rest_pay_follows_the_variant_in_both_valuations():
         frame = best_moves(state, 0, race=False)
         for action, want in (("leg:B", leg_b), ("leg:P", Fraction(leg_p))):
             assert _close(fast[action], want) and _close(_ev(frame, action), want), (rules.variant, action)
+
+
+# --------------------------------------------------------------------------
+# The command line: --rules (a file or inline text)
+# --------------------------------------------------------------------------
+
+
+def _run(capsys, *argv) -> tuple[int, str, str]:
+    from advisor.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_best_takes_rules_inline_and_from_a_file(capsys, tmp_path):
+    import json
+
+    board = "first 10:B 8:G 6:O 4:Y 2:W dice:G legtiles:O32"
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"board": board, "players": [{"money": 0, "leg_tiles": ["O5"]}, {}, {}]}))
+    rules = tmp_path / "nofloor.json"
+    rules.write_text(json.dumps({"name": "nofloor", "money_floor": None}))
+    for source in ("name=nofloor money_floor=none", str(rules)):
+        code, out, err = _run(capsys, "best", str(state), "--rules", source, "--json", "--seed", "1", "--no-denial")
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["rules"] == {"name": "nofloor", "money_floor": None}
+        ev = {m["action"]: m["ev"] for m in data["moves"]}
+        assert _close(ev["leg:G"], Fraction(11, 3)) and _close(ev["pyramid"], Fraction(1))
+    # without --rules: the standard floor (and no rules key)
+    code, out, _ = _run(capsys, "best", str(state), "--json", "--seed", "1", "--no-denial")
+    data = json.loads(out)
+    assert "rules" not in data and _close({m["action"]: m["ev"] for m in data["moves"]}["leg:G"], Fraction(8, 3))
+    # a state whose rules key differs from --rules
+    state.write_text(json.dumps({"board": board, "rules": {"name": "ladder", "pile_payouts": [8, 5, 3, 1]}}))
+    code, _, err = _run(capsys, "best", str(state), "--rules", "name=nofloor money_floor=none")
+    assert code == 2 and "gives its own rules" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("rules, named", [
+    ("money_floor=x", "money_floor"),
+    ("name=h pile_payouts=8,5,x", "pile_payouts"),
+    ("name=h money_floor=1 start_money=0", "start_money"),
+    ("name=h leg_stack=5,3,12", "leg_stack"),
+    ("name=h colour=red", "colour"),
+    ("missing.json", "missing.json"),
+])
+def test_cli_bad_rules_get_one_line_naming_the_value(capsys, rules, named):
+    code, out, err = _run(capsys, "odds", "1:B 2:YG 3:PR 14:w 15:k", "--leg-only", "--rules", rules)
+    assert code == 2 and out == "" and err.count("\n") == 1 and named in err, err
+
+
+def test_cli_odds_reads_the_board_under_the_rules(capsys):
+    # a tile on space 1 is legal only where the variant lets tiles stand there
+    board = "2:B 3:YG 4:PR 14:w 15:k +1"
+    code, _, err = _run(capsys, "odds", board, "--leg-only")
+    assert code == 2 and "+1" in err
+    code, out, err = _run(capsys, "odds", board, "--leg-only", "--rules", "name=anywhere tile_spaces=1,16")
+    assert code == 0, err
+    assert "anywhere rules" in out
+
+
+def test_cli_simulate_and_tournament_play_by_the_rules(capsys, tmp_path):
+    import json
+
+    from advisor.game import read_records
+
+    out_file = tmp_path / "games.jsonl"
+    code, _, err = _run(capsys, "simulate", "--players", "3", "--bots", "random,heuristic,random", "--games", "2",
+                        "--processes", "1", "-o", str(out_file), "--rules", "name=ladder pile_payouts=8,5,3,1")
+    assert code == 0, err
+    records = read_records(out_file)
+    assert all(r[0]["rules"] == {"name": "ladder", "pile_payouts": [8, 5, 3, 1]} for r in records)
+    assert [replay(r).money() for r in records] == [r[-1]["money"] for r in records]
+    code, out, err = _run(capsys, "tournament", "--players", "3", "--bots", "random,heuristic,random", "--games",
+                          "2", "--processes", "1", "--json", "--rules", "name=ladder pile_payouts=8,5,3,1")
+    assert code == 0, err
+    assert json.loads(out)["rules"] == {"name": "ladder", "pile_payouts": [8, 5, 3, 1]}
+    # resuming with other rules is refused, naming --rules
+    part = tmp_path / "more.jsonl.part"
+    part.write_text(out_file.read_text())
+    code, _, err = _run(capsys, "simulate", "--players", "3", "--bots", "random,heuristic,random", "--games", "3",
+                        "--processes", "1", "-o", str(tmp_path / "more.jsonl"), "--resume")
+    assert code == 2 and "--rules" in err
