@@ -16,7 +16,7 @@ from ._version import __version__
 from .errors import AdvisorError, IllegalActionError, PositionError
 from .notation import format_position, parse_position
 from .rules.actions import Action
-from .rules.editions import EDITIONS, Edition, get_edition
+from .rules.editions import EDITIONS, Edition, RulesError, get_edition, rules_from_json
 from .rules.moves import Step, step
 from .rules.position import Position, Tile
 from .rules.setup import random_position, setup_position
@@ -34,6 +34,8 @@ __all__ = [
     "Edition",
     "EDITIONS",
     "get_edition",
+    "rules_from_json",
+    "RulesError",
     "parse_position",
     "format_position",
     "step",

@@ -52,14 +52,18 @@ class HeuristicBot:
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
         from .exact import leg_odds
+        from .rules.actions import leg_bet_value
 
         pos = state.position
+        ed = pos.rules
         odds = leg_odds(pos)
         best, best_ev = "pyramid", 1.0
         for i, (colour, stack) in enumerate(zip(pos.racing, pos.legtiles)):
-            if stack:
+            value = leg_bet_value(ed, stack)  # the top tile, or a variant's unlimited tile
+            if value is not None:
                 p = odds.rank[i]
-                ev = stack[0] * p[0] + p[1] - p[2:].sum()
+                # what the tile pays by the rules (value / +1 / -1), without the money floor
+                ev = value * p[0] + ed.leg_second * p[1] + ed.leg_other * p[2:].sum()
                 if ev > best_ev:
                     best, best_ev = f"leg:{colour}", ev
         return best

@@ -42,6 +42,9 @@ def _bots_help() -> str:
 
 
 _JSON_HELP = "print one JSON object (see the README section \"Machine output\")"
+_RULES_HELP = ("a rule variant (house rule): a JSON file such as {\"name\": \"house\", \"money_floor\": null} "
+               "or inline key=value pairs such as 'name=house money_floor=none pile_payouts=8,5,3,1' "
+               "(see the README section \"Rule variants\")")
 
 
 class _UsageError(Exception):
@@ -84,6 +87,7 @@ def _build_parser() -> _Parser:
     odds.add_argument("--leg-only", action="store_true", help="leg odds only, no race odds")
     odds.add_argument("--others", choices=("random", "reveal"),
                       help="Camel Up Cards: other players' race actions in later legs (default random)")
+    odds.add_argument("--rules", help=_RULES_HELP)
 
     best = sub.add_parser(
         "best",
@@ -108,6 +112,7 @@ def _build_parser() -> _Parser:
     best.add_argument("--game", type=_nonneg_int, help="with a file of game records (.jsonl): which game (default 0)")
     best.add_argument("--turn", type=_nonneg_int,
                       help="with a file of game records (.jsonl): the advice before this turn (default 0)")
+    best.add_argument("--rules", help=_RULES_HELP)
 
     review = sub.add_parser(
         "review", help="every decision of recorded games against the best one; skill and luck apart",
@@ -153,6 +158,7 @@ def _build_parser() -> _Parser:
         cmd.add_argument("--games", type=_int_option(1, MAX_GAMES, f"1..{MAX_GAMES:,} (more would take weeks)"),
                          default=100, help="games to play (default 100)")
         cmd.add_argument("--edition", choices=("second", "first"), default="second")
+        cmd.add_argument("--rules", help=_RULES_HELP)
         cmd.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
         cmd.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
                          help="worker processes (default: one per core)")
@@ -215,6 +221,7 @@ def _build_parser() -> _Parser:
     play.add_argument("--seats", help="comma-separated seats: human or a bot (default: human,advisor,heuristic,"
                       "random; with --load: the seats saved in the record)")
     play.add_argument("--edition", choices=("second", "first"), help="edition (default second)")
+    play.add_argument("--rules", help=_RULES_HELP)
     play.add_argument("--seed", type=_seed, help="seed of the game (default: drawn and shown)")
     play.add_argument("--load", metavar="FILE", help="continue a saved game (JSON lines game records)")
     play.add_argument("--game", type=_nonneg_int, help="with --load: which game of the file (default 0)")
@@ -277,7 +284,7 @@ def _precision(text: str) -> float:
 
 
 _VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players", "--games",
-                  "--processes", "--chunk", "--game", "--scheduler", "--engine", "--turn")
+                  "--processes", "--chunk", "--game", "--scheduler", "--engine", "--turn", "--rules")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -348,6 +355,33 @@ def _compile_notice(args: argparse.Namespace):
                                bots=[b.strip() for b in bots if b.strip()]))
 
 
+def _rules_arg(args: argparse.Namespace, edition: str):
+    """The rule variant of ``--rules`` for ``edition`` (``None`` without
+    the option): a JSON file, or inline ``key=value`` pairs."""
+    source = getattr(args, "rules", None)
+    if source is None:
+        return None
+    from .rules.editions import parse_rules_text, rules_from_json
+
+    if source.endswith(".json") or _is_file(source):
+        from .jsonio import MAX_BYTES, loads
+
+        try:
+            with open(source, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise AdvisorError(f"--rules {source}: cannot read ({exc.strerror})") from None
+        except ValueError:  # a NUL character in the name
+            raise AdvisorError(f"--rules {source!r}: not a valid file name") from None
+        return rules_from_json(edition, loads(data, source))
+    return rules_from_json(edition, parse_rules_text(source))
+
+
+def _board_edition(text: str) -> str:
+    """The edition a board string names (its ``first`` token), else ``second``."""
+    return "first" if "first" in text.split() else "second"
+
+
 def _position_arg(args: argparse.Namespace):
     from .notation import parse_position
 
@@ -358,7 +392,7 @@ def _position_arg(args: argparse.Namespace):
         else:
             print(f"camelup: no position given: analysing the built-in example '{EXAMPLE_POSITION}'", file=sys.stderr)
         text = EXAMPLE_POSITION
-    return parse_position(text)
+    return parse_position(text, _rules_arg(args, _board_edition(text)))
 
 
 def _cards_text(args: argparse.Namespace) -> str | None:
@@ -367,6 +401,8 @@ def _cards_text(args: argparse.Namespace) -> str | None:
 
     text = " ".join(args.position) if args.position else ""
     if is_cards(text):
+        if getattr(args, "rules", None) is not None:
+            raise AdvisorError("--rules applies to the board games (first and second editions), not to Camel Up Cards")
         return text
     if getattr(args, "others", None) is not None:
         raise AdvisorError("--others applies to Camel Up Cards positions only")
@@ -425,13 +461,20 @@ def _state_arg(args: argparse.Namespace):
     if len(args.position) == 1 and (text.endswith(".json") or _is_file(text)):
         if args.players is not None:
             raise AdvisorError("--players applies to a bare board string, not to a game state file")
-        return GameState.load(text), []
+        state = GameState.load(text)
+        rules = _rules_arg(args, state.rules.name)
+        if rules is not None and rules != state.rules:
+            if not state.rules.is_standard:
+                raise AdvisorError(f"--rules: the game state {text} gives its own rules ('{state.rules.variant}'); "
+                                   "give the rules in one place")
+            state = GameState.from_json({**state.to_json(), "rules": rules.rules_json()})
+        return state, []
     from .jsonout import board_assumptions
 
     position = _position_arg(args)
     n = args.players or DEFAULT_PLAYERS
     state = GameState.from_board(position, players=n)
-    return state, board_assumptions(n, args.player)
+    return state, board_assumptions(n, args.player, position.rules)
 
 
 def _is_file(text: str) -> bool:
@@ -516,6 +559,11 @@ def _cmd_review(args: argparse.Namespace) -> int:
     return run_review(args)
 
 
+def _edition_arg(args: argparse.Namespace):
+    """``--edition``, or its variant given by ``--rules``."""
+    return _rules_arg(args, args.edition) or args.edition
+
+
 def _bots_arg(args: argparse.Namespace) -> list[str]:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(bots) != args.players:
@@ -533,7 +581,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         totals["legs"] += end["legs"]
         totals["turns"] += end["turns"]
 
-    games = simulate_to_file(bots, args.games, args.output, edition=args.edition, seed=args.seed,
+    games = simulate_to_file(bots, args.games, args.output, edition=_edition_arg(args), seed=args.seed,
                              processes=args.processes, resume=args.resume, on_game=count)
     print(f"{games} games written to {args.output}: {totals['legs'] / games:.2f} legs and "
           f"{totals['turns'] / games:.1f} turns per game on average.")
@@ -546,20 +594,26 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     bots = _bots_arg(args)
     if args.resume and not args.output:
         raise AdvisorError("--resume continues a run written with -o FILE: give -o")
+    edition = _edition_arg(args)
+    rules = getattr(edition, "rules_json", lambda: None)()
     table = Standings(bots)
     if args.output:
-        simulate_to_file(bots, args.games, args.output, edition=args.edition, seed=args.seed,
+        simulate_to_file(bots, args.games, args.output, edition=edition, seed=args.seed,
                          processes=args.processes, rotate=True, resume=args.resume, on_game=table.add)
     else:
-        for i, record in enumerate(simulate(bots, args.games, edition=args.edition, seed=args.seed,
+        for i, record in enumerate(simulate(bots, args.games, edition=edition, seed=args.seed,
                                             processes=args.processes, rotate=True)):
             table.add(i, record[-1])
     frame = table.frame(edition=args.edition, seed=args.seed)
     if args.json:
-        print(dumps({"games": args.games, "seed": args.seed, "edition": args.edition,
-                     "bots": frame.to_dict(orient="records")}))
+        out = {"games": args.games, "seed": args.seed, "edition": args.edition}
+        if rules is not None:
+            out["rules"] = rules
+        print(dumps({**out, "bots": frame.to_dict(orient="records")}))
         return 0
-    print(f"{args.games} games, {args.players} players, {args.edition} edition, seats rotated, seed {args.seed}:")
+    variant = "" if rules is None else f", {rules['name']} rules"
+    print(f"{args.games} games, {args.players} players, {args.edition} edition{variant}, seats rotated, "
+          f"seed {args.seed}:")
     print(f"{'seat entry':<14}{'win rate':>10}   95% interval   {'money':>7}   95% interval")
     for k, row in frame.iterrows():
         print(f"{k}:{row['bot']:<12}{100 * row['win_rate']:9.1f}%   "
@@ -681,7 +735,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise AdvisorError(f"unknown seat {seat!r}: use human or a bot ({', '.join(BOTS)})")
     record = None
     if args.load is not None:  # everything is checked before the game prints anything
-        for option in ("edition", "seed"):
+        for option in ("edition", "seed", "rules"):
             if getattr(args, option) is not None:
                 raise AdvisorError(f"--{option} does not apply with --load: the saved game gives it")
         record = load_game(args.load, args.game or 0)
@@ -692,8 +746,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         problem = get_edition(args.edition or "second").players_problem(len(seats))
         if problem:
             raise AdvisorError(problem)
-    play(seats, edition=args.edition or "second", seed=args.seed, record=record, autosave=args.autosave,
-         source=args.load)
+    edition = args.edition or "second"
+    play(seats, edition=_rules_arg(args, edition) or edition, seed=args.seed, record=record,
+         autosave=args.autosave, source=args.load)
     return 0
 
 

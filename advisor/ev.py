@@ -68,10 +68,11 @@ from .overall import (PILES, card_gains, floor_binds, hand_distribution, plain_g
                       right_payout, right_payouts)
 from .rules import actions as core
 from .rules.actions import Action, leg_bet_value, partner_options, place_tile, take_leg_tile, tile_spaces
+from .rules.editions import Edition
 from .rules.position import Position
 from .rules.scoring import PYRAMID_TILE, leg_tile_payouts, pile_payout, settle
 from .sampling import check_precision, resolve_seed
-from .state import GameState, PileCard
+from .state import GameState, PileCard, StateError
 
 __all__ = ["best_moves", "evaluate", "legal_actions", "pile_payout", "LegOutcomes", "Context", "tile_spaces",
            "partner_options"]
@@ -270,17 +271,17 @@ class Context:
         player's own face-down cards never name that colour)."""
         known = sum(1 for e in earlier if e.colour == colour)
         unknown = sum(1 for e in earlier if e.colour is None and e.player != player)
-        return right_payout(known, unknown, float(self.pile_q(pile)[self.racing.index(colour)]))
+        return right_payout(known, unknown, float(self.pile_q(pile)[self.racing.index(colour)]), self.ed)
 
     def card_payouts(self, pile: str, earlier: tuple[PileCard, ...], colour: str, outcome_probs: np.ndarray,
                      player: int | None = None):
         """Distribution of a card's payout: ``(values, probs)``, the last
-        value -1 (the card is wrong).  ``outcome_probs``: P(each camel wins)
+        value the wrong card's payout (-1 by the editions' rules).  ``outcome_probs``: P(each camel wins)
         (or finishes last); ``player``: the card's owner (default: the
         advised player)."""
         c = self.racing.index(colour)
         values, probs = self.right_payout(pile, earlier, colour, self.player if player is None else player)
-        return (np.concatenate([values, [-1]]).astype(float),
+        return (np.concatenate([values, [self.ed.wrong_card]]).astype(float),
                 np.concatenate([outcome_probs[c] * probs, [1 - outcome_probs[c]]]))
 
     def pile(self, name: str) -> tuple[PileCard, ...]:
@@ -345,13 +346,14 @@ class Context:
         if key not in cache:
             known = [sum(1 for e in pile if e.colour == colour) for colour in self.racing]
             unknown = sum(1 for e in pile if e.colour is None and e.player != player)
-            right = right_payouts(known, unknown, self.pile_q(name))
+            right = right_payouts(known, unknown, self.pile_q(name), self.ed)
             cards = sum(1 for c in self.state.winner_pile + self.state.loser_pile if c.player == player and c.colour)
-            if floor_binds(self.least_leg_money(player), cards):
+            if floor_binds(self.least_leg_money(player), cards, self.ed):
                 odds = {pname: self.overall_odds(pname) for pname in PILES}
-                cache[key] = card_gains(self.race_end_money(player), self.held_cards(player), odds, name, right)
+                cache[key] = card_gains(self.race_end_money(player), self.held_cards(player), odds, name, right,
+                                        self.ed)
             else:  # this leg's money alone covers every card: the payout itself
-                cache[key] = plain_gains(self.overall_odds(name), right)
+                cache[key] = plain_gains(self.overall_odds(name), right, self.ed)
         return cache[key]
 
     def hand_model(self, player: int) -> tuple[list[str], np.ndarray]:
@@ -431,7 +433,7 @@ def _value_card(ctx: Context, name: str, colour: str, player: int, pile: tuple[P
     ev, sd, p_loss = _moments(values[c].astype(float), probs[c])
     p = float(ctx.overall_odds(name)[c])
     right, right_probs = ctx.right_payout(name, pile, colour, player)
-    plain = p * float(right @ right_probs) - (1 - p)
+    plain = p * float(right @ right_probs) + (1 - p) * ctx.ed.wrong_card
     return _row(f"{name}:{colour}", name, ev, sd, p_loss, p_first=p if name == "winner" else np.nan,
                 p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1, floor=ev - plain)
 
@@ -542,7 +544,7 @@ def _best_for(ctx: Context, player: int, leg: LegOutcomes, stacks, piles) -> flo
 
 
 def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
-               seed: int | None = None, denial: bool = True, race: bool = True):
+               seed: int | None = None, denial: bool = True, race: bool = True, rules: Edition | None = None):
     """Every legal action of ``player`` (default: the player to move) with
     its EV and the figures behind it, as a pandas DataFrame sorted by EV
     (highest first).  A bare position gets the defaults of
@@ -553,10 +555,14 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     the partnerships, with ``denial`` NaN (the next player's overall cards
     need race odds) and, when the player has cards on the overall piles,
     a tile's ``overall_change`` NaN and left out of its ``ev``.  The overall
-    cards are not listed."""
+    cards are not listed.
+
+    ``rules``: a rule variant (:meth:`Edition.with_rules`) to read a board
+    string under; a game state or position carries its own rules (given
+    ``rules`` must then be the same)."""
     import pandas as pd
 
-    state, assumptions = _as_state(state)
+    state, assumptions = _as_state(state, rules)
     player = state.check_player(player)
     ctx = Context(state, player, check_precision(precision), seed)
     actions = legal_actions(state, player)
@@ -577,9 +583,10 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
 
 
 def evaluate(state: GameState | Position | str, action: str, player: int | None = None, *,
-             precision: float = 0.002, seed: int | None = None, denial: bool = True) -> dict:
+             precision: float = 0.002, seed: int | None = None, denial: bool = True,
+             rules: Edition | None = None) -> dict:
     """The valuation of one action (a row of :func:`best_moves`)."""
-    state, _ = _as_state(state)
+    state, _ = _as_state(state, rules)
     player = state.check_player(player)
     legal = legal_actions(state, player)
     if action not in legal:
@@ -589,13 +596,16 @@ def evaluate(state: GameState | Position | str, action: str, player: int | None 
     return _evaluate(Context(state, player, check_precision(precision), seed), action, denial)
 
 
-def _as_state(state) -> tuple[GameState, list[str]]:
+def _as_state(state, rules: Edition | None = None) -> tuple[GameState, list[str]]:
     if isinstance(state, GameState):
+        if rules is not None and state.position.rules != rules:
+            raise StateError("rules", "the game state is under other rules than those given")
         return state, []
-    st = GameState.from_board(state)
+    st = GameState.from_board(state, rules=rules)
     return st, [
         f"{st.n_players} players; the advised player is player 0, to move",
-        "every player: money 3, no leg tiles or pyramid tiles, all five overall cards in hand, no partner",
+        f"every player: money {st.rules.start_money}, no leg tiles or pyramid tiles, all five overall cards in hand, "
+        "no partner",
         "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
     ]
 

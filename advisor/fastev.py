@@ -101,11 +101,12 @@ def _seed(key) -> int:
     return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "little") >> 1
 
 
-def _all_codes() -> LegOutcomes:
-    """Every rank code once (probabilities unused): payouts per rank code."""
+def _all_codes(rules) -> LegOutcomes:
+    """Every rank code once (probabilities unused): payouts per rank code
+    under ``rules`` (an edition or a variant)."""
     from .kernels.ranks import RANK_CODES, rank_codes
 
-    return LegOutcomes(np.zeros(RANK_CODES), rank_codes(), np.zeros(RANK_CODES, np.int64))
+    return LegOutcomes(np.zeros(RANK_CODES), rank_codes(), np.zeros(RANK_CODES, np.int64), rules=rules)
 
 
 class _FastContext(Context):
@@ -153,13 +154,14 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     board_key = _board_key(pos)
     own = state.own_tile(player)
     track = own.space if own else 0
-    base = _MEMO.get(("leg", board_key, track), lambda: LegOutcomes.of(pos, track))
+    # (the outcomes carry the rules whose payouts apply: a variant is part of the key)
+    base = _MEMO.get(("leg", board_key, track, pos.rules), lambda: LegOutcomes.of(pos, track))
     ctx = _FastContext(state, player, precision, _seed(board_key), base=base)
     ctx.board_key = board_key
     actions = legal_actions(state, player)
     ev = np.zeros(len(actions))
     den = np.zeros(len(actions))
-    codes = _all_codes()
+    codes = _all_codes(pos.rules)
 
     # what the player already holds, per outcome and per rank code
     # (whole coins, in integers: every expectation below is exact, as in best_moves)
@@ -258,7 +260,8 @@ def _candidate_orders(enc, stripped, sp, sg, seed) -> np.ndarray:
 def _held_cards(ctx: Context) -> list[tuple[str, int, float]]:
     """The player's overall cards on the piles: ``(pile, camel, A)``, with
     ``A`` the card's expected payout when its camel wins (loses): the card's
-    EV is ``p (A + 1) - 1`` for the probability ``p`` of that."""
+    EV is ``p (A - w) + w`` for the probability ``p`` of that and the wrong
+    card's payout ``w`` (-1)."""
     out = []
     for name in ("winner", "loser"):
         pile = ctx.pile(name)
@@ -287,7 +290,7 @@ def _overall_change(ctx: Context, enc, board_key, stripped, sp, sg, cards) -> np
     odds = _MEMO.get(key, compute)
     change = np.zeros(sp.size)
     for name, c, right in cards:
-        change += (right + 1) * odds[name][:, c]
+        change += (right - ctx.ed.wrong_card) * odds[name][:, c]
     return change
 
 
@@ -306,7 +309,7 @@ class _NextPlayer:
     def __init__(self, ctx: Context, who: int):
         self.ctx = ctx
         self.who = who
-        self.codes = _all_codes()
+        self.codes = _all_codes(ctx.ed)
         self.money = ctx.state.players[who].money
         self.held = ctx.holdings(who, self.codes)
         self._hands = None  # (camel indices per possible hand, probabilities), when first needed

@@ -31,7 +31,7 @@ from .errors import AdvisorError, IllegalActionError
 from .rules import scoring
 from .rules.actions import Action, Roll, UnrevealedCards, check_action, is_legal, legal_actions, play
 from .rules.actions import reveal as reveal_card
-from .rules.editions import GREY_DIE, get_edition
+from .rules.editions import GREY_DIE, Edition, RulesError, get_edition, rules_from_json
 from .rules.position import Position
 from .rules.scoring import pile_payout, race_order
 from .rules.setup import setup_position
@@ -60,27 +60,47 @@ def overall_rewards(state: GameState, winner: str, loser: str) -> list[int]:
 class Game:
     """A game in progress (mutable): the state, the record, the dice.
 
-    Parameters: ``edition``; ``players`` (2-8 in ``first``, 3-8 in
-    ``second``); ``seed`` for the setup and every roll drawn by the game;
-    ``start``: the first player (default: drawn); ``position``: a start
-    position instead of the setup by the rules.
+    Parameters: ``edition`` (a name, or an :class:`Edition` such as a rule
+    variant); ``players`` (2-8 in ``first``, 3-8 in ``second``); ``seed``
+    for the setup and every roll drawn by the game; ``start``: the first
+    player (default: drawn); ``position``: a start position instead of the
+    setup by the rules; ``rules``: a rule variant of the edition
+    (:meth:`Edition.with_rules`, or its JSON object as
+    :func:`~advisor.rules.editions.rules_from_json` reads it): the start
+    money, the payouts, the money floor, the leg bet tiles and where tiles
+    may stand follow it, and the record's setup line carries it
+    (``"rules"``), so a replay plays by it again.
     """
 
-    def __init__(self, edition: str = "second", players: int = 4, seed: int | None = None, *,
-                 start: int | None = None, position: Position | str | None = None):
+    def __init__(self, edition: str | Edition = "second", players: int = 4, seed: int | None = None, *,
+                 start: int | None = None, position: Position | str | None = None,
+                 rules: Edition | dict | None = None):
         ed = get_edition(edition)
+        if rules is not None:
+            given = rules if isinstance(rules, Edition) else rules_from_json(ed, rules)
+            if given.name != ed.name or (not ed.is_standard and given != ed):
+                raise IllegalActionError(f"the rules given are not a variant of the {ed.name} edition"
+                                         if given.name != ed.name else "two different rule variants given")
+            ed = given
         problem = ed.players_problem(players)
         if problem:
             raise IllegalActionError(problem)
         self.seed = resolve_seed(seed)
         self.rng = np.random.default_rng(self.seed)
-        board = setup_position(ed.name, self.rng) if position is None else position
+        if position is None:
+            board = Position(stacks=setup_position(ed.name, self.rng).stacks, rules=ed)
+        elif isinstance(position, str):
+            board = Position.from_string(position, ed)
+        else:
+            board = position
         if start is None:
             start = int(self.rng.integers(players))
-        hands = tuple(PlayerState(overall_cards=ed.racing) for _ in range(players))
+        hands = tuple(PlayerState(money=ed.start_money, overall_cards=ed.racing) for _ in range(players))
         self.state = GameState(board, hands, start)
-        if self.state.position.rules is not ed:
-            raise IllegalActionError(f"the start position is not a {ed.name} edition position")
+        if self.state.position.rules != ed:
+            raise IllegalActionError(f"the start position is not a {ed.name} edition position"
+                                     if self.state.position.rules.name != ed.name
+                                     else "the start position is under other rules than the game's")
         self.final_stacks: tuple[tuple[int, str], ...] | None = None
         self.winner_camel: str | None = None
         self.loser_camel: str | None = None
@@ -91,6 +111,8 @@ class Game:
             "type": "setup", "schema": SCHEMA, "edition": ed.name, "players": players, "seed": self.seed,
             "board": str(self.state.position), "start": start,
         }]
+        if not ed.is_standard:  # a house rule travels with the record (absent: the edition's own rules)
+            self.record[0]["rules"] = ed.rules_json()
 
     # ------------------------------------------------------------ queries
     @property
@@ -129,6 +151,11 @@ class Game:
         players = tuple(pl if i == player else replace(pl, overall_cards=st.hand_size(i))
                         for i, pl in enumerate(st.players))
         return GameState(st.position, players, st.to_move, hide(st.winner_pile), hide(st.loser_pile))
+
+    @property
+    def rules(self) -> Edition:
+        """The rules the game is played under (the edition's own or a variant)."""
+        return self.state.position.rules
 
     def money(self) -> list[int]:
         return [p.money for p in self.state.players]
@@ -275,6 +302,11 @@ def check_entry(entry: object) -> str | None:
                 return f"'{key}' must be a whole number >= 0"
         if not isinstance(entry.get("board"), str):
             return "'board' must be a board string"
+        if "rules" in entry:
+            try:
+                rules_from_json(entry["edition"], entry["rules"])
+            except RulesError as exc:
+                return f"'rules': {exc}"
         for key in ("bots", "seats"):
             names = entry.get(key, [])
             if not isinstance(names, list) or not all(isinstance(b, str) for b in names):
@@ -328,7 +360,8 @@ def replay(record: list[dict], upto: int | None = None) -> Game:
 
 def _replay(record: list[dict], upto: int | None) -> Game:
     setup = record[0]
-    game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"])
+    game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"],
+                rules=setup.get("rules"))
     game.record[0] = dict(setup)
     for entry in record[1:]:
         if entry.get("type") == "end":

@@ -17,7 +17,9 @@ __all__ = ["odds_json", "best_json", "cards_odds_json", "cards_best_json", "boar
 def odds_json(position, leg, race=None, seed: int | None = None) -> dict:
     """``camelup odds --json``: ``leg`` a LegOdds, ``race`` a RaceOdds or
     ``None`` (leg only); ``seed`` is reported when any figure was sampled."""
-    out = {"schema": SCHEMA, "position": str(position), "leg": leg.to_dict()}
+    out = {"schema": SCHEMA, "position": str(position)}
+    _add_rules(out, position.rules)
+    out["leg"] = leg.to_dict()
     if not leg.exact:
         out["leg_samples"] = leg.samples
     if race is not None:
@@ -29,12 +31,21 @@ def odds_json(position, leg, race=None, seed: int | None = None) -> dict:
     return clean(out)
 
 
-def board_assumptions(players: int, player: int | None) -> list[str]:
+def _add_rules(out: dict, rules) -> None:
+    """The ``rules`` key (after ``position``): the rule variant the figures
+    are under; none for the edition's own rules."""
+    data = rules.rules_json()
+    if data is not None:
+        out["rules"] = data
+
+
+def board_assumptions(players: int, player: int | None, rules=None) -> list[str]:
     """What the advice of a bare board string assumes (``assumptions`` of
-    ``camelup best --json``)."""
+    ``camelup best --json``); ``rules``: a variant (its start money)."""
+    money = 3 if rules is None else rules.start_money
     return [
         f"{players} players; player {player or 0} is advised" + ("" if player else " and to move"),
-        "every player: money 3, no leg or pyramid tiles, all five overall cards in hand, no partner",
+        f"every player: money {money}, no leg or pyramid tiles, all five overall cards in hand, no partner",
         "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
     ]
 
@@ -43,7 +54,9 @@ def best_json(state, frame, assumptions=()) -> dict:
     """``camelup best --json``: the advice ``frame`` of
     :func:`advisor.best_moves` for ``state``."""
     moves = clean(frame.to_dict(orient="records"))
-    out = {"schema": SCHEMA, "position": str(state.position), "player": frame.attrs["player"], "moves": moves}
+    out = {"schema": SCHEMA, "position": str(state.position)}
+    _add_rules(out, state.position.rules)
+    out.update(player=frame.attrs["player"], moves=moves)
     if assumptions:
         out["assumptions"] = list(assumptions)
     if frame.attrs["race_samples"] is not None:

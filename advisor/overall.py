@@ -3,6 +3,12 @@
 Three models, used by :func:`advisor.best_moves` and by the bots'
 :func:`advisor.fastev.fast_values` alike (so their figures agree):
 
+Every payout and the money floor come from the rules record (an
+:class:`~advisor.rules.editions.Edition` or a variant of it, argument
+``rules``): the figures below are the editions' own (ladder 8, 5, 3, 2, then
+1; a wrong card -1; money never below 0); a variant's ladder, wrong-card
+payout and floor (or none) replace them throughout.
+
 **What a right card pays** (:func:`right_payout`).  The correct cards of a
 pile pay 8, 5, 3, 2, 1, 1, ... in placement order.  A card's place among the
 correct ones depends on the earlier cards of the pile: those whose colour is
@@ -77,7 +83,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .rules.scoring import PILES, pile_payout
+from .rules.editions import SECOND, Edition
+from .rules.scoring import PILES, pile_payout, settle
 
 __all__ = ["PILES", "right_payout", "right_payouts", "hand_distribution", "race_end_money", "card_gains",
            "floor_binds", "plain_gains", "Distribution"]
@@ -87,30 +94,32 @@ __all__ = ["PILES", "right_payout", "right_payouts", "hand_distribution", "race_
 Distribution = tuple[np.ndarray, np.ndarray]
 
 
-def right_payout(known: int, unknown: int, q: float) -> Distribution:
+def right_payout(known: int, unknown: int, q: float, rules: Edition = SECOND) -> Distribution:
     """What a card pays when its camel is right: ``known`` earlier cards
     surely and ``J ~ Binomial(unknown, q)`` earlier face-down cards name the
-    same camel, and the card pays :func:`pile_payout` of ``known + J``."""
+    same camel, and the card pays :func:`pile_payout` of ``known + J``
+    (the ladder of ``rules``)."""
     j = range(unknown + 1)
-    return (np.array([pile_payout(known + k) for k in j], np.int64),
+    return (np.array([pile_payout(known + k, rules) for k in j], np.int64),
             np.array([comb(unknown, k) * q**k * (1 - q) ** (unknown - k) for k in j], float))
 
 
-def right_payouts(known: Sequence[int], unknown: int, q: np.ndarray) -> Distribution:
+def right_payouts(known: Sequence[int], unknown: int, q: np.ndarray, rules: Edition = SECOND) -> Distribution:
     """:func:`right_payout` for several camels at once (``known[c]``,
     ``q[c]``) with the same number of earlier face-down cards: ``(values,
     probs)``, row ``c`` for camel ``c``."""
-    j, binomial, payouts = _binomial_row(unknown)
+    j, binomial, payouts = _binomial_row(unknown, rules)
     q = np.asarray(q, float)[:, None]
     return payouts[np.asarray(known, np.int64)[:, None] + j], binomial * q**j * (1 - q) ** (unknown - j)
 
 
 @lru_cache(maxsize=64)
-def _binomial_row(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _binomial_row(n: int, rules: Edition = SECOND) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(0..n, the binomial coefficients of n, pile_payout(k) for k up to
     n + 8)``: :func:`right_payouts`' constants for ``n`` face-down cards."""
     j = np.arange(n + 1)
-    return j, np.array([comb(n, k) for k in j], float), np.array([pile_payout(k) for k in range(n + 9)], np.int64)
+    return j, np.array([comb(n, k) for k in j], float), np.array([pile_payout(k, rules) for k in range(n + 9)],
+                                                                 np.int64)
 
 
 def hand_distribution(size: int, candidates: Sequence[int], placed: Mapping[str, int],
@@ -156,7 +165,8 @@ def race_end_money(leg_money: np.ndarray, leg_prob: np.ndarray, race_legs: np.nd
 
 
 def card_gains(money: Distribution, held: Mapping[str, Sequence[tuple[int, Distribution]]],
-               odds: Mapping[str, np.ndarray], pile: str, right: Distribution) -> Distribution:
+               odds: Mapping[str, np.ndarray], pile: str, right: Distribution,
+               rules: Edition = SECOND) -> Distribution:
     """The distribution of what placing a card of each camel on ``pile``
     adds to the player's settled money at the race end.
 
@@ -169,37 +179,43 @@ def card_gains(money: Distribution, held: Mapping[str, Sequence[tuple[int, Distr
     the distribution of ``max(0, M + O + X) - max(0, M + O)`` for a card of
     camel ``c`` (module docstring; a value may repeat, and padding entries
     have probability 0); when the money surely covers every card, ``X``
-    itself (:func:`plain_gains`)."""
+    itself (:func:`plain_gains`).  ``rules``: the ladder, the wrong card's
+    payout and the money floor (the settlement ``max(floor, ...)``)."""
     n_held = sum(len(cards) for cards in held.values())
     odds_p = np.asarray(odds[pile], float)
     right_values, right_probs = right
-    if not floor_binds(int(money[0].min()), n_held):
-        return plain_gains(odds_p, right)
+    if not floor_binds(int(money[0].min()), n_held, rules):
+        return plain_gains(odds_p, right, rules)
+    wrong = rules.wrong_card
     other = PILES[1 - PILES.index(pile)]
-    base = _convolve(money, _pile_sum(held.get(other, ()), odds[other]))
+    base = _convolve(money, _pile_sum(held.get(other, ()), odds[other], wrong))
     n_p = len(held.get(pile, ()))
     by_camel = dict(held.get(pile, ()))
     # the total T before the new card, given the camel Z the pile is scored
     # against: every card of the player on this pile wrong, or their Z card right
-    wrong_all = (base[0] - n_p, base[1])
-    totals = [_convolve(base, (by_camel[z][0] - (n_p - 1), by_camel[z][1])) if z in by_camel else wrong_all
+    wrong_all = (base[0] + n_p * wrong, base[1])
+    totals = [_convolve(base, (by_camel[z][0] + (n_p - 1) * wrong, by_camel[z][1])) if z in by_camel else wrong_all
               for z in range(odds_p.size)]
-    # a wrong new card (-1) takes a coin exactly when T >= 1
-    above = np.array([t_probs[t_values >= 1].sum() for t_values, t_probs in totals])
-    lose = odds_p * above
-    wrong_lose = lose.sum() - lose
-    wrong_free = odds_p.sum() - odds_p - wrong_lose
-    # the right card: max(0, T + x) - max(0, T) for each total and payout
-    width = max(t[0].size for t in totals) * right_values.shape[1] + 2
+    # a wrong new card changes the settled total by settle(T + wrong) - settle(T)
+    # (under the editions' rules: -1 exactly when T >= 1, else 0); one slot per
+    # such change, the change 0 last, its probability the complement
+    changes = [settle(rules, t_values + wrong, 0) - settle(rules, t_values, 0) for t_values, _ in totals]
+    slots = sorted((set(np.concatenate(changes).tolist()) | {wrong}) - {0}) + [0]
+    masses = [odds_p * np.array([t_probs[change == v].sum() for (_, t_probs), change in zip(totals, changes)])
+              for v in slots[:-1]]
+    wrong_probs = [mass.sum() - mass for mass in masses]
+    wrong_probs.append(odds_p.sum() - odds_p - sum(wrong_probs))
+    # the right card: settle(T + x) - settle(T) for each total and payout
+    width = max(t[0].size for t in totals) * right_values.shape[1] + len(slots)
     values = np.zeros((odds_p.size, width), np.int64)
     probs = np.zeros((odds_p.size, width))
-    values[:, -2], values[:, -1] = -1, 0
-    probs[:, -2], probs[:, -1] = wrong_lose, wrong_free
+    for k, (v, p) in enumerate(zip(slots, wrong_probs)):
+        values[:, width - len(slots) + k], probs[:, width - len(slots) + k] = v, p
     groups = [[c for c in range(odds_p.size) if c not in by_camel]] + [[c] for c in by_camel]
     for rows in filter(None, groups):
         t_values, t_probs = totals[rows[0]]  # the same total for every camel of the group
         t = t_values[None, :, None]
-        gain = np.maximum(0, t + right_values[rows][:, None, :]) - np.maximum(0, t)
+        gain = settle(rules, t + right_values[rows][:, None, :], 0) - settle(rules, t, 0)
         n = gain[0].size
         values[rows, :n] = gain.reshape(len(rows), n)
         probs[rows, :n] = (odds_p[rows][:, None, None] * t_probs[None, :, None]
@@ -207,28 +223,32 @@ def card_gains(money: Distribution, held: Mapping[str, Sequence[tuple[int, Distr
     return values, probs
 
 
-def floor_binds(least_money: int, cards: int) -> bool:
+def floor_binds(least_money: int, cards: int, rules: Edition = SECOND) -> bool:
     """Whether the money floor can change what a new card adds for a player
     who has at least ``least_money`` at the race end and ``cards`` other
-    cards of known colour on the piles (each costs at most 1, as does the
-    new card)."""
-    return least_money - cards - 1 < 0
+    cards of known colour on the piles (each costs at most what the worst
+    card pays under ``rules``, 1 coin by the editions' rules, as does the new
+    card).  Never without a floor."""
+    if rules.money_floor is None:
+        return False
+    worst = min(0, rules.wrong_card, rules.pile_rest, *rules.pile_payouts)
+    return least_money + (cards + 1) * worst < rules.money_floor
 
 
-def plain_gains(odds: np.ndarray, right: Distribution) -> Distribution:
+def plain_gains(odds: np.ndarray, right: Distribution, rules: Edition = SECOND) -> Distribution:
     """What a new card of each camel pays, unsettled: its right payout with
-    probability ``odds[c]``, -1 otherwise (:func:`card_gains` when the floor
-    cannot bind); row ``c`` for camel ``c``."""
+    probability ``odds[c]``, the wrong card's payout (-1) otherwise
+    (:func:`card_gains` when the floor cannot bind); row ``c`` for camel ``c``."""
     odds = np.asarray(odds, float)
-    values = np.concatenate([right[0], np.full((odds.size, 1), -1)], axis=1)
+    values = np.concatenate([right[0], np.full((odds.size, 1), rules.wrong_card)], axis=1)
     probs = np.concatenate([odds[:, None] * right[1], 1 - odds[:, None]], axis=1)
     return values, probs
 
 
-def _pile_sum(cards: Sequence[tuple[int, Distribution]], odds: np.ndarray) -> Distribution:
+def _pile_sum(cards: Sequence[tuple[int, Distribution]], odds: np.ndarray, wrong: int = -1) -> Distribution:
     """The summed payout of a player's known cards on one pile: the camel
     the pile is scored against is drawn from ``odds``; the card of that
-    colour (if any) pays its right payout, every other card -1."""
+    colour (if any) pays its right payout, every other card ``wrong``."""
     n = len(cards)
     by_camel = dict(cards)
     values, probs = [], []
@@ -237,13 +257,13 @@ def _pile_sum(cards: Sequence[tuple[int, Distribution]], odds: np.ndarray) -> Di
             continue
         if z in by_camel:
             v, p = by_camel[z]
-            values.append(v - (n - 1))
+            values.append(v + (n - 1) * wrong)
             probs.append(pz * p)
         else:
-            values.append(np.array([-n]))
+            values.append(np.array([n * wrong]))
             probs.append(np.array([pz]))
     if not values:
-        return np.array([-n]), np.array([1.0])
+        return np.array([n * wrong]), np.array([1.0])
     return _collect(np.concatenate(values), np.concatenate(probs))
 
 

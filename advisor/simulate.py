@@ -5,17 +5,25 @@ seat ``s`` draws from its own stream ``(game seed, s)``, so a run gives the
 same games whatever the number of processes.  In a tournament, game ``i``
 rotates the seats by ``i`` places, so every bot plays every seat equally
 often and seat order cannot bias the result.
+
+``edition`` is an edition's name or an
+:class:`~advisor.rules.editions.Edition`, such as a rule variant
+(:meth:`Edition.with_rules`): every game is then played under it and its
+record's setup line carries the ``rules``.
 """
 
 from __future__ import annotations
 
 import math
 import sys
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
 from .errors import AdvisorError
+
+if TYPE_CHECKING:
+    from .rules.editions import Edition
 
 __all__ = ["play_game", "simulate", "tournament", "game_seed", "seating", "Standings", "simulate_to_file"]
 
@@ -25,7 +33,7 @@ def game_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def play_game(bots: Sequence[str], edition: str = "second", seed: int = 0) -> list[dict]:
+def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: int = 0) -> list[dict]:
     """Play one game, bot ``bots[s]`` in seat ``s``; returns its record."""
     from .bots import make_bot
     from .game import Game
@@ -40,7 +48,7 @@ def play_game(bots: Sequence[str], edition: str = "second", seed: int = 0) -> li
     return game.record
 
 
-def _check(bots: Sequence[str], edition: str, games: int, processes: int | None = None) -> None:
+def _check(bots: Sequence[str], edition: "str | Edition", games: int, processes: int | None = None) -> None:
     from .bots import BOTS
     from .rules.editions import get_edition
 
@@ -99,7 +107,7 @@ def _compile_for_workers(bots: Sequence[str]) -> None:
         warmup(groups=cold)
 
 
-def simulate(bots: Sequence[str], games: int, *, edition: str = "second", seed: int = 0,
+def simulate(bots: Sequence[str], games: int, *, edition: "str | Edition" = "second", seed: int = 0,
              processes: int | None = None, rotate: bool = False, progress: bool | None = None,
              start: int = 0) -> Iterator[list[dict]]:
     """Yield the records of games ``start .. games - 1``, in order, as they
@@ -194,7 +202,7 @@ class Standings:
         return frame
 
 
-def tournament(bots: Sequence[str], games: int, *, edition: str = "second", seed: int = 0,
+def tournament(bots: Sequence[str], games: int, *, edition: "str | Edition" = "second", seed: int = 0,
                processes: int | None = None, progress: bool | None = None, records: list | None = None):
     """Seat-rotated games between ``bots``; a pandas DataFrame with one row
     per entry of ``bots`` (see :meth:`Standings.frame`).  ``records``: a
@@ -213,7 +221,7 @@ def tournament(bots: Sequence[str], games: int, *, edition: str = "second", seed
 # --------------------------------------------------------------------------
 
 
-def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: str = "second", seed: int = 0,
+def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | Edition" = "second", seed: int = 0,
                      processes: int | None = None, rotate: bool = False, resume: bool = False,
                      progress: bool | None = None, on_game=None) -> int:
     """Play games ``0 .. games - 1`` (as :func:`simulate`) into the JSON
@@ -317,10 +325,13 @@ def _kept_games(part, shown: str, bots, games: int, edition: str, seed: int, rot
 
 def _check_setup(shown: str, entry: dict, index: int, bots, edition: str, seed: int, rotate: bool) -> None:
     """Refuse to resume from a partial file written by another run."""
-    expected = {"edition": edition, "players": len(bots), "bots": seating(bots, index, rotate),
-                "seed": game_seed(seed, index)}
-    hint = {"edition": "--edition", "players": "--players", "bots": "--bots (or simulate against tournament)",
-            "seed": "--seed"}
+    from .rules.editions import get_edition
+
+    ed = get_edition(edition)
+    expected = {"edition": ed.name, "rules": ed.rules_json(), "players": len(bots),
+                "bots": seating(bots, index, rotate), "seed": game_seed(seed, index)}
+    hint = {"edition": "--edition", "rules": "--rules", "players": "--players",
+            "bots": "--bots (or simulate against tournament)", "seed": "--seed"}
     for key, value in expected.items():
         if entry.get(key) != value:
             raise AdvisorError(f"{shown} is from another run: game {index} has {key} {entry.get(key)!r:.60}, "

@@ -22,6 +22,14 @@ optional)::
       "pile_model": {"winner": {"B": 0.2, "G": 0.2, "P": 0.2, "R": 0.2, "Y": 0.2}}
     }
 
+A rule variant (a house rule) travels beside the board string as the
+``rules`` key: ``{"name": "house", "money_floor": null}`` (see
+:func:`advisor.rules.editions.rules_from_json`); the board is then read under
+it, money may go below 0 when the variant has no money floor (and never below
+its floor when it has one), and under unlimited leg bets a player may hold
+any number of the extra tiles of a colour whose stack is empty.  Without it
+the edition's own rules apply (and ``to_json`` writes no ``rules`` key).
+
 Defaults: 4 players (or as many as ``players`` lists); a player not listed,
 or a key left out, means money 3, no leg tiles, no pyramid tiles, all five
 overall cards in hand (less those the piles show as theirs), no partner.
@@ -52,8 +60,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import AdvisorError
-from .rules.editions import SECOND
-from .rules.position import Position
+from .rules.editions import SECOND, Edition, RulesError, rules_from_json
+from .rules.position import Position, as_position
 from .tokens import shown
 
 __all__ = ["StateError", "PlayerState", "PileCard", "GameState", "DEFAULT_PLAYERS", "DEFAULT_MONEY", "MAX_MONEY"]
@@ -61,8 +69,17 @@ __all__ = ["StateError", "PlayerState", "PileCard", "GameState", "DEFAULT_PLAYER
 DEFAULT_PLAYERS = 4
 DEFAULT_MONEY = 3
 #: The keys of a game state's JSON object (any other key is not the state's).
-STATE_KEYS = frozenset({"board", "players", "to_move", "winner_pile", "loser_pile", "pile_model"})
+STATE_KEYS = frozenset({"board", "players", "to_move", "winner_pile", "loser_pile", "pile_model", "rules"})
 MAX_MONEY = 10_000  # far above any real game's money (about 60 coins at most)
+#: Under unlimited leg bets (``Edition.leg_unlimited``), the most extra tiles
+#: of one colour a player may hold in one leg (far above any real leg's turns).
+MAX_EXTRA_LEG_TILES = 99
+
+
+def least_money(rules: Edition) -> int:
+    """The least money a player may have under ``rules``: the money floor,
+    or ``-MAX_MONEY`` when the variant has none."""
+    return -MAX_MONEY if rules.money_floor is None else rules.money_floor
 
 
 class StateError(AdvisorError):
@@ -116,8 +133,6 @@ class GameState:
     pile_model: Mapping[str, Mapping[str, float]] | None = None
 
     def __post_init__(self) -> None:
-        from .exact import as_position
-
         try:
             object.__setattr__(self, "position", as_position(self.position))
         except AdvisorError as exc:
@@ -188,11 +203,13 @@ class GameState:
             where = f"players[{i}]"
             if not isinstance(pl, PlayerState):
                 raise StateError(where, "must be a PlayerState")
-            if not _is_int(pl.money) or pl.money < 0:
-                raise StateError(f"{where}.money", f"must be a whole number >= 0, not {shown(pl.money)}")
+            if not _is_int(pl.money) or pl.money < least_money(ed):
+                raise StateError(f"{where}.money", f"must be a whole number >= {least_money(ed)}, not {shown(pl.money)}")
             for colour, value in pl.leg_tiles:
                 if colour not in ed.racing:
                     raise StateError(f"{where}.leg_tiles", f"unknown colour {colour!r} (racing camels: {ed.racing})")
+                if value not in taken[colour] and _unlimited(ed, colour, value, self.position):
+                    continue  # an extra tile of an empty stack (unlimited leg bets)
                 if value not in taken[colour]:
                     raise StateError(
                         f"{where}.leg_tiles",
@@ -316,14 +333,26 @@ class GameState:
         return player
 
     # ------------------------------------------------------------ I/O
+    @property
+    def rules(self) -> Edition:
+        """The rules the state is played under (its position's: the
+        edition's own or a variant)."""
+        return self.position.rules
+
     @classmethod
-    def from_board(cls, board: Position | str, *, players: int = DEFAULT_PLAYERS, to_move: int = 0) -> "GameState":
-        """Defaults for a bare board string: ``players`` players with money
-        3, no bets, all overall cards in hand, empty piles."""
+    def from_board(cls, board: Position | str, *, players: int = DEFAULT_PLAYERS, to_move: int = 0,
+                   rules: Edition | None = None) -> "GameState":
+        """Defaults for a bare board string: ``players`` players with the
+        start money (3), no bets, all overall cards in hand, empty piles;
+        ``rules``: a variant to read the board under."""
         if not _is_int(players):
             raise StateError("players", f"must be a whole number, not {shown(players)}")
-        _check_count(players, board)
-        return cls(board, (PlayerState(),) * players, to_move)
+        ed = _check_count(players, board, rules)
+        try:
+            board = as_position(board, rules)
+        except AdvisorError as exc:
+            raise StateError("board", str(exc)) from None
+        return cls(board, (PlayerState(money=ed.start_money),) * players, to_move)
 
     @classmethod
     def from_json(cls, data: str | Mapping[str, Any]) -> "GameState":
@@ -345,16 +374,23 @@ class GameState:
             raise StateError("board", "missing: the board string is required")
         if not isinstance(data["board"], str):
             raise StateError("board", "must be a board string")
+        rules = _rules_from_json(data)
+        try:
+            board = as_position(data["board"], rules)
+        except AdvisorError as exc:
+            raise StateError("board", str(exc)) from None
+        start = board.rules.start_money
         raw_players = data.get("players", DEFAULT_PLAYERS)
         if _is_int(raw_players):
-            players = [PlayerState()] * _check_count(raw_players, data["board"])
+            _check_count(raw_players, board)
+            players = [PlayerState(money=start)] * raw_players
         elif isinstance(raw_players, list):
-            _check_count(len(raw_players), data["board"])
-            players = [_player_from_json(i, p) for i, p in enumerate(raw_players)]
+            _check_count(len(raw_players), board)
+            players = [_player_from_json(i, p, start) for i, p in enumerate(raw_players)]
         else:
             raise StateError("players", "must be a list of players or a player count")
         piles = {name: _pile_from_json(name, data.get(name, [])) for name in ("winner_pile", "loser_pile")}
-        return cls(data["board"], tuple(players), data.get("to_move", 0), pile_model=data.get("pile_model"), **piles)
+        return cls(board, tuple(players), data.get("to_move", 0), pile_model=data.get("pile_model"), **piles)
 
     @classmethod
     def load(cls, path: str | Path) -> "GameState":
@@ -394,6 +430,9 @@ class GameState:
         }
         if self.pile_model is not None:
             out["pile_model"] = {k: dict(v) for k, v in self.pile_model.items()}
+        rules = self.position.rules.rules_json()
+        if rules is not None:
+            out["rules"] = rules
         return out
 
 
@@ -401,19 +440,37 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _check_count(players: int, board: object) -> int:
+def _check_count(players: int, board: object, rules: Edition | None = None) -> Edition:
     """A player count from a file or an argument, checked against the
-    board's edition before any list of players is built."""
-    from .exact import as_position
-
+    board's edition before any list of players is built; returns the rules."""
     try:
-        ed = as_position(board).rules
+        ed = as_position(board, rules).rules
     except AdvisorError as exc:
         raise StateError("board", str(exc)) from None
     problem = ed.players_problem(players)
     if problem:
         raise StateError("players", problem)
-    return players
+    return ed
+
+
+def _rules_from_json(data: Mapping[str, Any]) -> Edition | None:
+    """The variant of a state's ``rules`` key (``None``: the edition's own
+    rules), for the edition its board string names."""
+    raw = data.get("rules")
+    if raw is None:
+        return None
+    edition = "first" if "first" in str(data["board"]).split() else "second"
+    try:
+        return rules_from_json(edition, raw)
+    except RulesError as exc:
+        raise StateError("rules" if exc.key == "rules" else f"rules.{exc.key}", exc.detail) from None
+
+
+def _unlimited(ed: Edition, colour: str, value: int, position: Position) -> bool:
+    """Whether a held leg tile ``colour``/``value`` can be one of the extra
+    tiles of unlimited leg bets (the colour's stack is empty)."""
+    left = position.legtiles[ed.racing.index(colour)]
+    return ed.leg_unlimited is not None and value == ed.leg_unlimited and not left
 
 
 def _check_bounds(state: "GameState") -> None:
@@ -425,8 +482,9 @@ def _check_bounds(state: "GameState") -> None:
         where = f"players[{i}]"
         if not isinstance(pl, PlayerState):
             continue  # named by the rules' checks
-        if _is_int(pl.money) and not 0 <= pl.money <= MAX_MONEY:
-            raise StateError(f"{where}.money", f"must be 0..{MAX_MONEY:,} coins, not {shown(pl.money)}")
+        if _is_int(pl.money) and not least_money(ed) <= pl.money <= MAX_MONEY:
+            raise StateError(f"{where}.money", f"must be {least_money(ed)}..{MAX_MONEY:,} coins, "
+                                               f"not {shown(pl.money)}")
         if _is_int(pl.pyramid_tiles) and pl.pyramid_tiles > len(ed.dice):
             raise StateError(f"{where}.pyramid_tiles",
                              f"must be 0..{len(ed.dice)} (the dice of one leg), not {shown(pl.pyramid_tiles)}")
@@ -434,9 +492,9 @@ def _check_bounds(state: "GameState") -> None:
         if not isinstance(tiles, tuple) or any(not isinstance(t, tuple) or len(t) != 2 or not isinstance(t[0], str)
                                                or not _is_int(t[1]) for t in tiles):
             raise StateError(f"{where}.leg_tiles", f"must be (colour, value) pairs, not {tiles!r:.80}")
-        if len(tiles) > len(ed.racing) * len(ed.leg_stack):
-            raise StateError(f"{where}.leg_tiles", f"{len(tiles):,} tiles, but the game has "
-                                                   f"{len(ed.racing) * len(ed.leg_stack)}")
+        most = len(ed.racing) * (len(ed.leg_stack) + (0 if ed.leg_unlimited is None else MAX_EXTRA_LEG_TILES))
+        if len(tiles) > most:
+            raise StateError(f"{where}.leg_tiles", f"{len(tiles):,} tiles, but the game has {most}")
     for name in ("winner_pile", "loser_pile"):
         pile = getattr(state, name)
         if len(pile) > n * len(ed.racing):
@@ -454,7 +512,7 @@ def _card_json(card: PileCard) -> dict:
     return {"player": card.player} if card.colour is None else {"player": card.player, "colour": card.colour}
 
 
-def _player_from_json(i: int, raw: object) -> PlayerState:
+def _player_from_json(i: int, raw: object, start_money: int = DEFAULT_MONEY) -> PlayerState:
     where = f"players[{i}]"
     if not isinstance(raw, Mapping):
         raise StateError(where, "must be an object")
@@ -471,7 +529,7 @@ def _player_from_json(i: int, raw: object) -> PlayerState:
             raise StateError(f"{where}.leg_tiles", f"{shown(t)} is not a tile such as \"B5\"")
         parsed.append((t[0], int(t[1])))
     return PlayerState(
-        money=raw.get("money", DEFAULT_MONEY),
+        money=raw.get("money", start_money),
         leg_tiles=tuple(parsed),
         pyramid_tiles=raw.get("pyramid_tiles", 0),
         overall_cards=raw.get("overall_cards"),

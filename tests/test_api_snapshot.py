@@ -15,9 +15,9 @@ OUTPUTS = Path(__file__).resolve().parent / "golden" / "outputs"
 
 API = [
     "__version__", "AdvisorError", "PositionError", "IllegalActionError", "Position", "Tile", "Edition", "EDITIONS",
-    "get_edition", "parse_position", "format_position", "step", "Step", "setup_position", "random_position",
+    "get_edition", "rules_from_json", "RulesError", "parse_position", "format_position", "step", "Step", "setup_position", "random_position",
     "LegOdds", "leg_odds", "leg_odds_many", "sample_leg_odds", "RaceOdds", "race_odds", "best_moves", "analyse",
-    "evaluate", "legal_actions", "Action", "GameState", "PlayerState", "PileCard", "StateError", "warmup",
+    "review", "evaluate", "legal_actions", "Action", "GameState", "PlayerState", "PileCard", "StateError", "warmup",
     "EXAMPLE_POSITION",
 ]
 
@@ -33,6 +33,11 @@ JSON_KEYS = {
 }
 MOVE_KEYS = {"action", "kind", "ev", "sd", "p_loss", "denial"}
 SETUP_KEYS = ["type", "schema", "edition", "players", "seed", "board", "start"]
+#: Under a rule variant: the ``rules`` key after ``position`` (odds, best)
+#: and after ``start`` on a record's setup line; absent for the editions' own rules.
+VARIANT_KEYS = {"odds": ["schema", "position", "rules", "leg"],
+                "best": ["schema", "position", "rules", "player", "moves", "assumptions"],
+                "setup": SETUP_KEYS + ["rules"]}
 
 
 def _json(name: str):
@@ -66,3 +71,17 @@ def test_live_outputs_carry_the_schema():
     pos = parse_position("first 16:B 1:G 2:O 3:Y 4:W dice:B")
     assert list(odds_json(pos, leg_odds(pos))) == JSON_KEYS["odds_leg_only_json"]
     assert list(Game("second", 4, seed=1).record[0]) == SETUP_KEYS
+
+
+def test_variant_json_keys():
+    from advisor import best_moves, leg_odds, rules_from_json
+    from advisor.jsonout import best_json, odds_json
+    from advisor.state import GameState
+
+    house = rules_from_json("first", {"name": "house", "money_floor": None})
+    state = GameState.from_board("first 10:B 8:G 6:O 4:Y 2:W dice:G", rules=house)
+    assert list(odds_json(state.position, leg_odds(state.position))) == VARIANT_KEYS["odds"]
+    frame = best_moves(state, race=False)
+    assert list(best_json(state, frame, ["assumed"])) == VARIANT_KEYS["best"]
+    assert list(Game(house, 3, seed=1).record[0]) == VARIANT_KEYS["setup"]
+    assert Game(house, 3, seed=1).record[0]["rules"] == {"name": "house", "money_floor": None}

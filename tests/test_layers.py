@@ -27,17 +27,17 @@ FLOORS = [
     # 3: the game state
     ["advisor.state"],
     # 4: the rules core of actions: legality, apply, scoring of a turn
-    ["advisor.rules.actions"],
+    ["advisor.rules.actions", "advisor.cards.actions", "advisor.cards.game"],
     # 5: valuation
-    ["advisor.overall", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards"],
+    ["advisor.overall", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards", "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
-    ["advisor.game", "advisor.bots", "advisor.scoresheet", "advisor.warm"],
+    ["advisor.game", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
     # 7: many positions, recorded games, tournaments
-    ["advisor.batchio", "advisor.batch", "advisor.distributed", "advisor.simulate"],
+    ["advisor.batchio", "advisor.batch", "advisor.distributed", "advisor.simulate", "advisor.gamereview"],
     # 8: pictures and reports
     ["advisor.plotting", "advisor.report"],
     # 9: front ends and the public API
-    ["advisor", "advisor.cli", "advisor.play", "advisor.web", "advisor.web.*"],
+    ["advisor", "advisor.cli", "advisor.review_cli", "advisor.play", "advisor.web", "advisor.web.*"],
 ]
 
 

@@ -47,6 +47,7 @@ class RulesError(AdvisorError):
 
     def __init__(self, key: str, message: str):
         self.key = key
+        self.detail = message
         super().__init__(f"invalid rules: {key}: {message}")
 
 
