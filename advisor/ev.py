@@ -64,6 +64,7 @@ from fractions import Fraction
 import numpy as np
 
 from .errors import IllegalActionError
+from .explain import sort_by_ev
 from .overall import (PILES, card_gains, floor_binds, hand_distribution, plain_gains, race_end_money,
                       right_payout, right_payouts)
 from .rules import actions as core
@@ -574,7 +575,7 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
                 if Action.parse(action).kind not in PILES]
         for row in rows:
             row["denial"] = np.nan
-    frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+    frame = sort_by_ev(pd.DataFrame(rows))
     frame.attrs.update(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
         race_samples=ctx._race.samples if ctx._race is not None else None,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["action_details"]
+__all__ = ["action_details", "sort_by_ev", "EV_TIE"]
 
 
 def action_details(row: dict) -> str:
@@ -27,3 +27,15 @@ def action_details(row: dict) -> str:
         word = "wins" if kind == "winner" else "finishes last"
         return f"P({word}) {100 * p:.1f}%, card #{int(row['pile_place'])} on the pile{floor}"
     return f"copy the partner's best tile at leg end{floor}"
+
+
+#: EVs closer than this are ties: their order is the order of the legal
+#: actions, not the last bits of floating-point sums.
+EV_TIE = 1e-9
+
+
+def sort_by_ev(frame):
+    """``frame`` (one row per action, an ``ev`` column) sorted best first;
+    EVs within :data:`EV_TIE` keep the order the rows were given in."""
+    key = (frame["ev"] / EV_TIE).round()
+    return frame.iloc[(-key).argsort(kind="stable")].reset_index(drop=True)

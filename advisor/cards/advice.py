@@ -37,6 +37,7 @@ from .odds import (
     KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution, race_dict, race_ranks,
     races_to_precision,
 )
+from ..explain import sort_by_ev
 from .position import CAMELS, CardsPosition
 
 __all__ = ["cards_best", "race_actions", "bets"]
@@ -275,7 +276,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
                 for bet in bet_list:
                     add(f"{action}+{bet}", action, bet, "either", value(dist, figs, final, bet) - v0)
             bar.update()
-        frame = pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+        frame = sort_by_ev(pd.DataFrame(rows))
         frame.attrs.update(position=str(pos), seed=seed, others=others, leg_samples=base_leg_n,
                            race_samples=races, race=race)
         return frame
