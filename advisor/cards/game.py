@@ -43,8 +43,8 @@ the setup cards as inputs):
 * The five set-up cards are shuffled back before the first deal; the
   camels start side by side on the start card in the order B G O W Y (B
   ranks last) before they move.
-* Sandstorm and track extension happen between legs (not before the first
-  leg: the set-up moves are its start).
+* Sandstorm and track extension are checked at every leg start, the first
+  too (after the set-up moves): the rulebook says to check before each leg.
 * The start player of the first leg is player 0; of each later leg the
   poorest player, ties broken clockwise from the player after the one who
   ended the leg.
@@ -333,7 +333,23 @@ def start_game(setup: CardsSetup, cards: tuple[Card, ...]) -> CardsState:
         if move(sp, ht, fig, length, CAMELS.index(colour), value):
             _fail("the track is too short for the set-up moves")
     players = tuple(CardsPlayer(money=setup.start_money) for _ in range(setup.players))
+    # Ruling: "before each leg starts, always check" the sandstorm (and the
+    # track extension): the first leg too, after the set-up moves.
+    track = _leg_start_track(sp, ht, fig, track)
     return CardsState(setup, track, tuple(int(x) for x in sp), tuple(int(x) for x in ht), players)
+
+
+def _leg_start_track(sp, ht, fig, track: str) -> str:
+    """The track at a leg start: every empty card between the leader and
+    the last camel turned to its sandstorm side, then extended so that 3
+    spaces lie between the leader and the finish (the kernel's
+    ``leg_start``; ``sp``/``ht`` are updated in place)."""
+    from ..kernels.cards import MAX_CARDS, leg_start
+
+    codes = np.zeros(MAX_CARDS, np.int64)
+    codes[:len(track)] = [_TRACK_CODES[c] for c in track]
+    ncards, _ = leg_start(sp, ht, fig, codes, len(track))
+    return "".join(_TRACK_LETTERS[int(x)] for x in codes[:ncards])
 
 
 def deal(state: CardsState, order: tuple[Card, ...]) -> CardsState:
@@ -512,19 +528,15 @@ def _score_leg(state: CardsState) -> tuple[CardsPlayer, ...]:
 def _end_leg(state: CardsState) -> CardsState:
     """Score the leg, then set up the next: figures beside the track, the
     sandstorm, the track extension, the poorest player starts."""
-    from ..kernels.cards import MAX_CARDS, leg_start
-
     players = _score_leg(state)
     sp, ht, fig = _arrays(state)
-    track = np.zeros(MAX_CARDS, np.int64)
-    track[:len(state.track)] = [_TRACK_CODES[c] for c in state.track]
-    ncards, _ = leg_start(sp, ht, fig, track, len(state.track))
+    track = _leg_start_track(sp, ht, fig, state.track)
     poorest = min(p.money for p in players)
     n = state.setup.players
     ender = state.current
     start = next(i % n for i in range(ender + 1, ender + 1 + n) if players[i % n].money == poorest)
     return dataclasses.replace(
-        state, players=players, track="".join(_TRACK_LETTERS[int(x)] for x in track[:ncards]),
+        state, players=players, track=track,
         sp=tuple(int(x) for x in sp), ht=tuple(int(x) for x in ht), palm=0, fennec=0, palm_holder=None,
         fennec_holder=None, legtiles=(LEG_STACK,) * 5, mid=CAMELS, deck=(), revealed=(), shown=(), played=(),
         leg=state.leg + 1, start_player=start, current=start, phase="deal", raced=False, bet=False, built=0)
