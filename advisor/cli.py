@@ -203,7 +203,8 @@ def _build_parser() -> _Parser:
     chart = sub.add_parser(
         "chart", help="probability curves through a recorded game",
         description="Draw each camel's P(wins the leg), P(wins the race) and P(finishes last) after "
-        "every turn of a game record (from camelup simulate), leg ends and the actual result marked. "
+        "every turn of a game record (from camelup simulate), leg ends and the actual result marked "
+        "(Camel Up Cards: the odds a spectator can give, from the shown, revealed and played cards). "
         "The format follows the extension of OUTPUT (.png, .svg, .pdf).")
     chart.add_argument("record", help="game records (JSON lines)")
     chart.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
@@ -699,6 +700,7 @@ def _save(fig, path: str) -> None:
 
 
 def _cmd_chart(args: argparse.Namespace) -> int:
+    from .cards.record import is_cards_file, iter_cards_records
     from .files import check_input
     from .game import iter_records
     from .plotting import game_odds, plot_game_odds
@@ -706,7 +708,8 @@ def _cmd_chart(args: argparse.Namespace) -> int:
     _picture_path(args.output, inputs=[args.record])
     check_input(args.record, "game records")
     count, chosen = 0, None
-    for line, record in iter_records(args.record):  # one game in memory at a time
+    games = iter_cards_records if is_cards_file(args.record) else iter_records
+    for line, record in games(args.record):  # one game in memory at a time
         if count == args.game:
             chosen = line, record
             break

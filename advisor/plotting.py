@@ -5,7 +5,7 @@ omitted) and returns the Axes it drew on.
   tiles and the dice still in the pyramid;
 * :func:`plot_game_odds`: each camel's probability of winning the leg and the
   race (and of finishing last) after every turn of a recorded game, leg
-  boundaries and the actual results marked;
+  boundaries and the actual results marked (board games and Camel Up Cards);
 * :func:`plot_advice`: the EV of every action as a bar chart;
 * :func:`plot_landings`: a heat map of the track for tile placement
   (expected landings of a cheering and a booing tile on every legal space);
@@ -19,8 +19,8 @@ import numpy as np
 
 from .rules.position import DISPLAY_HOOKS
 
-__all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "plot_advice", "plot_landings",
-           "plot_review", "PLAYER_COLOURS", "position_svg"]
+__all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "cards_game_odds", "plot_advice",
+           "plot_landings", "plot_review", "PLAYER_COLOURS", "position_svg"]
 
 #: Drawing colours of the players (seat 0, 1, ...).
 PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -101,6 +101,10 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
     """A DataFrame with one row per position of a recorded game (before each
     turn): turn, leg, and for every racing camel ``C_leg`` (P(1st this
     leg)), ``C_win`` and ``C_lose`` (race odds)."""
+    from .cards.record import is_cards_record
+
+    if is_cards_record(record):
+        return cards_game_odds(record, precision=precision, seed=seed)
     import pandas as pd
 
     from .exact import leg_odds
@@ -133,6 +137,48 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
     return frame
 
 
+def cards_game_odds(record, *, precision: float = 0.01, seed: int = 0):
+    """:func:`game_odds` of a Camel Up Cards record: one row per player
+    turn (turn, leg, player), the odds of the position as a spectator sees
+    it at the turn's start (the shown, revealed and played cards known;
+    :meth:`advisor.cards.game.CardsState.position` with ``player=None``)."""
+    import pandas as pd
+
+    from .cards.game import ranking
+    from .cards.odds import cards_odds
+    from .cards.record import replay_cards
+
+    starts = []
+
+    def visit(game) -> None:
+        s = game.state
+        if s.phase == "turn" and not s.raced and not s.bet:
+            starts.append((s.leg, s.current, s.position(None)))
+
+    game = replay_cards(record, visit=visit)  # checks the record once
+    if not game.finished:
+        from .errors import AdvisorError
+
+        raise AdvisorError("the game is not over: the chart needs a whole game")
+    rows = []
+    cache: dict[str, object] = {}
+    for turn, (leg, player, pos) in enumerate(starts):
+        key = str(pos).split(" legtiles:")[0]  # the cards on offer do not change the odds
+        if key not in cache:
+            cache[key] = cards_odds(pos, precision=precision, seed=seed)
+        odds = cache[key]
+        row = {"turn": turn, "leg": leg, "player": player}
+        for i, c in enumerate(odds.camels):
+            row[f"{c}_leg"] = odds.leg[i, 0]
+            row[f"{c}_win"] = odds.win[i]
+            row[f"{c}_lose"] = odds.lose[i]
+        rows.append(row)
+    order = ranking(game.state.sp, game.state.ht)
+    frame = pd.DataFrame(rows)
+    frame.attrs.update(winner=order[0], loser=order[-1], camels=tuple(odds.camels))
+    return frame
+
+
 def plot_game_odds(record, ax=None, *, what: str = "win", precision: float = 0.01, seed: int = 0, frame=None):
     """Probability curves through a recorded game: ``what`` is ``"win"`` (race
     winner), ``"lose"`` (race loser) or ``"leg"`` (leg winner).  Leg
@@ -142,10 +188,14 @@ def plot_game_odds(record, ax=None, *, what: str = "win", precision: float = 0.0
     frame = frame if frame is not None else game_odds(record, precision=precision, seed=seed)
     ax = _axes(ax, (10, 4))
     actual = frame.attrs["loser"] if what == "lose" else frame.attrs["winner"]
+    from matplotlib.patheffects import withStroke
+
     for camel in frame.attrs["camels"]:
         bold = camel == actual and what != "leg"
-        ax.plot(frame["turn"], frame[f"{camel}_{what}"], color=CAMEL_COLOURS[camel], linewidth=3 if bold else 1.4,
-                label=camel + (" (actual)" if bold else ""))
+        width = 3 if bold else 1.4
+        pale = [withStroke(linewidth=width + 1.6, foreground="#606060")] if camel in "Ww" else None
+        ax.plot(frame["turn"], frame[f"{camel}_{what}"], color=CAMEL_COLOURS[camel], linewidth=width,
+                label=camel + (" (actual)" if bold else ""), path_effects=pale)
     for turn in frame.index[frame["leg"].diff().fillna(0) > 0]:
         ax.axvline(frame.at[turn, "turn"] - 0.5, color="grey", linestyle="--", linewidth=0.8)
     ax.set_xlabel("turn")
