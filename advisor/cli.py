@@ -212,7 +212,9 @@ def _build_parser() -> _Parser:
     chart.add_argument("--precision", type=_precision, default=0.01, help="race odds precision (default 0.01)")
     show = sub.add_parser(
         "show", help="a picture of a position with its leg odds",
-        description="Draw the board (track, stacks, crazy camels, tiles, pyramid) with P(1st this leg).")
+        description="Draw the board (track, stacks, crazy camels, tiles, pyramid) with P(1st this leg); "
+        "for a Camel Up Cards position (the token cards) its track cards, sandstorms, camels, palm and fennec "
+        "and race deck.")
     show.add_argument("position", nargs="*", help="board string (default: the built-in example)")
     show.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
     show.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
@@ -731,9 +733,18 @@ def _cmd_chart(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from .plotting import plot_board
+    from .plotting import plot_board, plot_cards_board
 
     _picture_path(args.output)
+    text = _cards_text(args)
+    if text is not None:
+        from .cards import parse_cards
+
+        position = parse_cards(text)
+        fig = _figure((12, 3.8))
+        plot_cards_board(position, fig.add_subplot())
+        _save(fig, args.output)
+        return 0
     position = _position_arg(args)
     fig = _figure((12, 3.8))
     plot_board(position, fig.add_subplot())

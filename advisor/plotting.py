@@ -3,6 +3,8 @@ omitted) and returns the Axes it drew on.
 
 * :func:`plot_board`: the track, the stacks in their colours, crazy camels,
   tiles and the dice still in the pyramid;
+* :func:`plot_cards_board`: a Camel Up Cards position: track cards,
+  sandstorms, stacks, palm and fennec, the race deck;
 * :func:`plot_game_odds`: each camel's probability of winning the leg and the
   race (and of finishing last) after every turn of a recorded game, leg
   boundaries and the actual results marked (board games and Camel Up Cards);
@@ -20,7 +22,7 @@ import numpy as np
 from .rules.position import DISPLAY_HOOKS
 
 __all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "cards_game_odds", "plot_advice",
-           "plot_landings", "plot_review", "PLAYER_COLOURS", "position_svg"]
+           "plot_landings", "plot_review", "PLAYER_COLOURS", "position_svg", "plot_cards_board"]
 
 #: Drawing colours of the players (seat 0, 1, ...).
 PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -77,6 +79,76 @@ def plot_board(position, ax=None, *, odds=None):
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(f"{ed.title}: {pos}", fontsize=9)
+    return ax
+
+
+#: Fill colours of the Camel Up Cards track cards by kind.
+_TRACK_FILL = {"n": "#e8d9b5", "s": "#d9a86c", "h": "#e8d9b5"}
+
+
+def plot_cards_board(position, ax=None, *, odds=None):
+    """Draw a Camel Up Cards position (a CardsPosition or its string): the
+    start card with the camels side by side (the last ranked on the left),
+    the track cards (normal cards of 2 spaces, sandstorm sides and the card
+    half covered by the finish card of 1), the stacks, the palm and fennec
+    with their card's holder, the race deck (cards left, known, revealed)
+    and P(1st this leg).  ``odds``: a CardsOdds to print (default: the leg
+    odds computed with seed 0)."""
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    from .cards.odds import as_cards, cards_odds
+    from .cards.position import CAMELS
+
+    pos = as_cards(position)
+    length = pos.length
+    ax = _axes(ax, (12, 3.8))
+    ax.add_patch(Rectangle((-2.6, -0.5), 3.1, 0.35, facecolor="#c9c9c9", edgecolor="#707070"))
+    ax.text(-1.05, -0.33, "start", ha="center", va="center", fontsize=8)
+    left = 0.5
+    for kind in pos.track:
+        width = 2 if kind == "n" else 1
+        ax.add_patch(Rectangle((left, -0.5), width, 0.35, facecolor=_TRACK_FILL[kind], edgecolor="#6b5a3a",
+                               linewidth=1.2, hatch="//" if kind == "s" else None))
+        if kind == "s":
+            ax.text(left + 0.5, -0.62, "sandstorm", ha="center", va="center", fontsize=6)
+        left += width
+    for space in range(1, length + 1):
+        ax.text(space, -0.33, str(space), ha="center", va="center", fontsize=7)
+    if pos.track.endswith("h"):
+        ax.text(length, -0.62, "half", ha="center", va="center", fontsize=6)
+    ax.text(length + 0.62, -0.33, "finish", fontsize=8, va="center")
+
+    def camel(x, y, c, width=0.76):
+        ax.add_patch(FancyBboxPatch((x - width / 2, y), width, 0.36, boxstyle="round,pad=0.02",
+                                    facecolor=CAMEL_COLOURS[c], edgecolor="black", linewidth=0.8))
+        ax.text(x, y + 0.18, c, ha="center", va="center", fontsize=9, color="white" if c in "BG" else "black")
+
+    for space, stack in pos.stacks:
+        for height, c in enumerate(stack):
+            if space == 0:  # side by side on the start card, the last ranked on the left
+                camel(-2.3 + 0.6 * height, -0.1, c, width=0.5)
+            else:
+                camel(space, -0.1 + 0.42 * height, c)
+    for name, fig, colour in (("palm", pos.palm, "#2e7d32"), ("fennec", pos.fennec, "#b26a00")):
+        if fig:
+            space, holder = fig
+            who = "" if holder is None else f"\nP{holder}"
+            ax.text(space, 0.0, f"{name}{who}", ha="center", va="bottom", fontsize=8, color=colour,
+                    fontweight="bold")
+    held = lambda cards: "".join(f"{c}{v}" for c, v in cards) or "-"  # noqa: E731
+    ax.text(-2.5, 3.05, f"Race deck: {pos.deck} of {pos.decksize} cards left ({len(pos.known)} known: "
+            f"{held(pos.known)}); revealed: {held(pos.revealed)}"
+            + (f"; hand: {held([pos.hand])}" if pos.hand else ""), fontsize=9)
+    odds = odds if odds is not None else cards_odds(pos, race=False, seed=0)
+    order = sorted(range(5), key=lambda i: -odds.leg[i, 0])
+    best = "  ".join(f"{CAMELS[i]} {100 * odds.leg[i, 0]:.0f}%" for i in order)
+    ax.text(-2.5, 2.75, "P(1st this leg): " + best, fontsize=9)
+    ax.set_xlim(-2.8, length + 1.9)
+    ax.set_ylim(-0.75, 3.3)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    title = f"Camel Up Cards, {pos.players} players: {pos}"
+    ax.set_title(title if len(title) <= 160 else title[:150] + "...", fontsize=9)
     return ax
 
 
