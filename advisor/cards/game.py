@@ -205,14 +205,18 @@ class CardsState:
     def over(self) -> bool:
         return self.phase == "over"
 
-    def position(self, player: int):
+    def position(self, player: int | None):
         """The position as ``player`` sees it during a leg's turns (a
         :class:`~advisor.cards.position.CardsPosition` for the odds and the
         advice): the board, the cards on offer, their own hand, bets and
         money; players numbered from them (0) clockwise.  Cards known to be
         in the deck: their own face-down cards and the shown ones, less the
         revealed cards of each kind (a revealed card may be one of them);
-        known out of it: their discards and the hand cards played."""
+        known out of it: their discards and the hand cards played.
+
+        ``player=None``: the position as a spectator sees it (public
+        information only: the shown, revealed and played cards; no hand,
+        bets or money; figure holders as they sit, from player 0)."""
         from collections import Counter
 
         from .position import CardsPosition
@@ -220,7 +224,8 @@ class CardsState:
         if self.phase != "turn":
             raise IllegalActionError(f"a position is seen during a leg's turns (phase {self.phase})")
         n = self.setup.players
-        me = self.players[player]
+        me = CardsPlayer(money=3) if player is None else self.players[player]
+        seat = 0 if player is None else player
         known = Counter(me.down) + Counter(self.shown)
         known.subtract(Counter(self.revealed))
         figures = {}
@@ -228,7 +233,7 @@ class CardsState:
             space = getattr(self, name)
             if space:
                 holder = getattr(self, f"{name}_holder")
-                figures[name] = (space, None if holder is None else (holder - player) % n)
+                figures[name] = (space, None if holder is None else (holder - seat) % n)
         bets = [f"{c}{v}" for c, v in me.leg] + [f"m{c}" for c in me.mid]
         bets += [f"w{me.winner}"] if me.winner else []
         bets += [f"l{me.loser}"] if me.loser else []
