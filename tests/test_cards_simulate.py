@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-import advisor.simulate
 from advisor.cards.record import read_cards_records, replay_cards
 from advisor.cli import main
 from advisor.errors import AdvisorError
 from advisor.simulate import Standings, game_seed, play_game, simulate, tournament
+from test_simulate_files import interrupt_after  # the same Ctrl-C in the game loop
 
 BOTS = ["heuristic", "random", "random"]
 ARGS = ["--edition", "cards", "--players", "3", "--bots", ",".join(BOTS), "--seed", "7", "--processes", "1"]
@@ -20,20 +20,6 @@ def run(argv, capsys):
     code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def interrupt_after(monkeypatch, games):
-    """Ctrl-C (KeyboardInterrupt) when game number ``games`` starts."""
-    real = advisor.simulate.play_game
-    calls = {"n": 0}
-
-    def play(*a, **k):
-        if calls["n"] == games:
-            raise KeyboardInterrupt
-        calls["n"] += 1
-        return real(*a, **k)
-
-    monkeypatch.setattr(advisor.simulate, "play_game", play)
 
 
 def test_cards_games_replay_and_do_not_depend_on_the_process_count():
