@@ -123,8 +123,8 @@ def _build_parser() -> _Parser:
         "the figures behind both), per player the EV lost, mistakes (> 0.5 coin) and blunders (> 1.5), "
         "accuracy (within 0.1 coin), and the final money taken apart exactly into start + skill + others + "
         "luck (see README, Game review). A record that does not replay is reported with its game and turn "
-        "(exit status 2) and the other games are still reviewed. Camel Up Cards games cannot be recorded "
-        "yet, so they cannot be reviewed.")
+        "(exit status 2) and the other games are still reviewed. Camel Up Cards games cannot be reviewed "
+        "yet.")
     review.add_argument("records", help="game records (.jsonl)")
     review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
     review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")
