@@ -155,8 +155,8 @@ def _build_parser() -> _Parser:
             "OUTPUT.part, renamed to OUTPUT when the run is complete; after Ctrl-C, --resume continues "
             f"the run. Bots: {_BOTS_PLACEHOLDER}.")
         cmd.add_argument("--players", type=_positive_int, default=4, help="players (default 4)")
-        cmd.add_argument("--bots", help="comma-separated bots, one per seat (default: advisor,heuristic,random,"
-                         "random; with --edition cards: greedy,heuristic,random,random)")
+        cmd.add_argument("--bots", help="comma-separated bots, one per seat (default: advisor,heuristic then random in "
+                         "the other seats; with --edition cards: greedy,heuristic then random)")
         cmd.add_argument("--games", type=_int_option(1, MAX_GAMES, f"1..{MAX_GAMES:,} (more would take weeks)"),
                          default=100, help="games to play (default 100)")
         cmd.add_argument("--edition", choices=("second", "first", "cards"), default="second",
@@ -575,12 +575,15 @@ def _edition_arg(args: argparse.Namespace):
     return _rules_arg(args, args.edition) or args.edition
 
 
-_DEFAULT_BOTS = {"cards": "greedy,heuristic,random,random"}
+_DEFAULT_BOTS = {"cards": ("greedy", "heuristic")}
 
 
 def _bots_arg(args: argparse.Namespace) -> list[str]:
-    given = args.bots if args.bots is not None else _DEFAULT_BOTS.get(args.edition, "advisor,heuristic,random,random")
-    bots = [b.strip() for b in given.split(",") if b.strip()]
+    if args.bots is None:
+        # the default field fits any player count: the two named bots, random in the other seats
+        lead = _DEFAULT_BOTS.get(args.edition, ("advisor", "heuristic"))
+        return [*lead[:args.players], *["random"] * max(0, args.players - len(lead))]
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(bots) != args.players:
         raise AdvisorError(f"--bots names {len(bots)} bots for {args.players} players: give one per seat")
     return bots

@@ -230,3 +230,20 @@ def test_process_count_is_bounded(capsys):
     assert code == 2 and "1..256" in err
     with pytest.raises(AdvisorError, match="processes"):
         list(simulate(BOTS, 1, processes=10**6))
+
+
+@pytest.mark.parametrize("edition, players, lead", [("second", 6, ["advisor", "heuristic"]),
+                                                    ("first", 2, ["advisor", "heuristic"]),
+                                                    ("cards", 3, ["greedy", "heuristic"])])
+def test_the_default_bots_fill_any_player_count(tmp_path, capsys, edition, players, lead):
+    out = tmp_path / "games.jsonl"
+    assert main(["simulate", "--edition", edition, "--players", str(players), "--games", "1", "--seed", "2",
+                 "-o", str(out)]) == 0
+    setup = json.loads(out.read_text().splitlines()[0])
+    assert setup["bots"] == lead + ["random"] * (players - 2)
+
+
+def test_a_player_count_out_of_range_names_the_range_not_the_default_bots(capsys):
+    assert main(["tournament", "--players", "9", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "3-8 players, not 9" in err and "--bots" not in err
