@@ -310,15 +310,13 @@ class CardsEngine:
 
     def bot_actions(self, p: int, bot):
         """A bot's whole turn (or its deck building), action by action."""
-        self.partial = len(self.game.record)
-        try:
-            while True:
-                yield str(bot.choose(self.state, p, history_rng(self.game.record, SEAT + p)))
-                s = self.state
-                if s.over or s.current != p or s.phase != "turn" or not (s.raced or s.bet):
-                    return
-        finally:
-            self.partial = None
+        self.partial = len(self.game.record)  # kept if the turn is cut short (Ctrl-C): saves stop before it
+        while True:
+            yield str(bot.choose(self.state, p, history_rng(self.game.record, SEAT + p)))
+            s = self.state
+            if s.over or s.current != p or s.phase != "turn" or not (s.raced or s.bet):
+                break
+        self.partial = None
 
     def describe(self, entry: dict, shown: bool) -> str:
         return describe_cards(entry, shown)
@@ -363,7 +361,11 @@ class CardsEngine:
         if kind not in _KINDS:
             raise AdvisorError(f"{short_text(line)} is not an action or a command (type 'help').")
         action = CardsAction.parse(kind + sep + (arg.upper() if kind in BET_KINDS else arg))
-        apply(s, action)  # pure: raises with the engine's reason when not possible
+        try:
+            apply(s, action)  # pure: raises with the engine's reason when not possible
+        except AdvisorError as exc:
+            reason = str(exc)
+            raise AdvisorError(reason if reason.startswith(str(action)) else f"{action}: {reason}") from None
         return str(action)
 
     def _build_entry(self, p: int, line: str) -> str | None:
@@ -538,7 +540,7 @@ def _best_text(state: CardsState, player: int) -> str:
     if state.raced:
         title = "a bet now, or pass"
     elif state.bet:
-        title = "your race action (your bet is taken)"
+        title = "your race action, your bet taken"
     else:
         title = "whole turns: a race action with an optional bet before or after it"
     rows = [f"  {r.action:<24} {r.timing:<7} EV {r.ev:+.3f}" for r in frame.head(10).itertuples()]
