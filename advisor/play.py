@@ -296,6 +296,7 @@ class BoardEngine:
 
     help = HELP
     commands = ("actions", "odds", "best")
+    undo_note = "The dice stay the same: the same roll at the same point shows the same die."
 
     def __init__(self, game: Game):
         self.game = game
@@ -597,7 +598,7 @@ class Table:
         if later:
             text += f" and the {len(later)} bot turn(s) after it (" + "; ".join(
                 f"{self.name(e['player'])} {self.engine.describe(e, False)}" for e in later) + ")"
-        self.say(text + ". The dice stay the same: the same roll at the same point shows the same die.")
+        self.say(text + ". " + self.engine.undo_note)
         self.keep()
         self.show(p)
 

@@ -228,6 +228,7 @@ class CardsEngine:
 
     help = CARDS_HELP
     commands = ("actions", "odds", "best", "hint")
+    undo_note = "The cards stay as they were dealt and shuffled."
 
     def __init__(self, game: CardsGame):
         self.game = game
