@@ -550,3 +550,17 @@ def test_player_on_a_cards_position_string(capsys):
     assert "written from the advised player's view" in err and "--turn T --player P" in err
     assert main(["best", "cards", "players:3", "0:BGOWY", "--turn", "2"]) == 2
     assert "--game and --turn apply to a file of game records" in capsys.readouterr().err
+
+
+def test_a_setup_without_face_down_cards_and_a_simulated_record_to_continue():
+    from advisor.cards.bots import play_cards_game
+
+    out = io.StringIO()
+    setup = CardsSetup(players=3, shown=1, down=0, dealt=3)  # keep one, show one, discard one
+    game = play_cards(["human", "random", "random"], setup=setup, seed=2, read=auto_human(out), out=out)
+    assert game.finished and "P0 face down" not in out.getvalue()
+    simulated = play_cards_game(["random", "heuristic"], seed=3)
+    cut = [e for e in simulated if e["type"] != "end"][:15]
+    resumed = play_cards(record=cut, read=scripted([]), out=io.StringIO())  # the record's bots take the seats
+    assert resumed.finished and resumed.record[0]["seats"] == ["random", "heuristic"]
+    assert resumed.record[:15] == [{**cut[0], "seats": ["random", "heuristic"]}] + cut[1:]

@@ -35,6 +35,7 @@ from typing import Callable, Sequence, TextIO
 
 from ..errors import AdvisorError
 from ..play import CHANCE, SEAT, Table, history_rng, run_table, short_text
+from ..scoresheet import record_seats
 from .actions import BET_KINDS, RACE_KINDS, CardsAction, card_text, parse_card_list
 from .game import FULL_CARDS, CardsGame, CardsSetup, CardsState, apply, legal_actions, overall_payouts, ranking
 from .position import CAMELS
@@ -342,10 +343,12 @@ class CardsEngine:
         return f"P{p} action> "
 
     # ------------------------------------------------------------ a human's entries
+    def _steps(self) -> list[str]:
+        setup = self.state.setup
+        return ["hand"] + (["shown"] if setup.shown else []) + (["down"] if setup.down else [])
+
     def _step(self, p: int) -> str:
-        chosen = self.building.get(p, [])
-        steps = ["hand"] + (["shown"] if self.state.setup.shown else []) + ["down"]
-        return steps[len(chosen)]
+        return self._steps()[len(self.building.get(p, []))]
 
     def _left(self, p: int) -> Counter:
         left = Counter(self.state.players[p].dealt)
@@ -394,11 +397,12 @@ class CardsEngine:
             raise AdvisorError(f"{_cards(cards)}: not among your cards left ({_cards(sorted((+left).elements()))})")
         chosen = self.building.setdefault(p, [])
         chosen.append(tuple(cards))
-        if step != "down":
+        if len(chosen) < len(self._steps()):
             return None
-        hand = chosen[0][0]
-        shown = chosen[1][0] if s.setup.shown else None
-        down = chosen[-1]
+        picked = dict(zip(self._steps(), chosen))
+        hand = picked["hand"][0]
+        shown = picked["shown"][0] if "shown" in picked else None
+        down = picked.get("down", ())
         discard = tuple(sorted((left - Counter(cards)).elements()))
         del self.building[p]
         return str(CardsAction("build", hand=hand, shown=shown, down=down, discard=discard))
@@ -580,7 +584,7 @@ def play_cards(seats: Sequence[str] | None = None, *, setup: CardsSetup | None =
         game = replay_cards(list(record))
         if game.finished:
             raise AdvisorError("the game of this record is over: nothing to continue")
-        seats = seats or game.record[0].get("seats")
+        seats = seats or record_seats(game.record[0])  # the seats of camelup play, the bots of simulate
         if seats is None:
             raise AdvisorError("the record does not name its seats: give them (--seats)")
         seats = _check_seats(seats, game.setup.players)
