@@ -590,7 +590,7 @@ def _cmd_best(args: argparse.Namespace) -> int:
     text = _cards_text(args)
     if text is not None:
         return _cmd_best_cards(args, text)
-    if len(args.position) == 1 and _is_file(args.position[0]):
+    if len(args.position) == 1 and args.position[0].lower().endswith(".jsonl") and _is_file(args.position[0]):
         from .cards.record import is_cards_file
 
         if is_cards_file(args.position[0]):

@@ -28,6 +28,11 @@ so it cannot be re-drawn to fish for a better roll.  A different action leads
 to a different game, whose later rolls are fresh draws: what an undone turn
 revealed tells nothing about them.
 
+The table (:class:`Table`: seats, bots, prompts, commands, saving, undo,
+leaving) drives its game through an engine adapter: :class:`BoardEngine`
+for the board games, :class:`advisor.cards.play.CardsEngine` for Camel Up
+Cards (``camelup play --edition cards``).
+
 Records: the game's record is the project's record (JSON lines,
 :func:`advisor.game.write_records`); its setup line also names the
 ``seats``.  ``save FILE`` writes it (beside, then renamed into place);

@@ -564,3 +564,44 @@ def test_a_setup_without_face_down_cards_and_a_simulated_record_to_continue():
     resumed = play_cards(record=cut, read=scripted([]), out=io.StringIO())  # the record's bots take the seats
     assert resumed.finished and resumed.record[0]["seats"] == ["random", "heuristic"]
     assert resumed.record[:15] == [{**cut[0], "seats": ["random", "heuristic"]}] + cut[1:]
+
+
+def test_a_failed_save_leaves_the_old_file_whole_and_the_game_goes_on(tmp_path, monkeypatch):
+    import advisor.jsonio
+
+    path = tmp_path / "g.jsonl"
+    out = io.StringIO()
+    human = auto_human(out)
+    real = advisor.jsonio.dumps
+    steps = iter([f"save {path}", "AUTO", "AUTO", "FAIL", f"save {path}", "quit"])
+
+    def read(prompt):
+        step = next(steps)
+        if step == "FAIL":
+            calls = {"n": 0}
+
+            def dumps(obj, *a, **k):
+                calls["n"] += 1
+                if calls["n"] > 1:
+                    raise OSError(28, "No space left on device")
+                return real(obj, *a, **k)
+
+            monkeypatch.setattr(advisor.jsonio, "dumps", dumps)
+            step = next(steps)
+        return human(prompt) if step == "AUTO" else step
+
+    play_cards(["human", "random", "random"], seed=9, read=read, out=out)
+    text = out.getvalue()
+    assert "Not possible: cannot write" in text and "No space left on device" in text
+    [saved] = read_cards_records(path)
+    assert len(saved) == 2 and saved[1]["type"] == "deal"  # the first save, whole
+    assert not list(tmp_path.glob(".*"))
+
+
+def test_a_file_of_deeply_nested_json_is_one_line_for_best_and_play(tmp_path, capsys):
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    for argv in (["best", str(path)], ["play", "--load", str(path)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "nested" in err
