@@ -100,7 +100,7 @@ def render_cards(view: CardsState, viewer: int, seats: Sequence[str] | None = No
         cell = stack
         for name, at, holder in (("palm", view.palm, view.palm_holder), ("fennec", view.fennec, view.fennec_holder)):
             if at == space:
-                cell = f"{name}(P{holder})"
+                cell += f"{name}(P{holder})"
         cells.append(f"{space}:{cell or '.'}")
     lines.append("Track (bottom to top): " + "  ".join(cells) + "  | finish")
     sand = view.track.count("s")
