@@ -36,7 +36,7 @@ from typing import Callable, Sequence, TextIO
 from ..errors import AdvisorError
 from ..play import CHANCE, SEAT, Table, history_rng, run_table, short_text
 from ..scoresheet import record_seats
-from .actions import BET_KINDS, RACE_KINDS, CardsAction, card_text, parse_card_list
+from .actions import BET_KINDS, RACE_KINDS, CardsAction, parse_card_list
 from .game import FULL_CARDS, CardsGame, CardsSetup, CardsState, apply, legal_actions, overall_payouts, ranking
 from .position import CAMELS
 
