@@ -223,10 +223,14 @@ def _build_parser() -> _Parser:
         "play", help="an interactive game: humans and bots at one table",
         description="Play Camel Up in the terminal. On your turn type an action (leg:R, pyramid, "
         "tile:+7, winner:B, ...) or 'odds', 'best' (the advisor's ranking), 'undo', 'save FILE', 'help', "
-        "'quit'. Each human sees only what their player may see (overall cards face down).")
+        "'quit'. Each human sees only what their player may see (overall cards face down). "
+        "--edition cards plays Camel Up Cards: deck building, then turns of a race action (reveal, hand, palm:N, "
+        "fennec:N) with an optional bet (leg:C, mid:C, winner:C, loser:C) before or after it.")
     play.add_argument("--seats", help="comma-separated seats: human or a bot (default: human,advisor,heuristic,"
-                      "random; with --load: the seats saved in the record)")
-    play.add_argument("--edition", choices=("second", "first"), help="edition (default second)")
+                      "random; Camel Up Cards: human,greedy,heuristic,random; with --load: the seats saved in the "
+                      "record)")
+    play.add_argument("--edition", choices=("second", "first", "cards"),
+                      help="second (default), first, or cards: Camel Up Cards with its default set-up")
     play.add_argument("--rules", help=_RULES_HELP)
     play.add_argument("--seed", type=_seed, help="seed of the game (default: drawn and shown)")
     play.add_argument("--load", metavar="FILE", help="continue a saved game (JSON lines game records)")
@@ -498,9 +502,14 @@ def _is_file(text: str) -> bool:
 def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     from .cards import cards_best, format_cards_advice, parse_cards
 
-    for option in ("player", "players", "chart"):
+    if args.player:
+        raise AdvisorError(f"--player {args.player}: a Camel Up Cards position is written from the advised player's "
+                           "view (player 0: its hand, bets, money; figure holders counted from it); for another "
+                           "player give a game record: camelup best GAMES.jsonl --turn T --player P")
+    for option in ("players", "chart"):
         if getattr(args, option) is not None:
-            raise AdvisorError(f"--{option} does not apply to Camel Up Cards (the advised player is player 0)")
+            raise AdvisorError(f"--{option} does not apply to Camel Up Cards")
+    _no_record_options(args)
     from .sampling import kernel_threads
 
     pos = parse_cards(text)
@@ -515,10 +524,77 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     return 0
 
 
+def _no_record_options(args: argparse.Namespace) -> None:
+    if args.game is not None or args.turn is not None:
+        raise AdvisorError("--game and --turn apply to a file of game records (.jsonl)")
+
+
+def _cmd_best_cards_record(args: argparse.Namespace) -> int:
+    """``camelup best CARDS.jsonl [--game N] [--turn T] [--player P]``: the
+    advice before action T of a Camel Up Cards game, from player P's view
+    (default: the player to act)."""
+    from .cards import format_cards_advice
+    from .cards.play import step_advice
+    from .cards.record import iter_cards_records, replay_cards
+    from .files import check_input
+    from .sampling import kernel_threads
+
+    path = args.position[0]
+    for option in ("players", "chart"):
+        if getattr(args, option) is not None:
+            raise AdvisorError(f"--{option} does not apply to Camel Up Cards game records")
+    check_input(path, "game records")
+    game_no = args.game or 0
+    found = [(line, record) for k, (line, record) in enumerate(iter_cards_records(path)) if k == game_no]
+    if not found:
+        count = sum(1 for _ in iter_cards_records(path))
+        raise AdvisorError(f"--game {game_no}: {path} holds {count} game(s)")
+    line, record = found[0]
+    actions = [e for e in record if e.get("type") == "action"]
+    turn = args.turn or 0
+    if turn > len(actions):
+        raise AdvisorError(f"--turn {turn}: game {game_no} of {path} has {len(actions)} actions (0..{len(actions)})")
+    try:
+        game = replay_cards(record, upto=turn)
+    except AdvisorError as exc:
+        raise AdvisorError(f"{path}:{line}: game {game_no} does not replay to action {turn}: {exc}") from None
+    state = game.state
+    if game.finished:
+        raise AdvisorError(f"--turn {turn}: game {game_no} of {path} is over after action {turn - 1}")
+    if state.phase != "turn":
+        first = next((e["turn"] for e in actions[turn:] if not e["action"].startswith("build")), None)
+        hint = f": the leg's first turn is --turn {first}" if first is not None else ""
+        raise AdvisorError(f"--turn {turn}: leg {state.leg}'s race deck is being built (action {turn} is a deck "
+                           f"building); the advice comes with the leg's turns{hint}")
+    player = state.current if args.player is None else args.player
+    if player >= state.setup.players:
+        raise AdvisorError(f"--player {player}: the game has {state.setup.players} players")
+    with kernel_threads(args.threads):
+        frame = step_advice(state, player, seed=args.seed, others=args.others or "random", precision=args.precision,
+                            progress=None)
+    if args.json:
+        from .jsonout import cards_best_json
+
+        print(dumps({**cards_best_json(frame.attrs["position"], frame), "game": game_no, "turn": turn,
+                     "player": player}))
+        return 0
+    step = "" if player != state.current or not (state.raced or state.bet) else \
+        (" (its race action played: a bet now, or pass)" if state.raced else " (its bet taken: the race action)")
+    print(f"Game {game_no} of {path}, before action {turn} (leg {state.leg}, P{state.current} to act{step}): "
+          f"advice for P{player}, from what P{player} sees.")
+    print(format_cards_advice(frame))
+    return 0
+
+
 def _cmd_best(args: argparse.Namespace) -> int:
     text = _cards_text(args)
     if text is not None:
         return _cmd_best_cards(args, text)
+    if len(args.position) == 1 and args.position[0].lower().endswith(".jsonl") and _is_file(args.position[0]):
+        from .cards.record import is_cards_file
+
+        if is_cards_file(args.position[0]):
+            return _cmd_best_cards_record(args)
     if args.chart:
         _picture_path(args.chart)
     if _records_arg(args):
@@ -757,10 +833,13 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from .bots import BOTS
+    from .cards.record import is_cards_file
     from .play import load_game, play
     from .rules.editions import get_edition
 
     seats = None if args.seats is None else [x.strip() for x in args.seats.split(",") if x.strip()]
+    if args.edition == "cards" or (args.load is not None and is_cards_file(args.load)):
+        return _cmd_play_cards(args, seats)
     for seat in seats or ():
         if seat != "human" and seat not in BOTS:
             raise AdvisorError(f"unknown seat {seat!r}: use human or a bot ({', '.join(BOTS)})")
@@ -780,6 +859,25 @@ def _cmd_play(args: argparse.Namespace) -> int:
     edition = args.edition or "second"
     play(seats, edition=_rules_arg(args, edition) or edition, seed=args.seed, record=record,
          autosave=args.autosave, source=args.load)
+    return 0
+
+
+def _cmd_play_cards(args: argparse.Namespace, seats: list[str] | None) -> int:
+    """``camelup play --edition cards`` (or --load of a Camel Up Cards record)."""
+    from .cards.play import load_cards_game, play_cards
+
+    if args.rules is not None:
+        raise AdvisorError("--rules applies to the board games (first and second editions), not to Camel Up Cards")
+    record = None
+    if args.load is not None:  # everything is checked before the game prints anything
+        for option in ("edition", "seed"):
+            if getattr(args, option) is not None:
+                raise AdvisorError(f"--{option} does not apply with --load: the saved game gives it")
+        record = load_cards_game(args.load, args.game or 0)
+    elif args.game is not None:
+        raise AdvisorError("--game applies with --load only")
+    play_cards(seats or (None if record else ["human", "greedy", "heuristic", "random"]), seed=args.seed,
+               record=record, autosave=args.autosave, source=args.load)
     return 0
 
 

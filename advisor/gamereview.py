@@ -456,7 +456,7 @@ def _cards_line(path, exc: RecordError) -> bool:
                 if k == int(found.group(1)):
                     entry = json.loads(line)
                     return _cards_setup(entry)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
         return False
     return False
 

@@ -28,6 +28,11 @@ so it cannot be re-drawn to fish for a better roll.  A different action leads
 to a different game, whose later rolls are fresh draws: what an undone turn
 revealed tells nothing about them.
 
+The table (:class:`Table`: seats, bots, prompts, commands, saving, undo,
+leaving) drives its game through an engine adapter: :class:`BoardEngine`
+for the board games, :class:`advisor.cards.play.CardsEngine` for Camel Up
+Cards (``camelup play --edition cards``).
+
 Records: the game's record is the project's record (JSON lines,
 :func:`advisor.game.write_records`); its setup line also names the
 ``seats``.  ``save FILE`` writes it (beside, then renamed into place);
@@ -54,7 +59,8 @@ from .scoresheet import pile_reveal, record_seats, score_breakdown, score_phases
 from .state import GameState
 
 __all__ = ["play", "render", "render_view", "cards_held", "describe", "history_rng", "load_game", "save_game",
-           "format_reveal", "format_scores", "HELP"]
+           "format_reveal", "format_scores", "HELP", "Table", "BoardEngine", "run_table", "CHANCE", "SEAT",
+           "short_text"]
 
 HELP = """Type an action or a command:
   leg:C        take the top leg bet tile of camel C      pyramid   take a pyramid tile and roll
@@ -68,7 +74,7 @@ HELP = """Type an action or a command:
   quit         leave the game"""
 
 _KINDS = KINDS  # the action kinds of the rules core
-_DICE, _SEAT = 0, 1  # stream purposes: the dice; bot seat s uses _SEAT + s
+CHANCE, SEAT = 0, 1  # stream purposes (history_rng): the dice (chance); bot seat s uses SEAT + s
 
 
 # --------------------------------------------------------------------------
@@ -283,22 +289,155 @@ def format_scores(record: Sequence[dict], viewer: int | None = None) -> str:
 # --------------------------------------------------------------------------
 
 
-class _Table:
-    """A game at the terminal: seats, bots, the listeners, saving."""
+class BoardEngine:
+    """The board games (:class:`advisor.game.Game`) as :class:`Table` drives
+    them: one action per turn, the dice drawn from :func:`history_rng`.
 
-    def __init__(self, game: Game, seats: list[str], read: Callable[[str], str], out: TextIO,
-                 autosave: Path | None, source: Path | None):
+    An engine adapter answers what the table needs of a game: its record,
+    who moves, the action a human typed (or why it is not possible), a
+    bot's actions, what the table hears of an action, the table as a
+    player sees it, the game-specific commands, a replay for ``undo`` and
+    the end of the game."""
+
+    help = HELP
+    commands = ("actions", "odds", "best")
+    undo_note = "The dice stay the same: the same roll at the same point shows the same die."
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    @property
+    def record(self) -> list[dict]:
+        return self.game.record
+
+    @property
+    def saved_record(self) -> list[dict]:
+        """The record to save (the whole game so far)."""
+        return self.game.record
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished
+
+    @property
+    def to_move(self) -> int:
+        return self.game.to_move
+
+    @property
+    def turns(self) -> int:
+        return self.game.turns
+
+    def where(self) -> str:
+        return f"turn {self.game.turns + 1}"
+
+    def make_bot(self, name: str):
         from .bots import make_bot
 
-        self.game = game
+        return make_bot(name)
+
+    def prompt(self, p: int) -> str:
+        return f"P{p}> "
+
+    def show_table(self, p: int) -> bool:
+        return True
+
+    def apply(self, action: str) -> dict:
+        roll = self.game.draw_roll(history_rng(self.game.record, CHANCE)) if action == "pyramid" else None
+        return self.game.apply(action, roll)
+
+    def news(self) -> str:
+        return ""
+
+    def bot_actions(self, p: int, bot):
+        yield bot.choose(self.game.view(p), p, history_rng(self.game.record, SEAT + p))
+
+    def entry(self, p: int, line: str) -> str:
+        """The action ``line`` (as typed) names if it is legal now."""
+        line = _normalise(line)
+        if line in self.game.legal_actions():
+            return line
+        if line.partition(":")[0] in _KINDS:
+            raise AdvisorError(f"{_short(line)} is not one of your legal actions now "
+                               "(type 'actions' to list them).")
+        raise AdvisorError(f"{_short(line)} is not an action or a command (type 'help').")
+
+    def command(self, p: int, word: str) -> str:
+        from .ev import legal_actions
+
+        view = self.game.view(p)
+        if word == "actions":
+            return " ".join(legal_actions(view, p))
+        if word == "odds":
+            return _odds_text(view)
+        return _best_text(view, p)
+
+    def describe(self, entry: dict, shown: bool) -> str:
+        return describe(entry, shown)
+
+    def render(self, p: int, seats: Sequence[str]) -> str:
+        return render(self.game, p, seats)
+
+    def undo_problem(self, taken: Sequence[dict]) -> str | None:
+        """Why the record lines ``taken`` (from the player's action on) may
+        not be taken back, if they may not (the dice stay the same: any
+        may)."""
+        return None
+
+    def undo_step(self, p: int) -> str | None:
+        """Take back a choice of a turn not yet played (none here)."""
+        return None
+
+    def replay(self, record: list[dict]) -> "BoardEngine":
+        return BoardEngine(replay(record))
+
+    def title(self) -> str:
+        return f"Camel Up ({self.game.state.position.rules.title})"
+
+    def start_line(self, n: int, fresh: bool) -> str:
+        game = self.game
+        if fresh:
+            return f"{self.title()}, {n} players, seed {game.seed}."
+        return f"{self.title()}, {n} players, seed {game.seed}: continuing at leg {game.legs}, turn {game.turns + 1}."
+
+    def finish(self, table: "Table") -> None:
+        game = self.game
+        record = game.record
+        end = game.summary()
+        table.say()
+        table.say(f"The race is over: {end['winner_camel']} wins, {end['loser_camel']} is last "
+                  f"(final board {end['final_board']}).")
+        table.say()
+        table.say(format_reveal(record, table.solo))
+        table.say()
+        table.say(format_scores(record, table.solo))
+        table.say()
+        table.say("Winner(s): " + ", ".join(f"{table.name(i)} with {end['money'][i]} coins" for i in end["winners"])
+                  + ".")
+
+    def save(self, record: Sequence[dict], path: Path) -> None:
+        save_game(record, path)
+
+
+class Table:
+    """A game at the terminal: seats, bots, the listeners, saving; the game
+    itself through an engine adapter (:class:`BoardEngine`, or
+    :class:`advisor.cards.play.CardsEngine` for Camel Up Cards)."""
+
+    def __init__(self, engine, seats: list[str], read: Callable[[str], str], out: TextIO,
+                 autosave: Path | None, source: Path | None):
+        self.engine = engine
         self.seats = seats
-        self.bots = {i: make_bot(name) for i, name in enumerate(seats) if name != "human"}
+        self.bots = {i: engine.make_bot(name) for i, name in enumerate(seats) if name != "human"}
         self.humans = [i for i, name in enumerate(seats) if name == "human"]
         self.read = read
         self.out = out
         self.autosave = autosave
         self.source = source.resolve() if source else None
         self.saved: dict[Path, int] = {}  # files written this session -> the turn saved
+
+    @property
+    def game(self):
+        return self.engine.game
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -313,9 +452,11 @@ class _Table:
         return _name(player, self.seats, self.solo)
 
     def apply(self, action: str) -> dict:
-        roll = self.game.draw_roll(history_rng(self.game.record, _DICE)) if action == "pyramid" else None
-        entry = self.game.apply(action, roll)
-        self.say(f"{self.name(entry['player'])}: {describe(entry, entry['player'] == self.solo)}")
+        entry = self.engine.apply(str(action))
+        self.say(f"{self.name(entry['player'])}: {self.engine.describe(entry, entry['player'] == self.solo)}")
+        news = self.engine.news()
+        if news:
+            self.say(news)
         self.keep()
         return entry
 
@@ -351,38 +492,39 @@ class _Table:
         return resolved
 
     def write(self, path: Path) -> None:
-        save_game(self.game.record, path)
-        self.saved[path] = self.game.turns
+        self.engine.save(self.engine.saved_record, path)
+        self.saved[path] = self.engine.turns
 
     def left(self, how: str) -> str:
         """One line on leaving: where the game is kept, or how to keep it."""
-        turn = self.game.turns
+        turn = self.engine.turns
+        where = self.engine.where()
         if self.autosave:
             try:
                 self.write(self.autosave)
             except AdvisorError as exc:
-                return f"game left at turn {turn + 1} ({how}); autosave failed: {exc}"
-            return f"game left at turn {turn + 1} ({how}); saved in {self.autosave}: continue with " \
+                return f"game left at {where} ({how}); autosave failed: {exc}"
+            return f"game left at {where} ({how}); saved in {self.autosave}: continue with " \
                    f"camelup play --load {_quote(self.autosave)}"
         fresh = [p for p, t in self.saved.items() if t == turn]
         if fresh:
-            return f"game left at turn {turn + 1} ({how}); saved in {fresh[-1]}: continue with " \
+            return f"game left at {where} ({how}); saved in {fresh[-1]}: continue with " \
                    f"camelup play --load {_quote(fresh[-1])}"
-        return f"game left at turn {turn + 1} ({how}), not saved: type 'save FILE' before leaving, " \
+        return f"game left at {where} ({how}), not saved: type 'save FILE' before leaving, " \
                "or start with --autosave FILE"
 
     # ------------------------------------------------------------ turns
     def bot_turn(self, p: int) -> None:
-        game = self.game
-        action = self.bots[p].choose(game.view(p), p, history_rng(game.record, _SEAT + p))
-        self.apply(action)
+        for action in self.engine.bot_actions(p, self.bots[p]):
+            self.apply(action)
 
     def human_turn(self, p: int) -> bool:
-        """One human turn; False when the player leaves the game."""
-        self.show(p)
+        """One human turn (or one step of it); False when the player leaves the game."""
+        if self.engine.show_table(p):
+            self.show(p)
         while True:
             try:
-                line = self.read(f"P{p}> ")
+                line = self.read(self.engine.prompt(p))
             except EOFError:
                 self.say()
                 self.say(_sentence(self.left("end of input")))
@@ -390,7 +532,6 @@ class _Table:
             line = line.strip()
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
-            line = _normalise(line)
             try:
                 if word in ("quit", "exit") and not rest:
                     self.say(_sentence(self.left(word)))
@@ -399,41 +540,31 @@ class _Table:
                     continue
                 if not line:
                     continue
-                if line in self.game.legal_actions():
-                    self.apply(line)
-                    return True
-                if line.partition(":")[0] in _KINDS:
-                    self.say(f"Not possible: {_short(line)} is not one of your legal actions now "
-                             "(type 'actions' to list them).")
-                else:
-                    self.say(f"Not possible: {_short(line)} is not an action or a command (type 'help').")
+                action = self.engine.entry(p, line)
+                if action is None:  # one choice of a turn made: the next prompt asks for the next
+                    continue
+                self.apply(action)
+                return True
             except AdvisorError as exc:
                 self.say(f"Not possible: {exc}")
 
     def command(self, p: int, word: str, rest: str) -> bool:
         """Run a command; False if ``word`` is not one."""
-        from .ev import legal_actions
-
         if word == "save":
             if not rest:
                 raise AdvisorError("save needs a file name: save FILE")
             path = self.check_target(rest)
             self.write(path)
-            self.say(f"Saved in {rest} (turn {self.game.turns + 1}); continue with: camelup play --load {_quote(rest)}")
+            self.say(f"Saved in {rest} ({self.engine.where()}); continue with: camelup play --load {_quote(rest)}")
             return True
         if rest:
-            if word in ("help", "actions", "odds", "best", "table", "undo"):
+            if word in ("help", "table", "undo") + tuple(self.engine.commands):
                 raise AdvisorError(f"{word} takes no argument")
             return False
-        view = self.game.view(p)
         if word == "help":
-            self.say(HELP)
-        elif word == "actions":
-            self.say(" ".join(legal_actions(view, p)))
-        elif word == "odds":
-            self.say(_odds_text(view))
-        elif word == "best":
-            self.say(_best_text(view, p))
+            self.say(self.engine.help)
+        elif word in self.engine.commands:
+            self.say(self.engine.command(p, word))
         elif word == "table":
             self.show(p)
         elif word == "undo":
@@ -446,43 +577,53 @@ class _Table:
         self.say()
         if len(self.humans) > 1:
             self.say(f"=== P{p}'s turn: P{p}'s view (the other players look away) ===")
-        self.say(render(self.game, p, self.seats))
+        self.say(self.engine.render(p, self.seats))
 
     def undo(self, p: int) -> None:
-        record = self.game.record
+        step = self.engine.undo_step(p)
+        if step:
+            self.say(step)
+            return
+        record = self.engine.record
         mine = [i for i, e in enumerate(record) if e.get("type") == "action" and e["player"] == p]
         if not mine:
             raise AdvisorError("nothing to undo: you have not played yet")
         cut = mine[-1]
-        later = record[cut + 1:]
+        later = [e for e in record[cut + 1:] if e.get("type") == "action"]
         others = sorted({e["player"] for e in later if e["player"] in self.humans})
         if others:
             raise AdvisorError(f"P{others[0]} has played since your last action; undo takes back only your own "
                                "action and the bots' turns after it")
-        self.game = replay(record[:cut])
-        told = describe(record[cut], p == self.solo)
+        problem = self.engine.undo_problem(record[cut:])
+        if problem:
+            raise AdvisorError(problem)
+        told = self.engine.describe(record[cut], p == self.solo)
+        self.engine = self.engine.replay(record[:cut])
         text = f"Taken back: your turn ({told})"
         if later:
             text += f" and the {len(later)} bot turn(s) after it (" + "; ".join(
-                f"{self.name(e['player'])} {describe(e, False)}" for e in later) + ")"
-        self.say(text + ". The dice stay the same: the same roll at the same point shows the same die.")
+                f"{self.name(e['player'])} {self.engine.describe(e, False)}" for e in later) + ")"
+        self.say(text + ". " + self.engine.undo_note)
         self.keep()
         self.show(p)
 
-    def finish(self) -> None:
-        game = self.game
-        record = game.record
-        end = game.summary()
-        self.say()
-        self.say(f"The race is over: {end['winner_camel']} wins, {end['loser_camel']} is last "
-                 f"(final board {end['final_board']}).")
-        self.say()
-        self.say(format_reveal(record, self.solo))
-        self.say()
-        self.say(format_scores(record, self.solo))
-        self.say()
-        self.say("Winner(s): " + ", ".join(f"{self.name(i)} with {end['money'][i]} coins" for i in end["winners"])
-                 + ".")
+    def run(self, fresh: bool) -> None:
+        """Play until the game ends or a human leaves; Ctrl-C raises
+        :class:`advisor.errors.Interrupted` saying where the game is kept."""
+        engine = self.engine
+        self.say(engine.start_line(len(self.seats), fresh))
+        self.say("Seats: " + ", ".join(f"P{i} {name}" for i, name in enumerate(self.seats))
+                 + ".  Type 'help' for commands.")
+        try:
+            while not self.engine.finished:
+                p = self.engine.to_move
+                if p in self.bots:
+                    self.bot_turn(p)
+                elif not self.human_turn(p):
+                    return
+            self.engine.finish(self)
+        except KeyboardInterrupt:
+            raise Interrupted(self.left("Ctrl-C")) from None
 
 
 def _normalise(line: str) -> str:
@@ -506,8 +647,12 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def _short(text: str, limit: int = 40) -> str:
+def short_text(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters."""
     return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+_short = short_text
 
 
 def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: int | None = None,
@@ -522,8 +667,6 @@ def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: i
     file to save the game to after every turn.  ``source``: the file the
     record was loaded from (never written).  Ctrl-C raises
     :class:`advisor.errors.Interrupted` saying where the game is kept."""
-    out = out or sys.stdout
-    read = read or input
     if record is not None:
         game = replay(list(record))
         if game.finished:
@@ -536,29 +679,21 @@ def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: i
             raise AdvisorError("give the seats: human or a bot name per player")
         game = Game(edition, len(seats), seed)
     seats = _check_seats(seats, game.state.n_players)
-    game.record[0]["seats"] = list(seats)
-    table = _Table(game, seats, read, out, None, Path(source) if source else None)
+    return run_table(BoardEngine(game), seats, read=read, out=out, fresh=record is None, autosave=autosave,
+                     source=source).game
+
+
+def run_table(engine, seats: list[str], *, read: Callable[[str], str] | None = None, out: TextIO | None = None,
+              fresh: bool = True, autosave: str | os.PathLike | None = None,
+              source: str | os.PathLike | None = None) -> Table:
+    """Seat ``seats`` at a :class:`Table` around ``engine``'s game (their
+    names go into the record's setup line) and play; returns the table."""
+    engine.record[0]["seats"] = list(seats)
+    table = Table(engine, list(seats), read or input, out or sys.stdout, None, Path(source) if source else None)
     if autosave is not None:
         table.autosave = table.check_target(os.fspath(autosave))
-    say = table.say
-    title = game.state.position.rules.title
-    if record is None:
-        say(f"Camel Up ({title}), {len(seats)} players, seed {game.seed}.")
-    else:
-        say(f"Camel Up ({title}), {len(seats)} players, seed {game.seed}: continuing at leg {game.legs}, "
-            f"turn {game.turns + 1}.")
-    say("Seats: " + ", ".join(f"P{i} {name}" for i, name in enumerate(seats)) + ".  Type 'help' for commands.")
-    try:
-        while not table.game.finished:
-            p = table.game.to_move
-            if p in table.bots:
-                table.bot_turn(p)
-            elif not table.human_turn(p):
-                return table.game
-        table.finish()
-    except KeyboardInterrupt:
-        raise Interrupted(table.left("Ctrl-C")) from None
-    return table.game
+    table.run(fresh)
+    return table
 
 
 def _odds_text(view: GameState) -> str:

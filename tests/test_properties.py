@@ -302,7 +302,7 @@ VALUES = {
     "--players": ["3", "4", "0", "99999999999", "x"],
     "--games": ["1", "2", "0", "100000000000", "\u00b2"],
     "--processes": ["1", "0"],
-    "--edition": ["second", "first", "third"],
+    "--edition": ["second", "first", "third", "cards"],
     "--bots": ["random,random,random", "random,heuristic,random,random", "random", "robot,random,random",
                ",,,", "random,random,random,random,random,random,random,random,random"],
     "--others": ["random", "reveal", "x"],

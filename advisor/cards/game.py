@@ -71,7 +71,7 @@ from .position import CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, default_deck
 
 __all__ = ["CardsSetup", "CardsPlayer", "CardsState", "CardsGame", "start_game", "deal", "shuffle", "apply",
            "legal_actions", "figure_spaces", "leg_payouts", "overall_payouts", "floor_money", "ranking", "MONEY_FLOOR",
-           "FULL_CARDS", "MID_PAY", "WINNER_PAY", "LOSER_PAY"]
+           "FULL_CARDS", "MID_PAY", "WINNER_PAY", "LOSER_PAY", "UNSEEN"]
 
 MONEY_FLOOR = 1
 #: payouts by rank 1st..5th
@@ -81,6 +81,8 @@ LOSER_PAY = (-1, -1, -1, 3, 7)
 FIGURE_PENALTY = -1
 #: the 30 racing cards, sorted
 FULL_CARDS: tuple[Card, ...] = tuple(sorted(card for card, n in FULL_DECK.items() for _ in range(n)))
+#: a card face down, in a player's view (:meth:`CardsState.view`)
+UNSEEN: Card = ("?", 0)
 _TRACK_CODES = {"n": 2, "s": 1, "h": 3}
 _TRACK_LETTERS = {v: k for k, v in _TRACK_CODES.items()}
 
@@ -242,6 +244,29 @@ class CardsState:
             known=tuple(sorted(known.elements())), revealed=self.revealed,
             out=tuple(sorted(me.discard + self.played)), hand=me.hand, legtiles=self.legtiles, mid=self.mid,
             winners=self.winners, losers=self.losers, bets=tuple(bets), money=me.money, **figures)
+
+    def view(self, player: int) -> "CardsState":
+        """The state as ``player`` sees it at the table: their own cards
+        (dealt, hand, face down, discarded) and everything public (board,
+        cards on offer, every player's money and bets, the revealed pile,
+        the hand cards played, the shown cards once the deck is shuffled;
+        before that only their own shown card).  The others' dealt cards
+        and hand card are :data:`UNSEEN` cards (how many is public),
+        their face-down and discarded cards are left out, and the race
+        deck is as many :data:`UNSEEN` cards as it holds.  Whatever is drawn
+        from a view (the table at ``camelup play``, its advice through
+        :meth:`position`) cannot show what the player may not see."""
+        n = self.setup.players
+        if not isinstance(player, int) or not 0 <= player < n:
+            raise IllegalActionError(f"player must be 0..{n - 1}")
+        players = tuple(p if i == player else dataclasses.replace(
+            p, hand=UNSEEN if p.hand else None, dealt=(UNSEEN,) * len(p.dealt), down=(), discard=())
+            for i, p in enumerate(self.players))
+        shown = self.shown
+        if self.phase == "build":  # shown cards are public once the deck is shuffled
+            mine = (player - self.start_player) % n  # builders go in turn order from the start player
+            shown = (self.shown[mine],) if self.setup.shown and mine < len(self.shown) else ()
+        return dataclasses.replace(self, players=players, shown=shown, deck=(UNSEEN,) * len(self.deck))
 
     def winners_of_game(self) -> list[int]:
         """The richest players (all of them on a tie), once the game is over."""

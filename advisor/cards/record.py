@@ -145,7 +145,7 @@ def is_cards_file(path) -> bool:
             for line in fh:
                 if line.strip():
                     return is_cards_record([json.loads(line)])
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
         return False
     return False
 
