@@ -72,11 +72,11 @@ _LAZY = {
     "sample_leg_odds": "montecarlo",
     "race_odds": "montecarlo",
     "RaceOdds": "montecarlo",
-    "best_moves": "ev",
+    "best_moves": "valuation",
     "analyse": "batch",
     "review": "gamereview",
-    "evaluate": "ev",
-    "legal_actions": "ev",
+    "evaluate": "valuation",
+    "legal_actions": "valuation",
     "warmup": "warm",
 }
 

@@ -58,7 +58,7 @@ def decisions(seed: int, games: int):
 
 
 def valuation(seed: int, games: int) -> None:
-    import advisor.fastev as fastev
+    import advisor.valuation as fastev
     from advisor import best_moves
 
     states = decisions(seed, games)

@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    import advisor.fastev as fastev
+    import advisor.valuation as fastev
     from advisor import best_moves, setup_position
     from advisor.state import GameState, PlayerState
 

@@ -29,7 +29,7 @@ FLOORS = [
     # 4: the rules core of actions: legality, apply, scoring of a turn
     ["advisor.rules.actions", "advisor.cards.actions", "advisor.cards.game"],
     # 5: valuation
-    ["advisor.overall", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards", "advisor.explain"],
+    ["advisor.overall", "advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards", "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
     ["advisor.game", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
     # 7: many positions, recorded games, tournaments
@@ -144,4 +144,4 @@ def test_the_rules_draw_nothing_and_know_no_advisor():
 def test_game_engine_imports_no_valuation():
     graph = _graph()
     for name in ("advisor.game", "advisor.rules.actions", "advisor.scoresheet"):
-        assert not {"advisor.ev", "advisor.fastev", "advisor.montecarlo", "advisor.exact"} & graph[name], name
+        assert not {"advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.montecarlo", "advisor.exact"} & graph[name], name
