@@ -37,8 +37,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _bots_help() -> str:
     from .bots import BOTS
+    from .cards.bots import CARDS_BOTS
 
-    return "; ".join(f"{name} ({cls.summary})" for name, cls in BOTS.items())
+    return ("; ".join(f"{name} ({cls.summary})" for name, cls in BOTS.items()) + ". Camel Up Cards bots: "
+            + "; ".join(f"{name} ({cls.summary})" for name, cls in CARDS_BOTS.items()))
 
 
 _JSON_HELP = "print one JSON object (see the README section \"Machine output\")"
@@ -121,8 +123,8 @@ def _build_parser() -> _Parser:
         "the figures behind both), per player the EV lost, mistakes (> 0.5 coin) and blunders (> 1.5), "
         "accuracy (within 0.1 coin), and the final money taken apart exactly into start + skill + others + "
         "luck (see README, Game review). A record that does not replay is reported with its game and turn "
-        "(exit status 2) and the other games are still reviewed. Camel Up Cards games cannot be recorded "
-        "yet, so they cannot be reviewed.")
+        "(exit status 2) and the other games are still reviewed. Camel Up Cards games cannot be reviewed "
+        "yet.")
     review.add_argument("records", help="game records (.jsonl)")
     review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
     review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")
@@ -153,11 +155,12 @@ def _build_parser() -> _Parser:
             "OUTPUT.part, renamed to OUTPUT when the run is complete; after Ctrl-C, --resume continues "
             f"the run. Bots: {_BOTS_PLACEHOLDER}.")
         cmd.add_argument("--players", type=_positive_int, default=4, help="players (default 4)")
-        cmd.add_argument("--bots", default="advisor,heuristic,random,random",
-                         help="comma-separated bots, one per seat (default: advisor,heuristic,random,random)")
+        cmd.add_argument("--bots", help="comma-separated bots, one per seat (default: advisor,heuristic,random,"
+                         "random; with --edition cards: greedy,heuristic,random,random)")
         cmd.add_argument("--games", type=_int_option(1, MAX_GAMES, f"1..{MAX_GAMES:,} (more would take weeks)"),
                          default=100, help="games to play (default 100)")
-        cmd.add_argument("--edition", choices=("second", "first"), default="second")
+        cmd.add_argument("--edition", choices=("second", "first", "cards"), default="second",
+                         help="second (default), first, or cards: Camel Up Cards with its default set-up")
         cmd.add_argument("--rules", help=_RULES_HELP)
         cmd.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
         cmd.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
@@ -200,7 +203,8 @@ def _build_parser() -> _Parser:
     chart = sub.add_parser(
         "chart", help="probability curves through a recorded game",
         description="Draw each camel's P(wins the leg), P(wins the race) and P(finishes last) after "
-        "every turn of a game record (from camelup simulate), leg ends and the actual result marked. "
+        "every turn of a game record (from camelup simulate), leg ends and the actual result marked "
+        "(Camel Up Cards: the odds a spectator can give, from the shown, revealed and played cards). "
         "The format follows the extension of OUTPUT (.png, .svg, .pdf).")
     chart.add_argument("record", help="game records (JSON lines)")
     chart.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
@@ -208,7 +212,9 @@ def _build_parser() -> _Parser:
     chart.add_argument("--precision", type=_precision, default=0.01, help="race odds precision (default 0.01)")
     show = sub.add_parser(
         "show", help="a picture of a position with its leg odds",
-        description="Draw the board (track, stacks, crazy camels, tiles, pyramid) with P(1st this leg).")
+        description="Draw the board (track, stacks, crazy camels, tiles, pyramid) with P(1st this leg); "
+        "for a Camel Up Cards position (the token cards) its track cards, sandstorms, camels, palm and fennec "
+        "and race deck.")
     show.add_argument("position", nargs="*", help="board string (default: the built-in example)")
     show.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
     show.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
@@ -350,7 +356,8 @@ def _compile_notice(args: argparse.Namespace):
     bots = (getattr(args, "bots", None) or getattr(args, "seats", None) or "").split(",")
     race = getattr(args, "race", True) and not getattr(args, "leg_only", False)
     advice = getattr(args, "advice", False) or getattr(args, "moves", False)
-    return CompileNotice(needs(args.command, cards=is_cards(position), race=race, advice=advice,
+    cards = is_cards(position) or getattr(args, "edition", None) == "cards"
+    return CompileNotice(needs(args.command, cards=cards, race=race, advice=advice,
                                samples=getattr(args, "samples", None) is not None,
                                bots=[b.strip() for b in bots if b.strip()]))
 
@@ -561,11 +568,19 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 def _edition_arg(args: argparse.Namespace):
     """``--edition``, or its variant given by ``--rules``."""
+    if args.edition == "cards":
+        if args.rules is not None:
+            raise AdvisorError("--rules applies to the board games (first and second editions), not to Camel Up Cards")
+        return args.edition
     return _rules_arg(args, args.edition) or args.edition
 
 
+_DEFAULT_BOTS = {"cards": "greedy,heuristic,random,random"}
+
+
 def _bots_arg(args: argparse.Namespace) -> list[str]:
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    given = args.bots if args.bots is not None else _DEFAULT_BOTS.get(args.edition, "advisor,heuristic,random,random")
+    bots = [b.strip() for b in given.split(",") if b.strip()]
     if len(bots) != args.players:
         raise AdvisorError(f"--bots names {len(bots)} bots for {args.players} players: give one per seat")
     return bots
@@ -575,13 +590,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate_to_file
 
     bots = _bots_arg(args)
+    edition = _edition_arg(args)
     totals = {"legs": 0, "turns": 0}
 
     def count(index: int, end: dict) -> None:
         totals["legs"] += end["legs"]
         totals["turns"] += end["turns"]
 
-    games = simulate_to_file(bots, args.games, args.output, edition=_edition_arg(args), seed=args.seed,
+    games = simulate_to_file(bots, args.games, args.output, edition=edition, seed=args.seed,
                              processes=args.processes, resume=args.resume, on_game=count)
     print(f"{games} games written to {args.output}: {totals['legs'] / games:.2f} legs and "
           f"{totals['turns'] / games:.1f} turns per game on average.")
@@ -592,9 +608,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from .simulate import Standings, simulate, simulate_to_file
 
     bots = _bots_arg(args)
+    edition = _edition_arg(args)
     if args.resume and not args.output:
         raise AdvisorError("--resume continues a run written with -o FILE: give -o")
-    edition = _edition_arg(args)
     rules = getattr(edition, "rules_json", lambda: None)()
     table = Standings(bots)
     if args.output:
@@ -612,7 +628,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         print(dumps({**out, "bots": frame.to_dict(orient="records")}))
         return 0
     variant = "" if rules is None else f", {rules['name']} rules"
-    print(f"{args.games} games, {args.players} players, {args.edition} edition{variant}, seats rotated, "
+    game = "Camel Up Cards" if args.edition == "cards" else f"{args.edition} edition"
+    print(f"{args.games} games, {args.players} players, {game}{variant}, seats rotated, "
           f"seed {args.seed}:")
     print(f"{'seat entry':<14}{'win rate':>10}   95% interval   {'money':>7}   95% interval")
     for k, row in frame.iterrows():
@@ -685,6 +702,7 @@ def _save(fig, path: str) -> None:
 
 
 def _cmd_chart(args: argparse.Namespace) -> int:
+    from .cards.record import is_cards_file, iter_cards_records
     from .files import check_input
     from .game import iter_records
     from .plotting import game_odds, plot_game_odds
@@ -692,7 +710,8 @@ def _cmd_chart(args: argparse.Namespace) -> int:
     _picture_path(args.output, inputs=[args.record])
     check_input(args.record, "game records")
     count, chosen = 0, None
-    for line, record in iter_records(args.record):  # one game in memory at a time
+    games = iter_cards_records if is_cards_file(args.record) else iter_records
+    for line, record in games(args.record):  # one game in memory at a time
         if count == args.game:
             chosen = line, record
             break
@@ -714,9 +733,18 @@ def _cmd_chart(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from .plotting import plot_board
+    from .plotting import plot_board, plot_cards_board
 
     _picture_path(args.output)
+    text = _cards_text(args)
+    if text is not None:
+        from .cards import parse_cards
+
+        position = parse_cards(text)
+        fig = _figure((12, 3.8))
+        plot_cards_board(position, fig.add_subplot())
+        _save(fig, args.output)
+        return 0
     position = _position_arg(args)
     fig = _figure((12, 3.8))
     plot_board(position, fig.add_subplot())

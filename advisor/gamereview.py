@@ -77,8 +77,18 @@ BLUNDER = 1.5
 #: A decision within this many coins of the best counts as accurate.
 CLOSE = 0.1
 
-CARDS_UNSUPPORTED = ("Camel Up Cards games cannot be recorded yet, so they cannot be reviewed "
+CARDS_UNSUPPORTED = ("Camel Up Cards games cannot be reviewed yet "
                      "(review takes games of the 1st and 2nd edition)")
+
+
+def _cards_setup(entry) -> bool:
+    """Whether ``entry`` is the setup line of a Camel Up Cards game: the
+    Cards record format (``game: cards``, :mod:`advisor.cards.record`) or a
+    board-game setup line naming the edition ``cards``."""
+    from .cards.record import is_cards_record
+
+    return is_cards_record([entry]) or (isinstance(entry, dict) and entry.get("type") == "setup"
+                                        and entry.get("edition") == "cards")
 
 DECISION_COLUMNS = ["game", "turn", "leg", "player", "seat", "action", "kind", "ev", "best_action", "best_ev",
                     "ev_lost", "rank", "options", "skill", "details", "best_details"]
@@ -222,8 +232,7 @@ def _seats(setup: dict, n: int) -> list[str]:
 
 def _check_record(record) -> None:
     """Refuse what cannot be reviewed, naming the turn at fault."""
-    if isinstance(record, list) and record and isinstance(record[0], dict) \
-            and record[0].get("type") == "setup" and record[0].get("edition") == "cards":
+    if isinstance(record, list) and record and _cards_setup(record[0]):
         raise AdvisorError(CARDS_UNSUPPORTED)
     try:
         replay(record)
@@ -446,7 +455,7 @@ def _cards_line(path, exc: RecordError) -> bool:
             for k, line in enumerate(fh, 1):
                 if k == int(found.group(1)):
                     entry = json.loads(line)
-                    return isinstance(entry, dict) and entry.get("type") == "setup" and entry.get("edition") == "cards"
+                    return _cards_setup(entry)
     except (OSError, ValueError):
         return False
     return False

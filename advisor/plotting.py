@@ -3,9 +3,11 @@ omitted) and returns the Axes it drew on.
 
 * :func:`plot_board`: the track, the stacks in their colours, crazy camels,
   tiles and the dice still in the pyramid;
+* :func:`plot_cards_board`: a Camel Up Cards position: track cards,
+  sandstorms, stacks, palm and fennec, the race deck;
 * :func:`plot_game_odds`: each camel's probability of winning the leg and the
   race (and of finishing last) after every turn of a recorded game, leg
-  boundaries and the actual results marked;
+  boundaries and the actual results marked (board games and Camel Up Cards);
 * :func:`plot_advice`: the EV of every action as a bar chart;
 * :func:`plot_landings`: a heat map of the track for tile placement
   (expected landings of a cheering and a booing tile on every legal space);
@@ -19,8 +21,8 @@ import numpy as np
 
 from .rules.position import DISPLAY_HOOKS
 
-__all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "plot_advice", "plot_landings",
-           "plot_review", "PLAYER_COLOURS", "position_svg"]
+__all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "cards_game_odds", "plot_advice",
+           "plot_landings", "plot_review", "PLAYER_COLOURS", "position_svg", "plot_cards_board"]
 
 #: Drawing colours of the players (seat 0, 1, ...).
 PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -80,6 +82,76 @@ def plot_board(position, ax=None, *, odds=None):
     return ax
 
 
+#: Fill colours of the Camel Up Cards track cards by kind.
+_TRACK_FILL = {"n": "#e8d9b5", "s": "#d9a86c", "h": "#e8d9b5"}
+
+
+def plot_cards_board(position, ax=None, *, odds=None):
+    """Draw a Camel Up Cards position (a CardsPosition or its string): the
+    start card with the camels side by side (the last ranked on the left),
+    the track cards (normal cards of 2 spaces, sandstorm sides and the card
+    half covered by the finish card of 1), the stacks, the palm and fennec
+    with their card's holder, the race deck (cards left, known, revealed)
+    and P(1st this leg).  ``odds``: a CardsOdds to print (default: the leg
+    odds computed with seed 0)."""
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    from .cards.odds import as_cards, cards_odds
+    from .cards.position import CAMELS
+
+    pos = as_cards(position)
+    length = pos.length
+    ax = _axes(ax, (12, 3.8))
+    ax.add_patch(Rectangle((-2.6, -0.5), 3.1, 0.35, facecolor="#c9c9c9", edgecolor="#707070"))
+    ax.text(-1.05, -0.33, "start", ha="center", va="center", fontsize=8)
+    left = 0.5
+    for kind in pos.track:
+        width = 2 if kind == "n" else 1
+        ax.add_patch(Rectangle((left, -0.5), width, 0.35, facecolor=_TRACK_FILL[kind], edgecolor="#6b5a3a",
+                               linewidth=1.2, hatch="//" if kind == "s" else None))
+        if kind == "s":
+            ax.text(left + 0.5, -0.62, "sandstorm", ha="center", va="center", fontsize=6)
+        left += width
+    for space in range(1, length + 1):
+        ax.text(space, -0.33, str(space), ha="center", va="center", fontsize=7)
+    if pos.track.endswith("h"):
+        ax.text(length, -0.62, "half", ha="center", va="center", fontsize=6)
+    ax.text(length + 0.62, -0.33, "finish", fontsize=8, va="center")
+
+    def camel(x, y, c, width=0.76):
+        ax.add_patch(FancyBboxPatch((x - width / 2, y), width, 0.36, boxstyle="round,pad=0.02",
+                                    facecolor=CAMEL_COLOURS[c], edgecolor="black", linewidth=0.8))
+        ax.text(x, y + 0.18, c, ha="center", va="center", fontsize=9, color="white" if c in "BG" else "black")
+
+    for space, stack in pos.stacks:
+        for height, c in enumerate(stack):
+            if space == 0:  # side by side on the start card, the last ranked on the left
+                camel(-2.3 + 0.6 * height, -0.1, c, width=0.5)
+            else:
+                camel(space, -0.1 + 0.42 * height, c)
+    for name, fig, colour in (("palm", pos.palm, "#2e7d32"), ("fennec", pos.fennec, "#b26a00")):
+        if fig:
+            space, holder = fig
+            who = "" if holder is None else f"\nP{holder}"
+            ax.text(space, 0.0, f"{name}{who}", ha="center", va="bottom", fontsize=8, color=colour,
+                    fontweight="bold")
+    held = lambda cards: "".join(f"{c}{v}" for c, v in cards) or "-"  # noqa: E731
+    ax.text(-2.5, 3.05, f"Race deck: {pos.deck} of {pos.decksize} cards left ({len(pos.known)} known: "
+            f"{held(pos.known)}); revealed: {held(pos.revealed)}"
+            + (f"; hand: {held([pos.hand])}" if pos.hand else ""), fontsize=9)
+    odds = odds if odds is not None else cards_odds(pos, race=False, seed=0)
+    order = sorted(range(5), key=lambda i: -odds.leg[i, 0])
+    best = "  ".join(f"{CAMELS[i]} {100 * odds.leg[i, 0]:.0f}%" for i in order)
+    ax.text(-2.5, 2.75, "P(1st this leg): " + best, fontsize=9)
+    ax.set_xlim(-2.8, length + 1.9)
+    ax.set_ylim(-0.75, 3.3)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    title = f"Camel Up Cards, {pos.players} players: {pos}"
+    ax.set_title(title if len(title) <= 160 else title[:150] + "...", fontsize=9)
+    return ax
+
+
 def position_svg(position) -> str:
     """The board picture of :func:`plot_board` as SVG text (for notebooks)."""
     import io
@@ -101,6 +173,10 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
     """A DataFrame with one row per position of a recorded game (before each
     turn): turn, leg, and for every racing camel ``C_leg`` (P(1st this
     leg)), ``C_win`` and ``C_lose`` (race odds)."""
+    from .cards.record import is_cards_record
+
+    if is_cards_record(record):
+        return cards_game_odds(record, precision=precision, seed=seed)
     import pandas as pd
 
     from .exact import leg_odds
@@ -133,6 +209,48 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
     return frame
 
 
+def cards_game_odds(record, *, precision: float = 0.01, seed: int = 0):
+    """:func:`game_odds` of a Camel Up Cards record: one row per player
+    turn (turn, leg, player), the odds of the position as a spectator sees
+    it at the turn's start (the shown, revealed and played cards known;
+    :meth:`advisor.cards.game.CardsState.position` with ``player=None``)."""
+    import pandas as pd
+
+    from .cards.game import ranking
+    from .cards.odds import cards_odds
+    from .cards.record import replay_cards
+
+    starts = []
+
+    def visit(game) -> None:
+        s = game.state
+        if s.phase == "turn" and not s.raced and not s.bet:
+            starts.append((s.leg, s.current, s.position(None)))
+
+    game = replay_cards(record, visit=visit)  # checks the record once
+    if not game.finished:
+        from .errors import AdvisorError
+
+        raise AdvisorError("the game is not over: the chart needs a whole game")
+    rows = []
+    cache: dict[str, object] = {}
+    for turn, (leg, player, pos) in enumerate(starts):
+        key = str(pos).split(" legtiles:")[0]  # the cards on offer do not change the odds
+        if key not in cache:
+            cache[key] = cards_odds(pos, precision=precision, seed=seed)
+        odds = cache[key]
+        row = {"turn": turn, "leg": leg, "player": player}
+        for i, c in enumerate(odds.camels):
+            row[f"{c}_leg"] = odds.leg[i, 0]
+            row[f"{c}_win"] = odds.win[i]
+            row[f"{c}_lose"] = odds.lose[i]
+        rows.append(row)
+    order = ranking(game.state.sp, game.state.ht)
+    frame = pd.DataFrame(rows)
+    frame.attrs.update(winner=order[0], loser=order[-1], camels=tuple(odds.camels))
+    return frame
+
+
 def plot_game_odds(record, ax=None, *, what: str = "win", precision: float = 0.01, seed: int = 0, frame=None):
     """Probability curves through a recorded game: ``what`` is ``"win"`` (race
     winner), ``"lose"`` (race loser) or ``"leg"`` (leg winner).  Leg
@@ -142,10 +260,14 @@ def plot_game_odds(record, ax=None, *, what: str = "win", precision: float = 0.0
     frame = frame if frame is not None else game_odds(record, precision=precision, seed=seed)
     ax = _axes(ax, (10, 4))
     actual = frame.attrs["loser"] if what == "lose" else frame.attrs["winner"]
+    from matplotlib.patheffects import withStroke
+
     for camel in frame.attrs["camels"]:
         bold = camel == actual and what != "leg"
-        ax.plot(frame["turn"], frame[f"{camel}_{what}"], color=CAMEL_COLOURS[camel], linewidth=3 if bold else 1.4,
-                label=camel + (" (actual)" if bold else ""))
+        width = 3 if bold else 1.4
+        pale = [withStroke(linewidth=width + 1.6, foreground="#606060")] if camel in "Ww" else None
+        ax.plot(frame["turn"], frame[f"{camel}_{what}"], color=CAMEL_COLOURS[camel], linewidth=width,
+                label=camel + (" (actual)" if bold else ""), path_effects=pale)
     for turn in frame.index[frame["leg"].diff().fillna(0) > 0]:
         ax.axvline(frame.at[turn, "turn"] - 0.5, color="grey", linestyle="--", linewidth=0.8)
     ax.set_xlabel("turn")

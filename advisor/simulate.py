@@ -9,7 +9,11 @@ often and seat order cannot bias the result.
 ``edition`` is an edition's name or an
 :class:`~advisor.rules.editions.Edition`, such as a rule variant
 (:meth:`Edition.with_rules`): every game is then played under it and its
-record's setup line carries the ``rules``.
+record's setup line carries the ``rules``.  ``edition="cards"`` plays
+Camel Up Cards with its bots (:data:`advisor.cards.bots.CARDS_BOTS`) and
+its default set-up for the number of seats
+(:func:`advisor.cards.bots.play_cards_game`); the records are the Cards
+game records (setup line ``game: "cards"``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,17 @@ from .errors import AdvisorError
 if TYPE_CHECKING:
     from .rules.editions import Edition
 
-__all__ = ["play_game", "simulate", "tournament", "game_seed", "seating", "Standings", "simulate_to_file"]
+__all__ = ["play_game", "simulate", "tournament", "game_seed", "seating", "Standings", "simulate_to_file", "CARDS",
+           "is_cards_edition"]
+
+#: The ``edition`` that plays Camel Up Cards.
+CARDS = "cards"
+
+
+def is_cards_edition(edition) -> bool:
+    """``edition`` names Camel Up Cards (the board games are editions or
+    their names)."""
+    return isinstance(edition, str) and edition == CARDS
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -35,6 +49,10 @@ def game_seed(seed: int, index: int) -> int:
 
 def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: int = 0) -> list[dict]:
     """Play one game, bot ``bots[s]`` in seat ``s``; returns its record."""
+    if is_cards_edition(edition):
+        from .cards.bots import play_cards_game
+
+        return play_cards_game(bots, seed=seed)
     from .bots import make_bot
     from .game import Game
 
@@ -49,16 +67,27 @@ def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: in
 
 
 def _check(bots: Sequence[str], edition: "str | Edition", games: int, processes: int | None = None) -> None:
-    from .bots import BOTS
-    from .rules.editions import get_edition
+    if is_cards_edition(edition):
+        from .cards.bots import CARDS_BOTS as known
+        from .cards.game import CardsSetup
 
-    ed = get_edition(edition)
-    problem = ed.players_problem(len(bots))
+        problem = None
+        try:
+            CardsSetup(players=len(bots))
+        except AdvisorError as exc:
+            problem = str(exc)
+        what = "Camel Up Cards bot"
+    else:
+        from .bots import BOTS as known
+        from .rules.editions import get_edition
+
+        problem = get_edition(edition).players_problem(len(bots))
+        what = "bot"
     if problem:
         raise AdvisorError(f"{problem} (one bot per seat)")
     for name in bots:
-        if name not in BOTS:
-            raise AdvisorError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
+        if name not in known:
+            raise AdvisorError(f"unknown {what} {name!r} (bots: {', '.join(known)})")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise AdvisorError(f"games must be a whole number >= 1, not {games!r}")
     if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int)
@@ -96,13 +125,13 @@ def seating(bots: Sequence[str], index: int, rotate: bool) -> list[str]:
     return [bots[(s + index) % n] for s in range(n)] if rotate else list(bots)
 
 
-def _compile_for_workers(bots: Sequence[str]) -> None:
+def _compile_for_workers(bots: Sequence[str], cards: bool = False) -> None:
     """Worker processes would each compile the kernels on their own, out of
     sight: when the cache lacks what the games need, compile it here first
     (a compile notice, if one is active, shows it)."""
     from .warm import cold_groups, needs, warmup
 
-    cold = cold_groups(needs("simulate", bots=bots))
+    cold = cold_groups(needs("simulate", bots=bots, cards=cards, race=cards and "greedy" in bots))
     if cold:
         warmup(groups=cold)
 
@@ -135,7 +164,7 @@ def simulate(bots: Sequence[str], games: int, *, edition: "str | Edition" = "sec
         import os
         from collections import deque
 
-        _compile_for_workers(bots)
+        _compile_for_workers(bots, is_cards_edition(edition))
 
         workers = processes or os.cpu_count() or 1
         window = 4 * workers  # games in flight: enough to keep every worker busy
@@ -327,10 +356,13 @@ def _check_setup(shown: str, entry: dict, index: int, bots, edition: str, seed: 
     """Refuse to resume from a partial file written by another run."""
     from .rules.editions import get_edition
 
-    ed = get_edition(edition)
-    expected = {"edition": ed.name, "rules": ed.rules_json(), "players": len(bots),
-                "bots": seating(bots, index, rotate), "seed": game_seed(seed, index)}
-    hint = {"edition": "--edition", "rules": "--rules", "players": "--players",
+    if is_cards_edition(edition):  # a Cards record names its game, not an edition
+        expected = {"game": CARDS}
+    else:
+        ed = get_edition(edition)
+        expected = {"edition": ed.name, "rules": ed.rules_json()}
+    expected.update({"players": len(bots), "bots": seating(bots, index, rotate), "seed": game_seed(seed, index)})
+    hint = {"game": "--edition", "edition": "--edition", "rules": "--rules", "players": "--players",
             "bots": "--bots (or simulate against tournament)", "seed": "--seed"}
     for key, value in expected.items():
         if entry.get(key) != value:

@@ -293,6 +293,20 @@ def test_sandstorm_and_extension_between_legs():
     assert end.stacks() == ((1, "B"), (5, "G"), (9, "O"), (11, "W"), (13, "Y"))
 
 
+def test_sandstorm_before_the_first_leg_too():
+    # the rulebook: before each leg, always check for empty cards between
+    # the leader and the last camel.  Set-up B+2, B+1 x4: B on space 6 (the
+    # card 5-6), G O W Y on the start card.  Cards 1-2 and 3-4 are empty and
+    # between them: both flip to one space each, so B's card 5-6 becomes
+    # spaces 3-4 and B stands on 4.
+    state = start_game(CardsSetup(players=3), (("B", 2), ("B", 1), ("B", 1), ("B", 1), ("B", 1)))
+    assert state.track == "ssnnnnnn"
+    assert state.stacks() == ((0, "GOWY"), (4, "B"))
+    # one set-up card per camel: every camel on space 1, nothing between them
+    state = start_game(CardsSetup(players=3), (("B", 1), ("G", 1), ("O", 1), ("W", 1), ("Y", 1)))
+    assert state.track == "nnnnnnnn" and state.stacks() == ((1, "BGOWY"),)
+
+
 def test_money_floor_at_leg_end():
     state = turn_state()
     players = list(state.players)

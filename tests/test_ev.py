@@ -7,6 +7,7 @@ from math import comb
 import numpy as np
 import pytest
 
+from advisor.explain import EV_TIE
 from advisor import IllegalActionError, Position, Tile, leg_odds, parse_position, race_odds
 from advisor.ev import best_moves, evaluate, legal_actions, pile_payout
 from advisor.state import GameState, PileCard, PlayerState
@@ -114,7 +115,8 @@ def test_legal_tile_spaces():
 def test_every_legal_action_once_and_sorted():
     frame = best_moves(EXAMPLE, seed=2)
     assert sorted(frame["action"]) == sorted(legal_actions(GameState.from_board(EXAMPLE)))
-    assert frame["action"].is_unique and frame["ev"].is_monotonic_decreasing
+    assert frame["action"].is_unique
+    assert all(a >= b - EV_TIE for a, b in zip(frame["ev"], frame["ev"][1:]))  # ties within EV_TIE
     assert frame.attrs["assumptions"]
 
 
@@ -245,7 +247,7 @@ def test_quick_advice_without_race_odds_values_the_leg_actions_as_the_full_advic
     quick = best_moves(state, seed=3, precision=0.01, race=False)
     expected_actions = [a for a in legal_actions(state) if not a.startswith(("winner", "loser"))]
     assert sorted(quick["action"]) == sorted(expected_actions)
-    assert list(quick["ev"]) == sorted(quick["ev"], reverse=True)
+    assert all(a >= b - EV_TIE for a, b in zip(quick["ev"], quick["ev"][1:]))  # ties within EV_TIE
     assert quick["denial"].isna().all()
     own_cards = any(c.player == 0 and c.colour for c in state.winner_pile + state.loser_pile)
     left_out = 0

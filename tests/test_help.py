@@ -48,10 +48,15 @@ def test_help_names_only_files_of_the_repository(command, capsys):
 def test_bots_listed_are_the_bots(command, capsys):
     """BUG: simulate --help listed 3 of the 5 bots."""
     text = " ".join(help_of(command, capsys).split())
-    listed = re.findall(r"(\w+) \(", text.split("Bots:", 1)[1].split("options:")[0])
+    board, cards = text.split("Bots:", 1)[1].split("options:")[0].split("Camel Up Cards bots:")
+    listed = re.findall(r"(\w+) \(", board)
     assert listed == list(BOTS)
     for cls in BOTS.values():
         assert " ".join(cls.summary.split()) in text
+    from advisor.cards.bots import CARDS_BOTS
+
+    for name, cls in CARDS_BOTS.items():
+        assert f"{name} ({' '.join(cls.summary.split())})" in cards
 
 
 def test_json_help_points_to_the_readme_section(capsys):

@@ -310,9 +310,21 @@ def test_camel_up_cards_records_are_refused_with_one_line(tmp_path, capsys):
                                 "board": "cards 0:BGOWY"}) + "\n")
     assert main(["review", str(path)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "Camel Up Cards games cannot be recorded yet" in err
+    assert err.count("\n") == 0 and "Camel Up Cards games cannot be reviewed yet" in err
     with pytest.raises(AdvisorError, match="Camel Up Cards"):
         review([json.loads(path.read_text())])
+    # a record as camelup simulate --edition cards writes it (setup line: game cards)
+    from advisor.cards.record import write_cards_records
+    from advisor.simulate import play_game
+
+    real = tmp_path / "cards-game.jsonl"
+    record = play_game(["random", "random"], seed=1, edition="cards")
+    write_cards_records([record], real)
+    assert main(["review", str(real)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Camel Up Cards games cannot be reviewed yet" in err
+    with pytest.raises(AdvisorError, match="Camel Up Cards games cannot be reviewed yet"):
+        review(record)
 
 
 def test_review_of_a_record_with_an_illegal_action_names_the_turn():

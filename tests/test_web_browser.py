@@ -307,6 +307,21 @@ def test_a_game_followed_turn_by_turn_with_undo_save_and_load(page, tmp_path):
     assert p.evaluate("() => window.camelup.S.view.board") == shown
 
 
+def test_the_new_game_choices_survive_a_redraw_of_the_page(page):
+    # results arriving redraw the page; what the user picked must stay picked
+    p = page.page
+    page.done("leg")
+    p.click('#mode-tabs [data-mode="game"]')
+    p.select_option("#game-players", "3")
+    p.select_option("#game-start", "1")
+    p.evaluate("() => window.camelup.render()")
+    expect(p.locator("#game-players")).to_have_value("3")
+    expect(p.locator("#game-start")).to_have_value("1")
+    p.click("#new-random")
+    expect(p.locator("#to-move")).to_have_text("P1 to move")
+    assert p.evaluate("() => window.camelup.S.view.players") == 3
+
+
 def test_cards_placed_face_down_at_the_table_are_turned_over_when_the_race_ends(page):
     p = page.page
     p.fill("#board-text", "13:w 14:Pk 15:RY 16:BG dice:Bx")

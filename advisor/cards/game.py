@@ -43,8 +43,8 @@ the setup cards as inputs):
 * The five set-up cards are shuffled back before the first deal; the
   camels start side by side on the start card in the order B G O W Y (B
   ranks last) before they move.
-* Sandstorm and track extension happen between legs (not before the first
-  leg: the set-up moves are its start).
+* Sandstorm and track extension are checked at every leg start, the first
+  too (after the set-up moves): the rulebook says to check before each leg.
 * The start player of the first leg is player 0; of each later leg the
   poorest player, ties broken clockwise from the player after the one who
   ended the leg.
@@ -205,14 +205,18 @@ class CardsState:
     def over(self) -> bool:
         return self.phase == "over"
 
-    def position(self, player: int):
+    def position(self, player: int | None):
         """The position as ``player`` sees it during a leg's turns (a
         :class:`~advisor.cards.position.CardsPosition` for the odds and the
         advice): the board, the cards on offer, their own hand, bets and
         money; players numbered from them (0) clockwise.  Cards known to be
         in the deck: their own face-down cards and the shown ones, less the
         revealed cards of each kind (a revealed card may be one of them);
-        known out of it: their discards and the hand cards played."""
+        known out of it: their discards and the hand cards played.
+
+        ``player=None``: the position as a spectator sees it (public
+        information only: the shown, revealed and played cards; no hand,
+        bets or money; figure holders as they sit, from player 0)."""
         from collections import Counter
 
         from .position import CardsPosition
@@ -220,7 +224,8 @@ class CardsState:
         if self.phase != "turn":
             raise IllegalActionError(f"a position is seen during a leg's turns (phase {self.phase})")
         n = self.setup.players
-        me = self.players[player]
+        me = CardsPlayer(money=3) if player is None else self.players[player]
+        seat = 0 if player is None else player
         known = Counter(me.down) + Counter(self.shown)
         known.subtract(Counter(self.revealed))
         figures = {}
@@ -228,7 +233,7 @@ class CardsState:
             space = getattr(self, name)
             if space:
                 holder = getattr(self, f"{name}_holder")
-                figures[name] = (space, None if holder is None else (holder - player) % n)
+                figures[name] = (space, None if holder is None else (holder - seat) % n)
         bets = [f"{c}{v}" for c, v in me.leg] + [f"m{c}" for c in me.mid]
         bets += [f"w{me.winner}"] if me.winner else []
         bets += [f"l{me.loser}"] if me.loser else []
@@ -333,7 +338,23 @@ def start_game(setup: CardsSetup, cards: tuple[Card, ...]) -> CardsState:
         if move(sp, ht, fig, length, CAMELS.index(colour), value):
             _fail("the track is too short for the set-up moves")
     players = tuple(CardsPlayer(money=setup.start_money) for _ in range(setup.players))
+    # Ruling: "before each leg starts, always check" the sandstorm (and the
+    # track extension): the first leg too, after the set-up moves.
+    track = _leg_start_track(sp, ht, fig, track)
     return CardsState(setup, track, tuple(int(x) for x in sp), tuple(int(x) for x in ht), players)
+
+
+def _leg_start_track(sp, ht, fig, track: str) -> str:
+    """The track at a leg start: every empty card between the leader and
+    the last camel turned to its sandstorm side, then extended so that 3
+    spaces lie between the leader and the finish (the kernel's
+    ``leg_start``; ``sp``/``ht`` are updated in place)."""
+    from ..kernels.cards import MAX_CARDS, leg_start
+
+    codes = np.zeros(MAX_CARDS, np.int64)
+    codes[:len(track)] = [_TRACK_CODES[c] for c in track]
+    ncards, _ = leg_start(sp, ht, fig, codes, len(track))
+    return "".join(_TRACK_LETTERS[int(x)] for x in codes[:ncards])
 
 
 def deal(state: CardsState, order: tuple[Card, ...]) -> CardsState:
@@ -512,19 +533,15 @@ def _score_leg(state: CardsState) -> tuple[CardsPlayer, ...]:
 def _end_leg(state: CardsState) -> CardsState:
     """Score the leg, then set up the next: figures beside the track, the
     sandstorm, the track extension, the poorest player starts."""
-    from ..kernels.cards import MAX_CARDS, leg_start
-
     players = _score_leg(state)
     sp, ht, fig = _arrays(state)
-    track = np.zeros(MAX_CARDS, np.int64)
-    track[:len(state.track)] = [_TRACK_CODES[c] for c in state.track]
-    ncards, _ = leg_start(sp, ht, fig, track, len(state.track))
+    track = _leg_start_track(sp, ht, fig, state.track)
     poorest = min(p.money for p in players)
     n = state.setup.players
     ender = state.current
     start = next(i % n for i in range(ender + 1, ender + 1 + n) if players[i % n].money == poorest)
     return dataclasses.replace(
-        state, players=players, track="".join(_TRACK_LETTERS[int(x)] for x in track[:ncards]),
+        state, players=players, track=track,
         sp=tuple(int(x) for x in sp), ht=tuple(int(x) for x in ht), palm=0, fennec=0, palm_holder=None,
         fennec_holder=None, legtiles=(LEG_STACK,) * 5, mid=CAMELS, deck=(), revealed=(), shown=(), played=(),
         leg=state.leg + 1, start_player=start, current=start, phase="deal", raced=False, bet=False, built=0)

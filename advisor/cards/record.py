@@ -19,7 +19,8 @@ from ..game import RecordError
 from .actions import parse_card_list
 from .game import CardsGame, CardsSetup
 
-__all__ = ["replay_cards", "view_record", "write_cards_records", "read_cards_records", "is_cards_record"]
+__all__ = ["replay_cards", "view_record", "write_cards_records", "read_cards_records", "is_cards_record",
+           "is_cards_file", "iter_cards_records"]
 
 _TYPES = ("setup", "deal", "shuffle", "action", "end")
 
@@ -38,11 +39,12 @@ def _cards(text, line: int):
         raise RecordError(f"line {line} of the game: {exc}") from None
 
 
-def replay_cards(record: list[dict], upto: int | None = None) -> CardsGame:
+def replay_cards(record: list[dict], upto: int | None = None, visit=None) -> CardsGame:
     """The game of ``record`` replayed to action ``upto`` (default: the
     end); a record that does not replay to its own lines raises
     :class:`~advisor.game.RecordError`, an illegal action
-    :class:`~advisor.errors.IllegalActionError`."""
+    :class:`~advisor.errors.IllegalActionError`.  ``visit(game)`` is called
+    with the game after each of its chance steps and actions, in order."""
     if not is_cards_record(record):
         raise RecordError("a Camel Up Cards game record starts with its setup line (game: cards)")
     head = record[0]
@@ -70,6 +72,8 @@ def replay_cards(record: list[dict], upto: int | None = None) -> CardsGame:
                 game.chance(_cards(entry.get("cards" if kind == "deal" else "deck"), k))
             except IllegalActionError as exc:
                 raise RecordError(f"line {k} of the game: {exc}") from None
+            if visit is not None:
+                visit(game)
             continue
         if kind == "end":
             if upto is None:
@@ -88,6 +92,8 @@ def replay_cards(record: list[dict], upto: int | None = None) -> CardsGame:
             if key in entry and entry[key] != done.get(key):
                 raise RecordError(f"line {k} of the game: the record's {key} {str(entry[key])[:200]!r} does "
                                   f"not match the replay's {done.get(key)!r}")
+        if visit is not None:
+            visit(game)
     return game
 
 
@@ -129,11 +135,29 @@ def write_cards_records(games: list[list[dict]], path) -> None:
                 fh.write(dumps(entry) + "\n")
 
 
-def read_cards_records(path) -> list[list[dict]]:
-    """The games of a JSON-lines file of Camel Up Cards records."""
+def is_cards_file(path) -> bool:
+    """The first record line of the JSON lines file ``path`` is the setup
+    line of a Camel Up Cards game (an unreadable file is not)."""
     import json
 
-    games: list[list[dict]] = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    return is_cards_record([json.loads(line)])
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def iter_cards_records(path):
+    """Yield ``(line, record)`` for each game of a JSON-lines file of Camel
+    Up Cards records, ``line`` the number of its setup line; one game in
+    memory at a time."""
+    import json
+
+    record: list[dict] = []
+    start = 0
     try:
         with open(path, encoding="utf-8") as fh:
             for n, line in enumerate(fh, start=1):
@@ -144,10 +168,20 @@ def read_cards_records(path) -> list[list[dict]]:
                 except ValueError:
                     raise RecordError(f"{path}, line {n}: not JSON") from None
                 if isinstance(entry, dict) and entry.get("type") == "setup":
-                    games.append([])
-                elif not games:
+                    if record:
+                        yield start, record
+                    record, start = [], n
+                elif not record:
                     raise RecordError(f"{path}, line {n}: a game record starts with its setup line")
-                games[-1].append(entry)
+                record.append(entry)
     except OSError as exc:
         raise AdvisorError(f"cannot read {path}: {exc.strerror}") from None
-    return games
+    except UnicodeDecodeError:
+        raise AdvisorError(f"cannot read {path}: not UTF-8 text") from None
+    if record:
+        yield start, record
+
+
+def read_cards_records(path) -> list[list[dict]]:
+    """The games of a JSON-lines file of Camel Up Cards records."""
+    return [record for _, record in iter_cards_records(path)]

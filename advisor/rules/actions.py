@@ -36,7 +36,7 @@ from .position import Position, Tile
 from .scoring import LANDING_COIN, PILES, leg_rewards, overall_rewards, race_order, settle
 
 __all__ = ["Action", "Roll", "Turn", "UnrevealedCards", "KINDS", "PILES", "UNKNOWN", "legal_actions",
-           "check_action", "is_legal", "play", "apply", "reveal", "leg_bet_value", "take_leg_tile", "place_tile",
+           "check_action", "is_legal", "play", "apply", "reveal", "unrevealed", "leg_bet_value", "take_leg_tile", "place_tile",
            "tile_spaces", "partner_options"]
 
 #: The kinds of action, in the order :func:`legal_actions` lists them.
@@ -309,9 +309,7 @@ def _roll(state: GameState, player: int, roll: Roll) -> Turn:
         raise IllegalActionError(f"die {roll.die!r} is not in the pyramid ({pos.dice})")
     result = step(pos, roll.die, roll.value, roll.colour)
     if result.race_over:
-        hidden = [f"{name} pile card {k + 1} (player {card.player})" for name, pile in
-                  (("winner", state.winner_pile), ("loser", state.loser_pile))
-                  for k, card in enumerate(pile) if card.colour is None]
+        hidden = [f"{name} pile card {k + 1} (player {card.player})" for name, k, card in unrevealed(state)]
         if hidden:
             raise UnrevealedCards(f"the race ends with this roll: reveal the colour of the {', '.join(hidden)} "
                                   "before it is scored")
@@ -344,6 +342,15 @@ def _roll(state: GameState, player: int, roll: Roll) -> Turn:
     board = replace(pos, stacks=result.stacks, dice=dice)
     return Turn(GameState(board, players, nxt, state.winner_pile, state.loser_pile, state.pile_model),
                 result.landed)
+
+
+def unrevealed(state: GameState) -> list[tuple[str, int, PileCard]]:
+    """The pile cards placed face down whose colour nobody saw
+    (``winner:?`` / ``loser:?``), as ``(pile, index, card)``, winner pile
+    first, each pile in placement order: what :func:`reveal` must show
+    before the race is scored."""
+    return [(name, k, card) for name in PILES for k, card in enumerate(getattr(state, f"{name}_pile"))
+            if card.colour is None]
 
 
 def reveal(state: GameState, pile: str, index: int, colour: str) -> GameState:

@@ -242,13 +242,10 @@ def game_view(game) -> dict:
 def hidden_cards(state) -> list[dict]:
     """The pile cards placed face down whose colour nobody at the table saw
     (``winner:?`` / ``loser:?``): which pile, where in it, whose."""
-    out = []
-    for pile in ("winner", "loser"):
-        for index, card in enumerate(getattr(state, f"{pile}_pile")):
-            if card.colour is None:
-                out.append({"pile": pile, "index": index, "player": card.player,
-                            "colours": state.hand_candidates(card.player)})
-    return out
+    from ..rules.actions import unrevealed
+
+    return [{"pile": pile, "index": index, "player": card.player, "colours": state.hand_candidates(card.player)}
+            for pile, index, card in unrevealed(state)]
 
 
 def _replay(record: list) -> Any:

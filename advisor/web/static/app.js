@@ -878,7 +878,7 @@ function currentBoard() {
   return S.mode === "game" && S.view ? S.view.board : S.pos.board;
 }
 
-window.camelup = { S, boardPNG };
+window.camelup = { S, boardPNG, render };
 init().catch((err) => {
   $("status").replaceChildren(h("p", { class: "error" }, `The page could not start: ${err.message}`));
   throw err;

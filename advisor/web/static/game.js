@@ -59,14 +59,17 @@ function fileInput(onfile) {
 }
 
 function newGameForm(S, act, info) {
-  const n = h("select", { id: "game-players", "aria-label": "players" },
+  // the choices live in the page state, so a re-render while the user picks keeps them
+  const form = (S.newGameForm ??= { players: null, start: "" });
+  const players = Math.min(info.max_players, Math.max(info.min_players, form.players ?? S.table?.n ?? 4));
+  const n = h("select", { id: "game-players", "aria-label": "players", onchange: (e) => { form.players = Number(e.target.value); } },
     Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => {
       const p = k + info.min_players;
-      return h("option", { value: p, selected: p === (S.table?.n ?? 4) }, `${p} players`);
+      return h("option", { value: p, selected: p === players }, `${p} players`);
     }));
-  const start = h("select", { id: "game-start", "aria-label": "first player" },
-    h("option", { value: "" }, "first player: drawn"),
-    Array.from({ length: info.max_players }, (_, p) => h("option", { value: p }, `first player: P${p}`)));
+  const start = h("select", { id: "game-start", "aria-label": "first player", onchange: (e) => { form.start = e.target.value; } },
+    h("option", { value: "", selected: form.start === "" }, "first player: drawn"),
+    Array.from({ length: info.max_players }, (_, p) => h("option", { value: p, selected: form.start === String(p) }, `first player: P${p}`)));
   const opts = () => ({ players: Number(n.value), ...(start.value === "" ? {} : { start: Number(start.value) }) });
   return h("div", { class: "newgame" },
     h("h2", {}, "Follow a game at the table"),
