@@ -76,9 +76,15 @@ cards), for all actions at once:
   :data:`RACE_SAMPLES` races with common random numbers for all placements
   at once, instead of one race-odds run per placement.
 
-In the exact cases (no more than :data:`EXACT_ROLLS` rolls left, no own
-overall card on a pile) the EVs equal ``best_moves`` to rounding (the leg
-figures exactly: both round the same exact fractions); the tests check
+Both views run one pass (``_one_pass``) over the same tables: the leg's
+outcomes as they stand, and the outcomes with each tile placement
+(:class:`TileTables`), which ``best_moves`` takes from an exact enumeration
+per placement (:func:`exact_tile_tables`) and the bots from the candidate
+kernel (:func:`sampled_tile_tables`).  The denial figure of both is the
+next player's best option on those tables (``_NextPlayer``).  In the exact
+cases (no more than :data:`EXACT_ROLLS` rolls left, no own overall card on
+a pile) every EV and denial figure of ``fast_values`` is ``best_moves``'s
+float, bit for bit (both round the same exact fractions); the tests check
 this.  Overall cards are valued by the same function as in ``best_moves``
 (``Valuation.card_gains``: the pile model, the money floor at the race end),
 and another player's hidden hand by the same model
@@ -111,8 +117,8 @@ from .sampling import check_precision, resolve_seed
 from .state import GameState, PileCard, StateError
 
 __all__ = ["best_moves", "evaluate", "legal_actions", "fast_values", "FastValues", "shared_race_odds",
-           "LegOutcomes", "Valuation", "pile_payout", "tile_spaces", "partner_options", "EXACT_ROLLS",
-           "TILE_SAMPLES", "RACE_SAMPLES"]
+           "LegOutcomes", "Valuation", "TileTables", "exact_tile_tables", "sampled_tile_tables", "pile_payout",
+           "tile_spaces", "partner_options", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
 
 #: Race odds precision for the denial column when the advised player holds
 #: no overall card (the next player's cards are its only use).
@@ -236,7 +242,7 @@ class Valuation:
 
     __slots__ = ("state", "pos", "ed", "racing", "player", "precision", "seed", "base", "board_key", "own_cards",
                  "tile_legs", "_race", "_pile_q", "_least_money", "_end_money", "_held_cards", "_card_gains",
-                 "_card_values", "_hands", "_denial", "_players", "_base_codes")
+                 "_card_values", "_hands", "_players", "_base_codes", "_base_counts", "_settled", "_gains")
 
     def __init__(self, state: GameState, player: int, precision: float, seed: int | None,
                  base: LegOutcomes | None = None, board_key: tuple | None = None):
@@ -264,9 +270,11 @@ class Valuation:
         self._card_gains: dict = {}
         self._card_values: dict = {}
         self._hands: dict = {}
-        self._denial: dict = {}
         self._players: dict = {}
         self._base_codes = None
+        self._base_counts = None
+        self._settled = None
+        self._gains: dict = {}
 
     @property
     def race_samples(self) -> int | None:
@@ -373,10 +381,34 @@ class Valuation:
 
     def least_leg_money(self, player: int) -> int:
         """The least money ``player`` can have after this leg's scoring."""
+        if player == self.player:
+            return int(self.settled_base()[1].min())
         cache = self._least_money
         if player not in cache:
-            cache[player] = int(self.settle(player, self.base, landings=player == self.player).min())
+            cache[player] = int(self.settle(player, self.base, landings=False).min())
         return cache[player]
+
+    # ---------------------------------------------------------- the leg, in whole coins
+    def settled_base(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per outcome of the leg as it stands, the advised player's leg
+        income (what they hold pays, plus the landings on their tile) and
+        their money after the leg's scoring: whole coins, int64."""
+        if self._settled is None:
+            held = np.rint(self.holdings(self.player, self.base)).astype(np.int64) + self.base.landings
+            self._settled = held, settle(self.ed, self.state.players[self.player].money, held)
+        return self._settled
+
+    def leg_gain(self, key, extra) -> np.ndarray:
+        """Per outcome of the leg as it stands, what ``extra`` (whole coins
+        paid at leg scoring, per outcome or one figure) adds to the advised
+        player's settled money (the money floor applied to the whole leg
+        payout): int64, cached under ``key``."""
+        if key not in self._gains:
+            held, settled = self.settled_base()
+            money = self.state.players[self.player].money
+            extra = np.rint(np.asarray(extra, float)).astype(np.int64)
+            self._gains[key] = settle(self.ed, money, held + extra) - settled
+        return self._gains[key]
 
     def race_end_money(self, player: int):
         """The least money ``player`` can make sure to have at the race end
@@ -399,7 +431,8 @@ class Valuation:
             held = {}
             for pname in PILES:
                 cards = self.pile(pname)
-                held[pname] = [(self.racing.index(card.colour), self.right_payout(pname, cards[:j], card.colour, player))
+                held[pname] = [(self.racing.index(card.colour),
+                                self.right_payout(pname, cards[:j], card.colour, player))
                                for j, card in enumerate(cards) if card.player == player and card.colour]
             cache[player] = held
         return cache[player]
@@ -449,6 +482,15 @@ class Valuation:
             self._base_codes = _code_probs(self.base)
         return self._base_codes
 
+    def base_code_counts(self) -> np.ndarray:
+        """The die sequences ending in each rank code, the leg as it stands
+        (int64; they sum to ``base.total``)."""
+        if self._base_counts is None:
+            counts = np.zeros(_rank_codes_count(), np.int64)
+            np.add.at(counts, _code_of(self.base), self.base.counts)
+            self._base_counts = counts
+        return self._base_counts
+
     def hand_model(self, player: int) -> tuple[list[str], np.ndarray]:
         """``player``'s possible hands (strings of colours) and their
         probabilities: their hand when known, else
@@ -487,7 +529,154 @@ def legal_actions(state: GameState, player: int | None = None) -> list[str]:
 
 
 # --------------------------------------------------------------------------
-# Valuations
+# The leg's outcomes with each tile placement
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TileTables:
+    """The leg's outcomes with each tile placement of the advised player, as
+    whole counts: ``orders[k, code, n]`` die sequences (or sampled legs)
+    ending in race order ``code`` (:mod:`advisor.kernels.ranks`) with ``n``
+    landings on the tile of placement ``placements[k]`` (``(space, sign)``).
+    Two sources fill them: :func:`exact_tile_tables` (each placement its own
+    exact enumeration; the advice) and the candidate kernel
+    (:func:`sampled_tile_tables`: exact up to :data:`EXACT_ROLLS` rolls,
+    else sampled with common random numbers; the bots)."""
+
+    placements: tuple
+    orders: np.ndarray
+
+    @property
+    def totals(self) -> np.ndarray:
+        """Per placement, the die sequences (or legs) behind its table."""
+        return self.orders.sum(axis=(1, 2))
+
+    def code_counts(self) -> np.ndarray:
+        """``[placement, code]``: the counts of each race order."""
+        return self.orders.sum(axis=2)
+
+
+def _placements(ctx: Valuation, actions) -> tuple:
+    """The tile placements among ``actions`` that change the leg: every one
+    when the player's tile already stands (it is lifted from its space),
+    else those on a space some move of the leg ends on (a tile no move
+    reaches earns and changes nothing)."""
+    lifted = ctx.state.own_tile(ctx.player) is not None
+    return tuple((a.space, a.sign) for a in map(Action.parse, actions)
+                 if a.kind == "tile" and (lifted or ctx.base.reached[a.space]))
+
+
+def _with_tile(ctx: Valuation, space: int, sign: str) -> Position:
+    """The position with the advised player's tile (lifted from its old
+    space) on ``space`` (the rules core's :func:`place_tile`)."""
+    return place_tile(ctx.pos, ctx.player, space, sign)
+
+
+def exact_tile_tables(ctx: Valuation, placements) -> TileTables:
+    """The exact tables: each placement its own enumeration of the leg
+    (:meth:`LegOutcomes.of`, kept in ``ctx.tile_legs`` for the explanation),
+    on every core at once (the kernel releases the GIL; the result does not
+    depend on the thread count)."""
+    from .kernels.ranks import RANK_CODES
+
+    jobs = [p for p in placements if p not in ctx.tile_legs]
+
+    def one(job):
+        return LegOutcomes.of(_with_tile(ctx, *job), job[0])
+
+    threads = min(len(jobs), os.cpu_count() or 1)
+    if threads >= 2:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads) as pool:
+            ctx.tile_legs.update(zip(jobs, pool.map(one, jobs)))
+    else:
+        ctx.tile_legs.update((job, one(job)) for job in jobs)
+    legs = [ctx.tile_legs[p] for p in placements]
+    orders = np.zeros((len(legs), RANK_CODES, 1 + max(int(leg.landings.max(initial=0)) for leg in legs)), np.int64)
+    for k, leg in enumerate(legs):
+        np.add.at(orders[k], (_code_of(leg), leg.landings), leg.counts)
+    return TileTables(tuple(placements), orders)
+
+
+def _tile_arrays(ctx: Valuation, enc, placements):
+    """The kernel's form of ``placements``: the track's tiles without the
+    player's own (lifted), the spaces and the signs (+1, -1)."""
+    stripped = enc.tiles.copy()
+    own = ctx.state.own_tile(ctx.player)
+    if own is not None:
+        stripped[own.space] = 0
+    sp = np.array([space for space, _ in placements], np.int64)
+    sg = np.array([1 if sign == "+" else -1 for _, sign in placements], np.int8)
+    return stripped, sp, sg
+
+
+def sampled_tile_tables(ctx: Valuation, enc, placements) -> TileTables:
+    """The candidate kernel's tables: every placement in one call, exact
+    when at most :data:`EXACT_ROLLS` rolls are left, otherwise
+    :data:`TILE_SAMPLES` sampled legs replayed by every placement (common
+    random numbers), seeded from the board and memoized."""
+    stripped, sp, sg = _tile_arrays(ctx, enc, placements)
+    key = ("tiles", ctx.board_key, stripped.tobytes(), sp.tobytes())
+    orders = _MEMO.get(key + (sg.tobytes(),), lambda: _candidate_orders(enc, stripped, sp, sg, _seed(key)))
+    return TileTables(tuple(placements), orders)
+
+
+# --------------------------------------------------------------------------
+# The one pass: every action's EV and denial from the tables
+# --------------------------------------------------------------------------
+
+
+def _one_pass(ctx: Valuation, actions, tables: TileTables | None, denial: bool):
+    """The EV of every action of ``actions`` (tile placements: their leg
+    figures, without the change of the player's overall cards) and, if
+    ``denial``, the drop of the next player's best EV; ``(ev, denial,
+    rows)`` with ``rows[k]`` the index of ``tables.placements[k]``'s action.
+
+    Every leg figure is a whole number of coins per outcome (the money floor
+    applied to each outcome's whole leg payout), summed in integers over
+    the counts and divided once: the float nearest to the exact fraction."""
+    parsed = [Action.parse(a) for a in actions]
+    ev = np.zeros(len(parsed))
+    den = np.zeros(len(parsed))
+    base, ed, racing, stacks = ctx.base, ctx.ed, ctx.racing, ctx.pos.legtiles
+    for i, a in enumerate(parsed):
+        if a.kind == "leg":
+            c = racing.index(a.colour)
+            ev[i] = base.mean(ctx.leg_gain(("leg", c), base.tile_payout(c, leg_bet_value(ed, stacks[c]))))
+        elif a.kind == "pyramid":
+            ev[i] = base.mean(ctx.leg_gain("pyramid", PYRAMID_TILE))
+        elif a.kind == "partner":
+            ev[i] = base.mean(ctx.leg_gain(("partner", a.partner), ctx.copy_value(a.partner, base)))
+        elif a.kind in PILES:
+            ev[i] = ctx.card_values(a.kind, ctx.player, ctx.pile(a.kind))[racing.index(a.colour)]
+    rows: list[int] = []
+    if tables is not None and tables.placements:
+        where = {(a.space, a.sign): i for i, a in enumerate(parsed) if a.kind == "tile"}
+        rows = [where[p] for p in tables.placements]
+        ev[rows] = _tile_values(ctx, tables)
+    if denial:
+        _denial(ctx, parsed, den, tables, rows)
+    return ev, den, rows
+
+
+def _tile_values(ctx: Valuation, tables: TileTables) -> np.ndarray:
+    """Per placement, E[settled money with the tile] - E[without]: the
+    landings paid at once, the holdings' payout per race order, the money
+    floor on the sum; each the exact fraction of the counts, rounded once."""
+    codes = _all_codes(ctx.ed)
+    money = ctx.state.players[ctx.player].money
+    held_codes = ctx.holdings(ctx.player, codes)  # [codes]
+    n = np.arange(tables.orders.shape[2])
+    settled = np.rint(settle(ctx.ed, money + n[None, :], held_codes[:, None])).astype(np.int64)
+    settled_base = ctx.settled_base()[1]
+    return _difference(tables.orders.reshape(len(tables.placements), -1) @ settled.ravel(), tables.totals,
+                       int(ctx.base.counts @ settled_base), ctx.base.total)
+
+
+# --------------------------------------------------------------------------
+# The advice: every figure explained
 # --------------------------------------------------------------------------
 
 
@@ -495,15 +684,15 @@ def _row(action: str, kind: str, ev: float, sd: float, p_loss: float, **extra) -
     return {"action": action, "kind": kind, "ev": ev, "sd": sd, "p_loss": p_loss, **extra}
 
 
-def _value_leg(ctx: Valuation, colour: str, player: int, leg: LegOutcomes, stacks) -> dict:
-    c = ctx.racing.index(colour)
-    value = leg_bet_value(ctx.ed, stacks[c])
-    base = ctx.settle(player, leg, landings=player == ctx.player)
-    after = ctx.settle(player, leg, leg.tile_payout(c, value), landings=player == ctx.player)
-    ev, sd, p_loss = leg.moments(after - base)
+def _value_leg(ctx: Valuation, colour: str, ev: float) -> dict:
+    leg, c = ctx.base, ctx.racing.index(colour)
+    value = leg_bet_value(ctx.ed, ctx.pos.legtiles[c])
+    payout = leg.tile_payout(c, value)
+    gain = ctx.leg_gain(("leg", c), payout)
+    _, sd, p_loss = leg.moments(gain)
     p = leg.rank_probs(c)
     return _row(f"leg:{colour}", "leg", ev, sd, p_loss, value=value, p_first=p[0], p_second=p[1],
-                p_rest=p[2:].sum(), floor=_mean_difference(leg, after - base, leg.tile_payout(c, value)))
+                p_rest=p[2:].sum(), floor=_mean_difference(leg, gain, payout))
 
 
 def _mean_difference(leg: LegOutcomes, a: np.ndarray, b: np.ndarray | float) -> float:
@@ -512,12 +701,11 @@ def _mean_difference(leg: LegOutcomes, a: np.ndarray, b: np.ndarray | float) -> 
     return leg.mean(a - b)
 
 
-def _value_pyramid(ctx: Valuation, player: int, leg: LegOutcomes) -> dict:
-    base = ctx.settle(player, leg, landings=player == ctx.player)
-    gain = ctx.settle(player, leg, float(PYRAMID_TILE), landings=player == ctx.player) - base
-    ev, sd, p_loss = leg.moments(gain)
+def _value_pyramid(ctx: Valuation, ev: float) -> dict:
+    gain = ctx.leg_gain("pyramid", PYRAMID_TILE)
+    _, sd, p_loss = ctx.base.moments(gain)
     return _row("pyramid", "pyramid", ev, sd, p_loss, value=PYRAMID_TILE,
-                floor=_mean_difference(leg, gain, float(PYRAMID_TILE)))
+                floor=_mean_difference(ctx.base, gain, float(PYRAMID_TILE)))
 
 
 def _value_card(ctx: Valuation, name: str, colour: str, player: int, pile: tuple[PileCard, ...]) -> dict:
@@ -532,39 +720,9 @@ def _value_card(ctx: Valuation, name: str, colour: str, player: int, pile: tuple
                 p_rest=p if name == "loser" else np.nan, pile_place=len(pile) + 1, floor=ev - plain)
 
 
-def _value_partner(ctx: Valuation, partner: int) -> dict:
-    leg = ctx.base
-    base = ctx.settle(ctx.player, leg)
-    after = ctx.settle(ctx.player, leg, ctx.copy_value(partner, leg))
-    ev, sd, p_loss = leg.moments(after - base)
+def _value_partner(ctx: Valuation, partner: int, ev: float) -> dict:
+    _, sd, p_loss = ctx.base.moments(ctx.leg_gain(("partner", partner), ctx.copy_value(partner, ctx.base)))
     return _row(f"partner:{partner}", "partner", ev, sd, p_loss)
-
-
-def _with_tile(ctx: Valuation, space: int, sign: str) -> Position:
-    """The position with the advised player's tile (lifted from its old
-    space) on ``space`` (the rules core's :func:`place_tile`)."""
-    return place_tile(ctx.pos, ctx.player, space, sign)
-
-
-def _enumerate_tiles(ctx: Valuation, actions: list[str]) -> None:
-    """The leg outcomes with each tile placement of ``actions``, enumerated
-    on every core at once (the kernel releases the GIL; each placement is
-    its own exact enumeration, so the result does not depend on the thread
-    count).  A placement no move of the leg reaches needs none."""
-    jobs = []
-    for action in map(Action.parse, actions):
-        if action.kind == "tile":
-            space, sign = action.space, action.sign
-            if ctx.state.own_tile(ctx.player) is not None or ctx.base.reached[space]:
-                jobs.append((space, sign))
-    threads = min(len(jobs), os.cpu_count() or 1)
-    if threads < 2:
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(threads) as pool:
-        legs = pool.map(lambda job: LegOutcomes.of(_with_tile(ctx, *job), job[0]), jobs)
-        ctx.tile_legs.update(zip(jobs, legs))
 
 
 def _expect(leg: LegOutcomes, values) -> Fraction | float:
@@ -572,16 +730,16 @@ def _expect(leg: LegOutcomes, values) -> Fraction | float:
     return exact if exact is not None else float(leg.prob @ np.asarray(values, float))
 
 
-def _value_tile(ctx: Valuation, space: int, sign: str, race: bool = True) -> tuple[dict, LegOutcomes]:
-    pos = ctx.pos
-    if ctx.state.own_tile(ctx.player) is None and not ctx.base.reached[space]:
+def _value_tile(ctx: Valuation, space: int, sign: str, ev: float, race: bool = True) -> dict:
+    """The row of a tile placement: ``ev`` (its leg figure, from the one
+    pass) with the change of the player's overall cards, and the figures
+    behind it from the placement's exact outcomes."""
+    if (space, sign) not in ctx.tile_legs:
         # No move of this leg ends on that space: with the tile there the leg
         # unfolds exactly as without it, so it earns and changes nothing.
-        row = _row(f"tile:{sign}{space}", "tile", 0.0, 0.0, 0.0, landings=0.0, bets_change=0.0,
-                   overall_change=0.0, floor=0.0)
-        return row, ctx.base
-    new_pos = _with_tile(ctx, space, sign)
-    leg = ctx.tile_legs.get((space, sign)) or LegOutcomes.of(new_pos, space)
+        return _row(f"tile:{sign}{space}", "tile", 0.0, 0.0, 0.0, landings=0.0, bets_change=0.0,
+                    overall_change=0.0, floor=0.0)
+    leg = ctx.tile_legs[(space, sign)]
     # every figure an exact fraction of the die sequences' counts, rounded once
     leg_ev = _expect(leg, ctx.settle(ctx.player, leg)) - _expect(ctx.base, ctx.settle(ctx.player, ctx.base))
     landings = _expect(leg, leg.landings)
@@ -596,40 +754,39 @@ def _value_tile(ctx: Valuation, space: int, sign: str, race: bool = True) -> tup
 
         base_race = ctx.race()
         method = "auto" if base_race.exact else "sample"
-        new_race = race_odds(new_pos, samples=base_race.samples or None, precision=ctx.precision,
-                             seed=ctx.seed, method=method)
+        new_race = race_odds(_with_tile(ctx, space, sign), samples=base_race.samples or None,
+                             precision=ctx.precision, seed=ctx.seed, method=method)
         overall = ctx.held_cards_value(new_race) - ctx.held_cards_value()
     _, sd, _ = leg.moments(leg.landings)
-    row = _row(f"tile:{sign}{space}", "tile", float(leg_ev) + (0.0 if np.isnan(overall) else overall), sd, 0.0,
-               landings=float(landings), bets_change=float(bets), overall_change=overall,
-               floor=float(leg_ev - (landings - own_before) - bets))
-    return row, leg
+    return _row(f"tile:{sign}{space}", "tile", ev + (0.0 if np.isnan(overall) else overall), sd, 0.0,
+                landings=float(landings), bets_change=float(bets), overall_change=overall,
+                floor=float(leg_ev - (landings - own_before) - bets))
 
 
-# --------------------------------------------------------------------------
-# Denial: the next player's best alternative before and after
-# --------------------------------------------------------------------------
-
-
-def _best_for(ctx: Valuation, player: int, leg: LegOutcomes, stacks, piles) -> float:
-    """The best EV among ``player``'s leg tiles, pyramid and overall cards.
-
-    The player chooses knowing their hand; when it is hidden, the figure is
-    the expectation over their possible hands (:meth:`Valuation.hand_model`)
-    of the best option in each: ``E_H[max(leg options, best card of H)]``."""
-    best = _value_pyramid(ctx, player, leg)["ev"]
-    for colour, left in zip(ctx.racing, stacks):
-        if leg_bet_value(ctx.ed, left) is not None:
-            best = max(best, _value_leg(ctx, colour, player, leg, stacks)["ev"])
-    key = (player, piles["winner"], piles["loser"])
-    if key not in ctx._denial:  # overall cards depend on the piles only
-        hands, probs = ctx.hand_model(player)
-        cards = {colour: max(_value_card(ctx, name, colour, player, piles[name])["ev"] for name in PILES)
-                 for colour in set("".join(hands))}
-        ctx._denial[key] = (np.array([max((cards[c] for c in hand), default=-np.inf) for hand in hands]),
-                                  probs)
-    best_cards, probs = ctx._denial[key]
-    return float(probs @ np.maximum(best, best_cards))
+def _advice_rows(ctx: Valuation, actions, denial: bool, race: bool = True) -> list[dict]:
+    """The rows of ``actions``: the one pass over the exact tables gives
+    every EV and denial, the rows explain them."""
+    tables = None
+    placements = _placements(ctx, actions)
+    if placements:
+        tables = exact_tile_tables(ctx, placements)
+    ev, den, _ = _one_pass(ctx, actions, tables, denial)
+    out = []
+    for i, action in enumerate(map(Action.parse, actions)):
+        kind, value = action.kind, float(ev[i])
+        if kind == "leg":
+            row = _value_leg(ctx, action.colour, value)
+        elif kind == "pyramid":
+            row = _value_pyramid(ctx, value)
+        elif kind == "tile":
+            row = _value_tile(ctx, action.space, action.sign, value, race)
+        elif kind in PILES:
+            row = _value_card(ctx, kind, action.colour, ctx.player, ctx.pile(kind))
+        else:
+            row = _value_partner(ctx, action.partner, value)
+        row["denial"] = float(den[i])
+        out.append(row)
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -660,12 +817,10 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     player = state.check_player(player)
     ctx = Valuation(state, player, check_precision(precision), seed)
     actions = legal_actions(state, player)
-    _enumerate_tiles(ctx, actions)
     if race:
-        rows = [_evaluate(ctx, action, denial) for action in actions]
+        rows = _advice_rows(ctx, actions, denial)
     else:
-        rows = [_evaluate(ctx, action, False, race=False) for action in actions
-                if Action.parse(action).kind not in PILES]
+        rows = _advice_rows(ctx, [a for a in actions if Action.parse(a).kind not in PILES], False, race=False)
         for row in rows:
             row["denial"] = np.nan
     frame = sort_by_ev(pd.DataFrame(rows))
@@ -687,7 +842,7 @@ def evaluate(state: GameState | Position | str, action: str, player: int | None 
         raise IllegalActionError(
             f"{action!r} is not a legal action for player {player} here (legal: {', '.join(legal)})"
         )
-    return _evaluate(Valuation(state, player, check_precision(precision), seed), action, denial)
+    return _advice_rows(Valuation(state, player, check_precision(precision), seed), [action], denial)[0]
 
 
 def _as_state(state, rules: Edition | None = None) -> tuple[GameState, list[str]]:
@@ -702,42 +857,6 @@ def _as_state(state, rules: Edition | None = None) -> tuple[GameState, list[str]
         "no partner",
         "overall piles empty; leg tiles as on the board (legtiles:) or full stacks",
     ]
-
-
-def _evaluate(ctx: Valuation, action: str | Action, with_denial: bool, race: bool = True) -> dict:
-    action = Action.parse(action)
-    kind = action.kind
-    state, player = ctx.state, ctx.player
-    stacks = ctx.pos.legtiles
-    piles = {"winner": state.winner_pile, "loser": state.loser_pile}
-    leg_after = ctx.base
-    # the state after the action, as the rules core makes it (its effects
-    # on the leg bet stacks, the track's tiles and the piles)
-    if kind == "leg":
-        row = _value_leg(ctx, action.colour, player, ctx.base, stacks)
-        _, stacks = take_leg_tile(ctx.ed, stacks, ctx.racing.index(action.colour))
-    elif kind == "pyramid":
-        row = _value_pyramid(ctx, player, ctx.base)
-    elif kind == "tile":
-        row, leg_after = _value_tile(ctx, action.space, action.sign, race)
-    elif kind in PILES:
-        row = _value_card(ctx, kind, action.colour, player, piles[kind])
-        piles = {**piles, kind: piles[kind] + (PileCard(player),)}  # face down for the others
-    else:
-        row = _value_partner(ctx, action.partner)
-    row["denial"] = 0.0
-    nxt = (player + 1) % state.n_players
-    if with_denial and kind not in ("pyramid", "partner"):
-        # the next player's options never count landings (only the advised
-        # player's own tile pays them), so any leg distribution of the board serves
-        if "before" not in ctx._denial:
-            ctx._denial["before"] = _best_for(
-                ctx, nxt, ctx.base, ctx.pos.legtiles, {"winner": state.winner_pile, "loser": state.loser_pile})
-        before = ctx._denial["before"]
-        drop = before - _best_for(ctx, nxt, leg_after, stacks, piles)
-        row["denial"] = drop if abs(drop) > 1e-12 else 0.0
-    return row
-
 
 
 # --------------------------------------------------------------------------
@@ -835,7 +954,9 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     """EV of every legal action of ``player`` (default: the one to move), in
     :func:`legal_actions` order; ``precision``: of the race odds behind the
     overall cards (95% half-width); ``denial``, ``rivals``: fill those
-    figures (``rivals`` needs and implies ``denial``)."""
+    figures (``rivals`` needs and implies ``denial``).  The one pass of
+    :func:`best_moves` over the candidate kernel's tile tables
+    (:func:`sampled_tile_tables`) instead of the exact ones."""
     from .encode import encode
 
     precision = check_precision(precision)
@@ -849,69 +970,18 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     base = _MEMO.get(("leg", board_key, track, pos.rules), lambda: LegOutcomes.of(pos, track))
     ctx = Valuation(state, player, precision, _seed(board_key), base=base, board_key=board_key)
     actions = legal_actions(state, player)
-    ev = np.zeros(len(actions))
-    den = np.zeros(len(actions))
-    codes = _all_codes(pos.rules)
-
-    # what the player already holds, per outcome and per rank code
-    # (whole coins, in integers: every expectation below is exact, as in best_moves)
-    money = state.players[player].money
-    held_base = np.rint(ctx.holdings(player, base)).astype(np.int64) + base.landings
-    ed = pos.rules
-    settled_base = settle(ed, money, held_base)
-    # (the least of it is what Valuation.least_leg_money would compute again)
-    ctx._least_money[player] = int(settled_base.min())
-
-    def gain(extra: np.ndarray | int) -> float:
-        return base.mean(settle(ed, money, held_base + extra) - settled_base)
-
-    racing = ctx.racing
-    index = {a: i for i, a in enumerate(actions)}
-    for c, (colour, stack) in enumerate(zip(racing, pos.legtiles)):
-        value = leg_bet_value(ed, stack)
-        if value is not None:
-            ev[index[f"leg:{colour}"]] = gain(base.tile_payout(c, value))
-    ev[index["pyramid"]] = gain(PYRAMID_TILE)
-    for q in partner_options(state, player):
-        ev[index[f"partner:{q}"]] = gain(np.rint(ctx.copy_value(q, base)).astype(np.int64))
-    hand = state.hand(player)
-    if hand:
-        for name in PILES:
-            values = ctx.card_values(name, player, ctx.pile(name))
-            for colour in hand:
-                ev[index[f"{name}:{colour}"]] = values[racing.index(colour)]
-
-    # tile placements, all at once
-    spaces = [s for s in tile_spaces(state, player) if own is not None or base.reached[s]]
-    tile_probs = None
-    tile_rows = [index[f"tile:{sign}{space}"] for space in spaces for sign in "+-"]
-    if spaces:
-        sp = np.repeat(np.array(spaces, np.int64), 2)
-        sg = np.tile(np.array([1, -1], np.int8), len(spaces))
-        stripped = enc.tiles.copy()
-        if own is not None:
-            stripped[own.space] = 0
-        ckey = ("tiles", board_key, stripped.tobytes(), sp.tobytes())
-        orders = _MEMO.get(ckey, lambda: _candidate_orders(enc, stripped, sp, sg, _seed(ckey)))
-        total = orders.sum(axis=(1, 2), keepdims=True)
-        if denial or rivals:  # the others' figures need the race-order distributions
-            tile_probs = orders.sum(axis=2) / total[:, :, 0]  # [K, codes]
-        held_codes = ctx.holdings(player, codes)  # [codes]
-        n = np.arange(orders.shape[2])
-        settled = np.rint(settle(ctx.ed, money + n[None, :], held_codes[:, None])).astype(np.int64)
-        # E[with the tile] - E[without]: the exact fraction of the counts, rounded once (as best_moves)
-        values = _difference(orders.reshape(len(sp), -1) @ settled.ravel(), total.ravel(),
-                             int(base.counts @ settled_base), base.total)
+    placements = _placements(ctx, actions)
+    tables = sampled_tile_tables(ctx, enc, placements) if placements else None
+    ev, den, tile_rows = _one_pass(ctx, actions, tables, denial or rivals)
     riv = np.zeros(len(actions))
-    if denial or rivals:
-        _denial(ctx, actions, den, tile_probs, tile_rows)
     if rivals:
-        _rivals(ctx, enc, index, riv, den, tile_probs, tile_rows)
-    if spaces:
+        tile_probs = tables.code_counts() / tables.totals[:, None] if tables is not None else None
+        _rivals(ctx, enc, {a: i for i, a in enumerate(actions)}, riv, den, tile_probs, tile_rows)
+    if tables is not None:
         cards = _held_cards(ctx)
         if cards:
-            values += _overall_change(ctx, enc, board_key, stripped, sp, sg, cards)
-        ev[tile_rows] = values
+            stripped, sp, sg = _tile_arrays(ctx, enc, placements)
+            ev[tile_rows] += _overall_change(ctx, enc, board_key, stripped, sp, sg, cards)
     return FastValues(actions, ev, den, riv)
 
 
@@ -972,15 +1042,22 @@ def _overall_change(ctx: Valuation, enc, board_key, stripped, sp, sg, cards) -> 
     return change
 
 
+# --------------------------------------------------------------------------
+# Denial: the next player's best option before and after
+# --------------------------------------------------------------------------
+
+
 class _NextPlayer:
     """The best EV available to one other player (``who``): their pyramid
     tile and leg tiles under a given leg distribution, and their overall
-    cards for given piles (as the ``denial`` column of :func:`best_moves`).
+    cards for given piles (the ``denial`` figure of both views).
 
-    The player chooses knowing their own hand.  When it is hidden, their
-    best option is the expectation over their possible hands
-    (``Valuation.hand_model``: the colours not seen placed by them, weighted
-    by the pile model) of the best option in each hand, ``E_H[max(leg
+    Their leg options are whole coins per race order, summed over whole
+    counts of race orders and divided once (each the float nearest to the
+    exact fraction).  The player chooses knowing their own hand.  When it
+    is hidden, their best option is the expectation over their possible
+    hands (``Valuation.hand_model``: the colours not seen placed by them,
+    weighted by the pile model) of the best option in each hand, ``E_H[max(leg
     options, best card of H)]``; a known hand is the one hand of
     probability 1."""
 
@@ -989,51 +1066,53 @@ class _NextPlayer:
         self.who = who
         self.codes = _all_codes(ctx.ed)
         self.money = ctx.state.players[who].money
-        self.held = ctx.holdings(who, self.codes)
+        self.held = np.rint(ctx.holdings(who, self.codes)).astype(np.int64)
         self._hands = None  # (camel indices per possible hand, probabilities), when first needed
         self._cards: dict = {}
         self._columns: dict = {}
         self._options: dict = {}
 
     def _settled(self, extra) -> np.ndarray:
-        """Per rank code, the player's settled leg money with ``extra``."""
-        key = extra if isinstance(extra, tuple) else ("coins", extra)
-        if key not in self._columns:
+        """Per rank code, the player's settled leg money (int64) with
+        ``extra``: whole coins, or ``(camel, value)`` for a leg tile."""
+        if extra not in self._columns:
             pay = self.codes.tile_payout(*extra) if isinstance(extra, tuple) else extra
-            self._columns[key] = settle(self.ctx.ed, self.money, self.held + pay) + 0.0
-        return self._columns[key]
+            self._columns[extra] = settle(self.ctx.ed, self.money, self.held + pay)
+        return self._columns[extra]
 
-    def best_leg(self, probs: np.ndarray, stacks) -> np.ndarray:
-        """``probs`` [K, codes]: per row, the best of the pyramid tile and
+    def best_leg(self, counts: np.ndarray, totals: np.ndarray, stacks) -> np.ndarray:
+        """``counts`` [K, codes] (whole counts of race orders, ``totals``
+        [K] their sums): per row, the EV of the best of the pyramid tile and
         the top leg tiles of ``stacks``."""
         if stacks not in self._options:
             ed = self.ctx.ed
-            options = [self._settled(0.0), self._settled(float(PYRAMID_TILE))]
+            options = [self._settled(0), self._settled(PYRAMID_TILE)]
             options += [self._settled((c, leg_bet_value(ed, stack))) for c, stack in enumerate(stacks)
                         if leg_bet_value(ed, stack) is not None]
             self._options[stacks] = np.stack(options, axis=1)
-        values = probs @ self._options[stacks]  # [K, 1 + options]: the first without any
-        return values[:, 1:].max(axis=1) - values[:, 0]
+        values = counts @ self._options[stacks]  # [K, 1 + options], whole coins: the first without any
+        return (values[:, 1:].max(axis=1) - values[:, 0]) / totals
 
-    def best_leg_after_taking(self, probs: np.ndarray, stacks) -> dict[int, float]:
-        """``probs`` [codes]: per colour ``c`` with a leg tile left, the best
-        of the pyramid tile and the top leg tiles once the top tile of ``c``
-        is taken (:meth:`best_leg` of those stacks, all from one product)."""
+    def best_leg_after_taking(self, counts: np.ndarray, total: int, stacks) -> dict[int, float]:
+        """``counts`` [codes] (summing to ``total``): per colour ``c`` with a
+        leg tile left, the EV of the best of the pyramid tile and the top
+        leg tiles once the top tile of ``c`` is taken (:meth:`best_leg` of
+        those stacks, all from one product)."""
         ed = self.ctx.ed
         live = [c for c, stack in enumerate(stacks) if leg_bet_value(ed, stack) is not None]
         # the tile under the one taken (the rules core's effect of taking it)
         under = {c: leg_bet_value(ed, take_leg_tile(ed, stacks, c)[1][c]) for c in live}
-        columns = [self._settled(0.0), self._settled(float(PYRAMID_TILE))]
+        columns = [self._settled(0), self._settled(PYRAMID_TILE)]
         columns += [self._settled((c, leg_bet_value(ed, stacks[c]))) for c in live]
         columns += [self._settled((c, under[c])) for c in live if under[c] is not None]
-        values = probs @ np.stack(columns, axis=1)
-        gains = values[1:] - values[0]  # pyramid, top tiles, second tiles
+        values = counts @ np.stack(columns, axis=1)
+        gains = values[1:] - values[0]  # pyramid, top tiles, second tiles (whole coins)
         top = dict(zip(live, gains[1:1 + len(live)]))
         second = dict(zip([c for c in live if under[c] is not None], gains[1 + len(live):]))
         out = {}
         for c in live:
             options = [gains[0]] + [v for d, v in top.items() if d != c] + ([second[c]] if c in second else [])
-            out[c] = float(max(options))
+            out[c] = int(max(options)) / total
         return out
 
     def best_cards(self, piles: dict) -> np.ndarray:
@@ -1058,36 +1137,41 @@ class _NextPlayer:
         """Per entry of ``leg`` (the best leg option's EV), the player's best
         option: ``E_H[max(leg, best card of H)]``."""
         cards = self.best_cards(piles)
+        leg = np.asarray(leg, float)
         if cards.size == 1:  # a known hand
             return np.maximum(leg, cards[0])
-        return np.maximum(np.asarray(leg, float)[:, None], cards[None, :]) @ self.hands()[1]
+        probs = self.hands()[1]
+        # one dot product per entry: the same sum whatever the number of entries
+        return np.array([np.maximum(x, cards) @ probs for x in leg])
 
 
 def _piles(state: GameState) -> dict:
     return {"winner": state.winner_pile, "loser": state.loser_pile}
 
 
-def _denial(ctx: Valuation, actions, den, tile_probs, tile_rows) -> None:
+def _denial(ctx: Valuation, parsed: list[Action], den, tables: TileTables | None, tile_rows) -> None:
     """Fill ``den``: how much the next player's best EV drops per action
-    (as the ``denial`` column of :func:`advisor.best_moves`); the tile
-    placements' race-order distributions ``tile_probs`` [K, codes] belong to
-    rows ``tile_rows``."""
+    (``parsed``); the tile placements' ``tables`` belong to rows
+    ``tile_rows``.  The effects are the rules core's: taking a leg tile
+    uncovers the one under it, an overall card lies face down for the next
+    player, a tile changes the leg's race orders."""
     state = ctx.state
     nxt = ctx.next_player((ctx.player + 1) % state.n_players)
     piles = _piles(state)
     stacks = ctx.pos.legtiles
-    base_probs = ctx.base_code_probs()[None, :]
-    base_leg = nxt.best_leg(base_probs, stacks)
+    counts, total = ctx.base_code_counts(), ctx.base.total
+    base_leg = nxt.best_leg(counts[None, :], np.array([total]), stacks)
     before = float(nxt.best(base_leg, piles)[0])
     after: dict = {}  # per action's effect: the next player's best option after it
-    taking = nxt.best_leg_after_taking(base_probs[0], stacks)
-    for i, action in enumerate(actions):
-        parsed = Action.parse(action)
-        kind, arg = parsed.kind, parsed.colour
+    taking = None
+    for i, action in enumerate(parsed):
+        kind = action.kind
         if kind == "leg":
-            if arg not in after:
-                after[arg] = float(nxt.best(np.array([taking[ctx.racing.index(arg)]]), piles)[0])
-            drop = before - after[arg]
+            if taking is None:
+                taking = nxt.best_leg_after_taking(counts, total, stacks)
+            if action.colour not in after:
+                after[action.colour] = float(nxt.best(np.array([taking[ctx.racing.index(action.colour)]]), piles)[0])
+            drop = before - after[action.colour]
         elif kind in PILES:
             if kind not in after:  # any colour: the card lies face down for them
                 changed = {**piles, kind: piles[kind] + (PileCard(ctx.player),)}
@@ -1096,8 +1180,8 @@ def _denial(ctx: Valuation, actions, den, tile_probs, tile_rows) -> None:
         else:
             continue
         den[i] = drop if abs(drop) > 1e-12 else 0.0
-    if tile_probs is not None:
-        drops = before - nxt.best(nxt.best_leg(tile_probs, stacks), piles)
+    if tables is not None and tile_rows:
+        drops = before - nxt.best(nxt.best_leg(tables.code_counts(), tables.totals, stacks), piles)
         den[tile_rows] = np.where(np.abs(drops) > 1e-12, drops, 0.0)
 
 
@@ -1133,20 +1217,27 @@ def _rivals(ctx: Valuation, enc, index, riv, den, tile_probs, tile_rows) -> None
         nxt = ctx.next_player((ctx.player + 1) % state.n_players)
         stacks = ctx.pos.legtiles
         piles = _piles(state)
-        before = float(nxt.best(nxt.best_leg(ctx.base_code_probs()[None, :], stacks), piles)[0])
+        before = float(nxt.best(nxt.best_leg(ctx.base_code_counts()[None, :], np.array([ctx.base.total]), stacks),
+                                piles)[0])
+
         def rolls():
-            """Per next roll: its weight and the leg's race-order probabilities after it."""
+            """Per next roll: its weight and the counts of the leg's race orders after it."""
             orders = np.zeros((6 * 6, RANK_CODES, 1), np.int64)
             weights = np.zeros(6 * 6, np.int64)
             after_each_roll(enc.board, enc.dice, enc.rolls, enc.tiles, orders, weights)
             live = weights > 0
-            counts = orders[live, :, 0]
-            return weights[live], counts / counts.sum(axis=1, keepdims=True)
+            return weights[live], orders[live, :, 0]
 
-        weights, probs = _MEMO.get(("rolls", ctx.board_key), rolls)
-        after = nxt.best(nxt.best_leg(probs, stacks), piles)
+        weights, counts = _MEMO.get(("rolls", ctx.board_key), rolls)
+        after = nxt.best(nxt.best_leg(counts, counts.sum(axis=1), stacks), piles)
         gain[index["pyramid"]] += float(weights @ after) / weights.sum() - before
     riv[:] = gain / len(others)
+
+
+def _rank_codes_count() -> int:
+    from .kernels.ranks import RANK_CODES
+
+    return RANK_CODES
 
 
 def _code_probs(leg: LegOutcomes) -> np.ndarray:
