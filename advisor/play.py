@@ -412,7 +412,7 @@ class _Table:
 
     def command(self, p: int, word: str, rest: str) -> bool:
         """Run a command; False if ``word`` is not one."""
-        from .ev import legal_actions
+        from .valuation import legal_actions
 
         if word == "save":
             if not rest:
@@ -570,7 +570,7 @@ def _odds_text(view: GameState) -> str:
 
 
 def _best_text(view: GameState, player: int) -> str:
-    from .ev import best_moves
+    from .valuation import best_moves
 
     frame = best_moves(view, player, precision=0.005, seed=0)
     rows = [f"  {r['action']:<10} EV {r['ev']:+.3f}  sd {r['sd']:.2f}  P(loss) {100 * r['p_loss']:.0f}%"

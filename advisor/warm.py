@@ -76,7 +76,7 @@ def _leg():
 
 
 def _joint():
-    from .ev import best_moves
+    from .valuation import best_moves
 
     best_moves(_SECOND, seed=0, precision=0.05)
 
@@ -108,7 +108,7 @@ def _race():
 
 
 def _bots():
-    from .fastev import fast_values
+    from .valuation import fast_values
     from .state import GameState
 
     for board in (_SECOND, _SECOND_START, _FIRST):  # tile placements enumerated, then sampled

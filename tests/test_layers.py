@@ -145,3 +145,14 @@ def test_game_engine_imports_no_valuation():
     graph = _graph()
     for name in ("advisor.game", "advisor.rules.actions", "advisor.scoresheet"):
         assert not {"advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.montecarlo", "advisor.exact"} & graph[name], name
+
+
+def test_the_former_valuation_modules_serve_users_only():
+    """``advisor.ev`` and ``advisor.fastev`` re-export the one valuation
+    under their former names for users; the package itself imports
+    ``advisor.valuation`` (so the former names can go without a change
+    inside)."""
+    graph = _graph()
+    users = sorted(name for name, targets in graph.items()
+                   if {"advisor.ev", "advisor.fastev"} & targets and name not in ("advisor.ev", "advisor.fastev"))
+    assert not users, users

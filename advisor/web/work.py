@@ -114,7 +114,7 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
            assumptions: list[str]) -> dict:
     """Stages 2 (``race=False``: valued without race odds) and 4 (all):
     the JSON of ``camelup best --json``."""
-    from ..ev import best_moves
+    from ..valuation import best_moves
     from ..jsonout import best_json
     from ..state import GameState
 
