@@ -108,8 +108,9 @@ from .errors import IllegalActionError
 from .explain import sort_by_ev
 from .overall import (PILES, card_gains, floor_binds, hand_distribution, plain_gains, race_end_money,
                       right_payout, right_payouts)
-from .rules import actions as core
-from .rules.actions import Action, leg_bet_value, partner_options, place_tile, take_leg_tile, tile_spaces
+from . import turns as core
+from .rules.actions import Action, leg_bet_value, place_tile, take_leg_tile
+from .turns import partner_options, tile_spaces
 from .rules.editions import Edition
 from .rules.position import Position
 from .rules.scoring import PYRAMID_TILE, leg_tile_payouts, pile_payout, settle
@@ -523,7 +524,7 @@ def legal_actions(state: GameState, player: int | None = None) -> list[str]:
     """Every legal action of ``player`` (default: the player to move, whose
     hand must be known: :meth:`GameState.check_player`), in a fixed order:
     leg tiles, pyramid, tiles, overall cards, partnerships (the rules core's
-    :func:`advisor.rules.actions.legal_actions`, as strings)."""
+    :func:`advisor.turns.legal_actions`, as strings)."""
     player = state.check_player(player)
     return [str(action) for action in core.legal_actions(state, player)]
 

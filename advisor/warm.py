@@ -58,7 +58,7 @@ _CARDS_ENDS = "cards track:nnnnnnnn 14:BG 15:OW 16:Y deck:2 known:B1G1 hand:Y1"
 
 def _moves():
     from .notation import parse_position
-    from .rules.moves import step
+    from .moves import step
 
     second, first = parse_position(_SECOND), parse_position(_FIRST)
     step(second, "x", 1, "white")
