@@ -101,6 +101,7 @@ import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -262,7 +263,7 @@ class Valuation:
         # otherwise only the denial column needs them, and coarser ones do
         self.own_cards = bool(st.hand(player)) or any(
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
-        self.tile_legs: dict[tuple[int, str], LegOutcomes] = {}  # filled by _enumerate_tiles
+        self.tile_legs: dict[tuple[int, str], LegOutcomes] = {}  # filled by exact_tile_tables
         self._race = None
         self._pile_q: dict = {}
         self._least_money: dict = {}
@@ -487,7 +488,9 @@ class Valuation:
         """The die sequences ending in each rank code, the leg as it stands
         (int64; they sum to ``base.total``)."""
         if self._base_counts is None:
-            counts = np.zeros(_rank_codes_count(), np.int64)
+            from .kernels.ranks import RANK_CODES
+
+            counts = np.zeros(RANK_CODES, np.int64)
             np.add.at(counts, _code_of(self.base), self.base.counts)
             self._base_counts = counts
         return self._base_counts
@@ -548,11 +551,12 @@ class TileTables:
     placements: tuple
     orders: np.ndarray
 
-    @property
+    @cached_property
     def totals(self) -> np.ndarray:
         """Per placement, the die sequences (or legs) behind its table."""
         return self.orders.sum(axis=(1, 2))
 
+    @cached_property
     def code_counts(self) -> np.ndarray:
         """``[placement, code]``: the counts of each race order."""
         return self.orders.sum(axis=2)
@@ -768,12 +772,13 @@ def _advice_rows(ctx: Valuation, actions, denial: bool, race: bool = True) -> li
     """The rows of ``actions``: the one pass over the exact tables gives
     every EV and denial, the rows explain them."""
     tables = None
+    actions = [Action.parse(a) for a in actions]
     placements = _placements(ctx, actions)
     if placements:
         tables = exact_tile_tables(ctx, placements)
     ev, den, _ = _one_pass(ctx, actions, tables, denial)
     out = []
-    for i, action in enumerate(map(Action.parse, actions)):
+    for i, action in enumerate(actions):
         kind, value = action.kind, float(ev[i])
         if kind == "leg":
             row = _value_leg(ctx, action.colour, value)
@@ -817,11 +822,11 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     state, assumptions = _as_state(state, rules)
     player = state.check_player(player)
     ctx = Valuation(state, player, check_precision(precision), seed)
-    actions = legal_actions(state, player)
+    actions = core.legal_actions(state, player)
     if race:
         rows = _advice_rows(ctx, actions, denial)
     else:
-        rows = _advice_rows(ctx, [a for a in actions if Action.parse(a).kind not in PILES], False, race=False)
+        rows = _advice_rows(ctx, [a for a in actions if a.kind not in PILES], False, race=False)
         for row in rows:
             row["denial"] = np.nan
     frame = sort_by_ev(pd.DataFrame(rows))
@@ -970,13 +975,14 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     # (the outcomes carry the rules whose payouts apply: a variant is part of the key)
     base = _MEMO.get(("leg", board_key, track, pos.rules), lambda: LegOutcomes.of(pos, track))
     ctx = Valuation(state, player, precision, _seed(board_key), base=base, board_key=board_key)
-    actions = legal_actions(state, player)
-    placements = _placements(ctx, actions)
+    parsed = core.legal_actions(state, player)
+    actions = [str(a) for a in parsed]
+    placements = _placements(ctx, parsed)
     tables = sampled_tile_tables(ctx, enc, placements) if placements else None
-    ev, den, tile_rows = _one_pass(ctx, actions, tables, denial or rivals)
+    ev, den, tile_rows = _one_pass(ctx, parsed, tables, denial or rivals)
     riv = np.zeros(len(actions))
     if rivals:
-        tile_probs = tables.code_counts() / tables.totals[:, None] if tables is not None else None
+        tile_probs = tables.code_counts / tables.totals[:, None] if tables is not None else None
         _rivals(ctx, enc, {a: i for i, a in enumerate(actions)}, riv, den, tile_probs, tile_rows)
     if tables is not None:
         cards = _held_cards(ctx)
@@ -1091,7 +1097,7 @@ class _NextPlayer:
             options += [self._settled((c, leg_bet_value(ed, stack))) for c, stack in enumerate(stacks)
                         if leg_bet_value(ed, stack) is not None]
             self._options[stacks] = np.stack(options, axis=1)
-        values = counts @ self._options[stacks]  # [K, 1 + options], whole coins: the first without any
+        values = _whole_sums(counts, totals, self._options[stacks])  # [K, 1 + options]: the first without any
         return (values[:, 1:].max(axis=1) - values[:, 0]) / totals
 
     def best_leg_after_taking(self, counts: np.ndarray, total: int, stacks) -> dict[int, float]:
@@ -1106,14 +1112,14 @@ class _NextPlayer:
         columns = [self._settled(0), self._settled(PYRAMID_TILE)]
         columns += [self._settled((c, leg_bet_value(ed, stacks[c]))) for c in live]
         columns += [self._settled((c, under[c])) for c in live if under[c] is not None]
-        values = counts @ np.stack(columns, axis=1)
+        values = _whole_sums(counts, total, np.stack(columns, axis=1))
         gains = values[1:] - values[0]  # pyramid, top tiles, second tiles (whole coins)
         top = dict(zip(live, gains[1:1 + len(live)]))
         second = dict(zip([c for c in live if under[c] is not None], gains[1 + len(live):]))
         out = {}
         for c in live:
             options = [gains[0]] + [v for d, v in top.items() if d != c] + ([second[c]] if c in second else [])
-            out[c] = int(max(options)) / total
+            out[c] = float(max(options)) / total
         return out
 
     def best_cards(self, piles: dict) -> np.ndarray:
@@ -1143,7 +1149,19 @@ class _NextPlayer:
             return np.maximum(leg, cards[0])
         probs = self.hands()[1]
         # one dot product per entry: the same sum whatever the number of entries
+        if leg.size == 1:
+            return np.array([np.maximum(leg[0], cards) @ probs])
         return np.array([np.maximum(x, cards) @ probs for x in leg])
+
+
+def _whole_sums(counts: np.ndarray, totals, values: np.ndarray) -> np.ndarray:
+    """``counts @ values`` for whole counts (summing to ``totals``, per row)
+    and whole coins, exactly: in floating point (fast), which holds every
+    whole number below 2**53 exactly whatever the order of the sums, when
+    no sum can reach it; else in integers."""
+    if float(np.max(totals)) * float(np.abs(values).max(initial=0)) < 2.0**53:
+        return counts.astype(float) @ values.astype(float)
+    return counts @ values
 
 
 def _piles(state: GameState) -> dict:
@@ -1182,7 +1200,7 @@ def _denial(ctx: Valuation, parsed: list[Action], den, tables: TileTables | None
             continue
         den[i] = drop if abs(drop) > 1e-12 else 0.0
     if tables is not None and tile_rows:
-        drops = before - nxt.best(nxt.best_leg(tables.code_counts(), tables.totals, stacks), piles)
+        drops = before - nxt.best(nxt.best_leg(tables.code_counts, tables.totals, stacks), piles)
         den[tile_rows] = np.where(np.abs(drops) > 1e-12, drops, 0.0)
 
 
@@ -1233,12 +1251,6 @@ def _rivals(ctx: Valuation, enc, index, riv, den, tile_probs, tile_rows) -> None
         after = nxt.best(nxt.best_leg(counts, counts.sum(axis=1), stacks), piles)
         gain[index["pyramid"]] += float(weights @ after) / weights.sum() - before
     riv[:] = gain / len(others)
-
-
-def _rank_codes_count() -> int:
-    from .kernels.ranks import RANK_CODES
-
-    return RANK_CODES
 
 
 def _code_probs(leg: LegOutcomes) -> np.ndarray:
