@@ -15,9 +15,9 @@ from importlib import import_module
 from ._version import __version__
 from .errors import AdvisorError, IllegalActionError, PositionError
 from .notation import format_position, parse_position
+from .moves import Step, step
 from .rules.actions import Action
 from .rules.editions import EDITIONS, Edition, RulesError, get_edition, rules_from_json
-from .rules.moves import Step, step
 from .rules.position import Position, Tile
 from .rules.setup import random_position, setup_position
 from .state import GameState, PileCard, PlayerState, StateError
@@ -72,11 +72,11 @@ _LAZY = {
     "sample_leg_odds": "montecarlo",
     "race_odds": "montecarlo",
     "RaceOdds": "montecarlo",
-    "best_moves": "ev",
+    "best_moves": "valuation",
     "analyse": "batch",
     "review": "gamereview",
-    "evaluate": "ev",
-    "legal_actions": "ev",
+    "evaluate": "valuation",
+    "legal_actions": "valuation",
     "warmup": "warm",
 }
 

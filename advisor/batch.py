@@ -199,7 +199,7 @@ def _add_race(row: dict, pos, precision: float, seed: int) -> None:
 
 
 def _add_advice(row: dict, pos_or_state, precision: float, seed: int) -> None:
-    from .ev import best_moves
+    from .valuation import best_moves
 
     try:
         frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False)
@@ -217,7 +217,7 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
     as by :func:`analyse`, repeated on each of its position's rows."""
     import pandas as pd
 
-    from .ev import best_moves
+    from .valuation import best_moves
 
     items, kept = _split(positions, _all_columns(False, False, True))
     rows, source_rows = [], []

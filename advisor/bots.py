@@ -10,7 +10,7 @@ reproducible.
   that value exceeds 1 coin, else takes a pyramid tile (the "roll unless a leg
   tile is worth more than the +1" rule of thumb).
 * ``advisor``: EV-greedy: the action with the highest EV, valued by
-  :func:`advisor.fastev.fast_values` (``best_moves``'s EVs in one pass; race
+  :func:`advisor.valuation.fast_values` (``best_moves``'s EVs in one pass; race
   odds at +-2 percentage points).
 * ``denial``: EV-greedy plus half the denial value of each action.
 * ``rival``: EV minus what the action gains the other players (see
@@ -40,7 +40,7 @@ class RandomBot:
     summary = "a uniformly random legal action"
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
-        from .ev import legal_actions
+        from .valuation import legal_actions
 
         actions = legal_actions(state, player)
         return actions[int(rng.integers(len(actions)))]
@@ -80,7 +80,7 @@ class GreedyBot:
         self.precision = precision
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
-        from .fastev import fast_values
+        from .valuation import fast_values
 
         return fast_values(state, player, precision=self.precision).best()
 
@@ -98,7 +98,7 @@ class DenialBot(GreedyBot):
         self.weight = weight
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
-        from .fastev import fast_values
+        from .valuation import fast_values
 
         return fast_values(state, player, precision=self.precision, denial=True).best(self.weight)
 
@@ -108,7 +108,7 @@ class RivalBot(GreedyBot):
     ``weight`` times what the action gains the other players in total (their
     held leg bets moved by a tile, the next player's best option taken away
     (denial) or improved by the information of a roll); see
-    :func:`advisor.fastev.fast_values` (``rivals``).  Default weight
+    :func:`advisor.valuation.fast_values` (``rivals``).  Default weight
     ``1 / (players - 1)``: the action's effect on the player's money minus
     the average opponent's."""
 
@@ -120,7 +120,7 @@ class RivalBot(GreedyBot):
         self.weight = weight
 
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
-        from .fastev import fast_values
+        from .valuation import fast_values
 
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1

@@ -603,7 +603,7 @@ def _cmd_best(args: argparse.Namespace) -> int:
         state, assumptions = record_state(args)
     else:
         state, assumptions = _state_arg(args)
-    from .ev import best_moves
+    from .valuation import best_moves
     from .sampling import kernel_threads
 
     with kernel_threads(args.threads):

@@ -29,8 +29,9 @@ import numpy as np
 
 from .errors import AdvisorError, IllegalActionError
 from .rules import scoring
-from .rules.actions import Action, Roll, UnrevealedCards, check_action, is_legal, legal_actions, play
-from .rules.actions import reveal as reveal_card
+from .rules.actions import Action, Roll
+from .turns import UnrevealedCards, check_action, is_legal, legal_actions, play
+from .turns import reveal as reveal_card
 from .rules.editions import GREY_DIE, Edition, RulesError, get_edition, rules_from_json
 from .rules.position import Position
 from .rules.scoring import pile_payout, race_order
@@ -180,12 +181,12 @@ class Game:
 
     def apply(self, action: str | Action, roll: Roll | None = None) -> dict:
         """Play ``action`` for the player to move and return its record entry
-        (the rules core plays it: :func:`advisor.rules.actions.play`).
+        (the rules core plays it: :func:`advisor.turns.play`).
 
         For ``pyramid`` the roll is drawn with the game's dice unless given
         (replays give it).  Illegal actions raise and change nothing.  A roll
         that ends the race while a pile holds a face-down card of unknown
-        colour raises :class:`~advisor.rules.actions.UnrevealedCards`; the
+        colour raises :class:`~advisor.turns.UnrevealedCards`; the
         drawn roll is kept for the next ``apply("pyramid")`` once the cards
         are revealed (:meth:`reveal`)."""
         self.verify(action)

@@ -362,7 +362,7 @@ class BoardEngine:
         raise AdvisorError(f"{_short(line)} is not an action or a command (type 'help').")
 
     def command(self, p: int, word: str) -> str:
-        from .ev import legal_actions
+        from .valuation import legal_actions
 
         view = self.game.view(p)
         if word == "actions":
@@ -705,7 +705,7 @@ def _odds_text(view: GameState) -> str:
 
 
 def _best_text(view: GameState, player: int) -> str:
-    from .ev import best_moves
+    from .valuation import best_moves
 
     frame = best_moves(view, player, precision=0.005, seed=0)
     rows = [f"  {r['action']:<10} EV {r['ev']:+.3f}  sd {r['sd']:.2f}  P(loss) {100 * r['p_loss']:.0f}%"

@@ -58,7 +58,7 @@ _CARDS_ENDS = "cards track:nnnnnnnn 14:BG 15:OW 16:Y deck:2 known:B1G1 hand:Y1"
 
 def _moves():
     from .notation import parse_position
-    from .rules.moves import step
+    from .moves import step
 
     second, first = parse_position(_SECOND), parse_position(_FIRST)
     step(second, "x", 1, "white")
@@ -76,7 +76,7 @@ def _leg():
 
 
 def _joint():
-    from .ev import best_moves
+    from .valuation import best_moves
 
     best_moves(_SECOND, seed=0, precision=0.05)
 
@@ -108,7 +108,7 @@ def _race():
 
 
 def _bots():
-    from .fastev import fast_values
+    from .valuation import fast_values
     from .state import GameState
 
     for board in (_SECOND, _SECOND_START, _FIRST):  # tile placements enumerated, then sampled

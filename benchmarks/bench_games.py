@@ -10,7 +10,7 @@ Prints, for 4-player second-edition games:
   all-advisor (EV-greedy) and all-rival tables; then all-advisor tables on
   every core through :func:`advisor.simulate.simulate` (worker start-up
   included);
-* the bots' valuation (:func:`advisor.fastev.fast_values`) against the
+* the bots' valuation (:func:`advisor.valuation.fast_values`) against the
   reference advisor (:func:`advisor.best_moves`) on the decisions of
   EV-greedy games: time per decision of each, the ratio, and how much EV the
   fast valuation's choices give up, measured against a valuation with 20x
@@ -58,7 +58,7 @@ def decisions(seed: int, games: int):
 
 
 def valuation(seed: int, games: int) -> None:
-    import advisor.fastev as fastev
+    import advisor.valuation as fastev
     from advisor import best_moves
 
     states = decisions(seed, games)

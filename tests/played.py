@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-import advisor.fastev as fastev
+import advisor.valuation as fastev  # the one valuation (fast_values lives there)
 from advisor import GameState
 from advisor.bots import make_bot
 from advisor.encode import encode

@@ -1,5 +1,6 @@
-"""The rules core of actions (advisor.rules.actions): the Action value type,
-legality, the pure apply, and the face-down card of unknown colour."""
+"""The actions and the rules core of a turn (advisor.rules.actions: the Action
+value type; advisor.turns: legality, the pure apply, and the face-down card of
+unknown colour)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 from advisor import Action, GameState, IllegalActionError, parse_position
 from advisor.ev import legal_actions as advised_legal_actions
 from advisor.game import Game, Roll, replay
-from advisor.rules import actions as core
-from advisor.rules.actions import UnrevealedCards
+from advisor import turns as core
+from advisor.turns import UnrevealedCards
 from advisor.state import PileCard, PlayerState
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"

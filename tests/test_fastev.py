@@ -36,7 +36,7 @@ import numba
 import numpy as np
 import pytest
 
-import advisor.fastev as fastev
+import advisor.valuation as fastev  # the one valuation (fast_values lives there)
 from advisor import AdvisorError, GameState, PileCard, PlayerState, Tile, parse_position, race_odds
 from advisor.bots import make_bot
 from advisor.encode import encode, full_pyramid

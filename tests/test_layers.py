@@ -18,18 +18,19 @@ FLOORS = [
     # 0: plain tools and the kernels
     ["advisor._version", "advisor.errors", "advisor.tokens", "advisor.jsonio", "advisor.jsonout", "advisor.files",
      "advisor.sampling", "advisor.kernels", "advisor.kernels.*"],
-    # 1: the rules as data: editions, positions, notation, encoding, one roll, scoring
+    # 1: the rules as data (editions, positions, scoring, the actions as values), notation, encoding, one roll
     ["advisor.rules", "advisor.rules.editions", "advisor.rules.boardtext", "advisor.rules.position",
-     "advisor.rules.setup", "advisor.rules.scoring", "advisor.notation", "advisor.encode", "advisor.rules.moves",
-     "advisor.cards.position"],
+     "advisor.rules.setup", "advisor.rules.scoring", "advisor.rules.actions", "advisor.notation", "advisor.encode",
+     "advisor.moves", "advisor.cards.position"],
     # 2: odds
     ["advisor.exact", "advisor.montecarlo", "advisor.cards.odds", "advisor.levels"],
     # 3: the game state
     ["advisor.state"],
-    # 4: the rules core of actions: legality, apply, scoring of a turn
-    ["advisor.rules.actions", "advisor.cards.actions", "advisor.cards.game"],
+    # 4: the rules core of a turn on a game state: legality, apply, scoring of a turn
+    ["advisor.turns", "advisor.cards.actions", "advisor.cards.game"],
     # 5: valuation
-    ["advisor.overall", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards", "advisor.explain"],
+    ["advisor.overall", "advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
+     "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
     ["advisor.game", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
     # 7: many positions, recorded games, tournaments
@@ -128,13 +129,28 @@ def test_no_private_name_imported_across_modules():
     assert not private, "\n".join(private)
 
 
+def test_the_rules_folder_is_one_floor():
+    """``advisor/rules/`` is the rules floor as a whole: each of its modules
+    is on floor 1 and imports only the rules folder itself and floor 0 (no
+    encoding, game state, odds, plotting, valuation or games; what needs
+    them stands outside the folder, on its own floor: ``advisor.moves``
+    beside the encoding, ``advisor.turns`` above the game state)."""
+    graph = _graph()
+    rules = [name for name in graph if name == "advisor.rules" or name.startswith("advisor.rules.")]
+    assert len(rules) >= 6
+    for name in rules:
+        assert _floor(name) == 1, name
+        outside = {b for b in graph[name] if b != "advisor.rules" and not b.startswith("advisor.rules.")}
+        assert all(_floor(b) == 0 for b in outside), f"{name} imports {sorted(outside)}"
+
+
 def test_the_rules_draw_nothing_and_know_no_advisor():
     """The rules floor imports no plotting, odds, valuation or games (a
     position shows as a picture through the hook plotting registers)."""
     graph = _graph()
     for name in graph:
         if name.startswith("advisor.rules"):
-            assert all(_floor(b) <= _floor("advisor.rules.actions") for b in graph[name]), name
+            assert all(_floor(b) <= _floor("advisor.rules") for b in graph[name]), name
     from advisor import parse_position
     from advisor.rules.position import DISPLAY_HOOKS
 
@@ -144,5 +160,16 @@ def test_the_rules_draw_nothing_and_know_no_advisor():
 
 def test_game_engine_imports_no_valuation():
     graph = _graph()
-    for name in ("advisor.game", "advisor.rules.actions", "advisor.scoresheet"):
-        assert not {"advisor.ev", "advisor.fastev", "advisor.montecarlo", "advisor.exact"} & graph[name], name
+    for name in ("advisor.game", "advisor.turns", "advisor.rules.actions", "advisor.scoresheet"):
+        assert not {"advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.montecarlo", "advisor.exact"} & graph[name], name
+
+
+def test_the_former_valuation_modules_serve_users_only():
+    """``advisor.ev`` and ``advisor.fastev`` re-export the one valuation
+    under their former names for users; the package itself imports
+    ``advisor.valuation`` (so the former names can go without a change
+    inside)."""
+    graph = _graph()
+    users = sorted(name for name, targets in graph.items()
+                   if {"advisor.ev", "advisor.fastev"} & targets and name not in ("advisor.ev", "advisor.fastev"))
+    assert not users, users

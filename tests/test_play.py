@@ -151,7 +151,7 @@ def test_several_humans_each_see_their_own_view():
 
 
 def test_best_and_odds_advise_from_the_players_view(monkeypatch):
-    import advisor.ev as ev
+    import advisor.valuation as ev
     import advisor.exact as exact
 
     seen = {}

@@ -100,11 +100,11 @@ def test_cli_picture_errors(tmp_path, monkeypatch, capsys, argv, fragment, recor
 
 
 def test_best_chart_bad_extension_computes_nothing(tmp_path, monkeypatch, capsys):
-    import advisor.ev
+    import advisor.valuation
 
     def fail(*a, **k):
         raise AssertionError("advice computed before the picture path was checked")
 
-    monkeypatch.setattr(advisor.ev, "best_moves", fail)
+    monkeypatch.setattr(advisor.valuation, "best_moves", fail)
     assert main(["best", EXAMPLE, "--chart", str(tmp_path / "ev.bmp")]) == 2
     assert "use one of" in capsys.readouterr().err

@@ -27,7 +27,7 @@ Everything is checked against independent computations: the next roll
 applied by the naive reference (``tests/naive.py``), the leg after it
 enumerated by the naive reference or :meth:`LegOutcomes.of` of the new
 position, the holdings and options valued here from the outcomes (overall
-cards by :func:`advisor.ev._value_card` with the race odds of the board's
+cards by :func:`advisor.valuation._value_card` with the race odds of the board's
 seed, as in ``tests/test_fastev.py``).
 """
 
@@ -42,7 +42,7 @@ import pytest
 from advisor import GameState, PileCard, PlayerState, Tile, parse_position
 from advisor.bots import RivalBot, make_bot
 from advisor.encode import encode
-from advisor.ev import LegOutcomes, _Context, _value_card, legal_actions
+from advisor.valuation import LegOutcomes, Valuation, _value_card, legal_actions
 from advisor.fastev import EXACT_ROLLS, fast_values
 from advisor.game import Game
 from advisor.kernels.candidates import after_each_roll
@@ -163,7 +163,7 @@ def hand_model(state: GameState, p: int, q: int) -> list[tuple[float, str]]:
     board's seed), the hand being the candidates left over."""
     if not state.hand_hidden(q):
         return [(1.0, state.hand(q))]
-    ctx = _Context(state, p, 0.02, board_seed(state))
+    ctx = Valuation(state, p, 0.02, board_seed(state))
     q_of = {"winner": ctx.pile_q("winner"), "loser": ctx.pile_q("loser")}
     piles = [name for name, pile in (("winner", state.winner_pile), ("loser", state.loser_pile))
              for card in pile if card.player == q and card.colour is None]
@@ -186,7 +186,7 @@ def best_card(state: GameState, p: int, q: int, piles: dict | None = None) -> li
     per possible hand: ``(probability, EV)`` (valued by ``_value_card`` with
     the race odds of the board's seed at the bots' precision, as
     ``fast_values`` draws them); ``-inf`` for an empty hand."""
-    ctx = _Context(state, p, 0.02, board_seed(state))
+    ctx = Valuation(state, p, 0.02, board_seed(state))
     piles = piles or {"winner": state.winner_pile, "loser": state.loser_pile}
     out = []
     for prob, hand in hand_model(state, p, q):
@@ -329,12 +329,12 @@ def test_after_each_roll_adds_to_the_counts_it_is_given():
 
 
 def test_hidden_hands_of_played_states_match_the_brute_force():
-    """``_Context.hand_model`` (hands, then the ways to split the rest
+    """``Valuation.hand_model`` (hands, then the ways to split the rest
     between the piles) against ``hand_model`` here (every assignment of
     colours to the face-down cards), for every other player of the views."""
     compared = several = 0
     for view, p in all_states(step=4):
-        ctx = _Context(view, p, 0.02, board_seed(view))
+        ctx = Valuation(view, p, 0.02, board_seed(view))
         for q in range(view.n_players):
             if q == p:
                 continue

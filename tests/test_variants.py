@@ -17,7 +17,8 @@ import pytest
 from advisor.ev import best_moves
 from advisor.fastev import fast_values
 from advisor.game import Game, RecordError, replay
-from advisor.rules import actions as core
+from advisor import turns as core
+from advisor.rules.actions import Roll
 from advisor.rules.editions import FIRST, SECOND, RulesError, parse_rules_text, rules_from_json
 from advisor.state import GameState, StateError
 
@@ -215,7 +216,7 @@ def test_unlimited_tiles_are_held_taken_and_paid():
     moved = GameState.from_json({**after.to_json(), "to_move": 2})
     assert _close(_fast(moved, 2)["leg:G"], Fraction(2, 3))
     # and the leg scoring pays them: roll G 3 (G 1st): G tiles pay 5, 3, 0, 0, (0) and 2, 0
-    end = core.apply(moved, "pyramid", core.Roll("G", 3))
+    end = core.apply(moved, "pyramid", Roll("G", 3))
     assert [p.money for p in end.players] == [3 + 5 + 3 + 0 + 0 + 0 + 1 * 0, 3 + 2 + 0, 3 + 1, 3]
 
 

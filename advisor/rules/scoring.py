@@ -16,7 +16,7 @@ or a variant of one), never from a literal:
   below ``money_floor`` (0; ``None``: no floor) (:func:`settle`).
 
 The functions take plain values (money, tiles, cards), so they serve whole
-games (:mod:`advisor.rules.actions`) and the valuation's arrays of outcomes
+games (:mod:`advisor.turns`) and the valuation's arrays of outcomes
 (:func:`settle` and :func:`leg_tile_payouts` work element-wise on numpy
 arrays) alike.
 """

@@ -173,7 +173,7 @@ async def position(request: Request) -> Response:
 async def state(request: Request) -> Response:
     """Validate a game state; answers its canonical form and the legal
     actions of the player to move."""
-    from ..ev import legal_actions
+    from ..valuation import legal_actions
 
     body = await _body(request)
     if "state" not in body:

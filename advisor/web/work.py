@@ -114,7 +114,7 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
            assumptions: list[str]) -> dict:
     """Stages 2 (``race=False``: valued without race odds) and 4 (all):
     the JSON of ``camelup best --json``."""
-    from ..ev import best_moves
+    from ..valuation import best_moves
     from ..jsonout import best_json
     from ..state import GameState
 
@@ -242,7 +242,7 @@ def game_view(game) -> dict:
 def hidden_cards(state) -> list[dict]:
     """The pile cards placed face down whose colour nobody at the table saw
     (``winner:?`` / ``loser:?``): which pile, where in it, whose."""
-    from ..rules.actions import unrevealed
+    from ..turns import unrevealed
 
     return [{"pile": pile, "index": index, "player": card.player, "colours": state.hand_candidates(card.player)}
             for pile, index, card in unrevealed(state)]
@@ -291,7 +291,7 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
 
     from ..errors import IllegalActionError
     from ..game import Roll
-    from ..rules.actions import UnrevealedCards
+    from ..turns import UnrevealedCards
 
     game = _replay(record)
     if game.finished:

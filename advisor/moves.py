@@ -2,16 +2,18 @@
 
 :func:`step` applies a single die result with the same kernel the
 enumeration uses and returns the stacks after it, which may lie beyond the
-track when the race ends.
+track when the race ends.  It reads the position through its packed form
+(:mod:`advisor.encode`), so it stands beside the encoding, above the rules
+as data (:mod:`advisor.rules`).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import PositionError
-from .editions import GREY_DIE
-from .position import Position
+from .errors import PositionError
+from .rules.editions import GREY_DIE
+from .rules.position import Position
 
 __all__ = ["Step", "step", "CRAZY_COLOURS"]
 
@@ -41,8 +43,8 @@ def step(position: Position, die: str, value: int, colour: str | None = None) ->
     For the grey die ``x`` give ``colour`` ``"white"`` or ``"black"``.  The
     die need not be in the pyramid (this is a rule probe, not a game step).
     """
-    from ..encode import encode, unpack_board
-    from ..kernels.board import crazy_mover, roll
+    from .encode import encode, unpack_board  # (the kernels load on first use, not on import)
+    from .kernels.board import crazy_mover, roll
 
     ed = position.rules
     if die not in ed.dice:
