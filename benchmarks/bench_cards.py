@@ -3,13 +3,16 @@
     python benchmarks/bench_cards.py [--quick]
 
 Prints cold (compile) and warm figures: the exact leg (every order and
-content of the race deck, equal states merged card by card) by number of
-unknown cards, on a mid-leg position and on a game start, with the
-pure-Python reference (tests/naive_cards.py) on the same positions and the
-ratio; the distinct states per card of a whole unknown deck (why a 12-card
-deck is sampled); legs and races sampled per second; `cards_odds` and
-`cards_best` on a leg start and mid-leg.  Timings are medians of repeated
-calls on this machine.
+content of the race deck, equal boards merged card by card, the unseen
+cards drawn folded into moment vectors once two unknown cards remain) by
+number of unknown cards, on a mid-leg position and on a game start, with
+the pure-Python reference (tests/naive_cards.py) on the same positions and
+the ratio (the reference is too slow beyond a few cards); a leg start with
+the whole 12-card deck unknown (cold and warm, wall and CPU seconds, the
+load average, the states per card) and the former merged kernel
+(tests/pairs_cards.py) on a 9-card deck for comparison; legs and races
+sampled per second; `cards_odds` and `cards_best` on a leg start and
+mid-leg.  Timings are medians of repeated calls on this machine.
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ def main() -> None:
     from advisor.kernels.cards import CODES, KINDS, leg_counts
 
     for title, text, top, naive_top in (("a mid-leg position (the known B1 and N unknown cards)", MID, 7, 4),
-                                        ("a game start (N unknown cards)", START, 8, 4)):
+                                        ("a game start (N unknown cards)", START, 11, 4)):
         print(f"\nExact leg, {title}; by first card (advice) and without (odds):")
         print("  unknown   by first      odds          pure Python   ratio")
         for unknown in range(1, top if not args.quick else 5):
@@ -96,16 +99,55 @@ def main() -> None:
                 line += f"   {t_naive:9.3f} s   {t_naive / t_first:8.0f}x"
             print(line)
 
-    deck = 8 if args.quick else 9
-    state = kernel_state(parse_cards(START.format(deck=deck)))
-    states = np.zeros(deck, np.int64)
-    t0 = time.perf_counter()
-    leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown, False,
-               np.zeros((KINDS, 8, CODES), np.int64), np.zeros((KINDS, 2), np.int64), states)
-    took = time.perf_counter() - t0
-    print(f"\nDistinct states kept after each card, a game start with {deck} unknown cards ({took:.1f} s):")
-    print("  " + " ".join(f"{x:,}" for x in states[:-1]))
-    print("  (about fourfold per card: a whole unknown 12-card deck is sampled)")
+    import os
+
+    deck = 10 if args.quick else 12
+    text = START.format(deck=deck)
+    print_cold(timed("from advisor.cards import parse_cards\n"
+                     "from advisor.cards.odds import exact_counts, kernel_state\n"
+                     f"exact_counts(kernel_state(parse_cards({text!r})), by_first=False, limit=-1)"),
+               f"exact leg of a whole unknown {deck}-card deck")
+    state = kernel_state(parse_cards(text))
+
+    def whole(by_first):
+        states = np.zeros(deck, np.int64)
+        counts = np.zeros((KINDS, 8, CODES), np.int64)
+        t0, c0 = time.perf_counter(), time.process_time()
+        total = leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown,
+                           by_first, counts, np.zeros((KINDS, 2), np.int64), states)
+        return total, time.perf_counter() - t0, time.process_time() - c0, states
+
+    print(f"\nExact leg, a leg start with the whole {deck}-card deck unknown ({text}), warm, "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores:")
+    for by_first in (False, True):
+        runs = [whole(by_first) for _ in range(1 if by_first or args.quick else 3)]
+        total, _, _, states = runs[0]
+        wall = statistics.median(r[1] for r in runs)
+        cpu = statistics.median(r[2] for r in runs)
+        print(f"  {'by first card (advice)' if by_first else 'odds':<24} {wall:7.2f} s wall  {cpu:7.2f} s CPU  "
+              f"({total:,} outcomes)")
+        print("    (board, deck state) pairs reached after each card: " + " ".join(f"{x:,}" for x in states[:-1]))
+    print("  (they grow about fourfold per card while the unseen cards drawn are kept apart; folded into\n"
+          "   55-entry moment vectors with two unknown cards left, they stop growing)")
+    import pairs_cards
+
+    nine = kernel_state(parse_cards(START.format(deck=9)))
+
+    def former():
+        pairs_cards.pairs_leg_counts(nine.sp, nine.ht, nine.fig, nine.length, nine.known, nine.pool,
+                                     nine.unknown, False, np.zeros((KINDS, 8, CODES), np.int64),
+                                     np.zeros((KINDS, 2), np.int64), np.zeros(9, np.int64))
+
+    def current():
+        leg_counts(nine.sp, nine.ht, nine.fig, nine.length, nine.known, nine.pool, nine.unknown, False,
+                   np.zeros((KINDS, 8, CODES), np.int64), np.zeros((KINDS, 2), np.int64), np.zeros(9, np.int64))
+
+    former()
+    current()
+    t_former = median_time(former, 1)
+    t_current = median_time(current, 3)
+    print(f"\nA whole unknown 9-card deck: former merged kernel (tests/pairs_cards.py) {t_former:6.2f} s, "
+          f"now {t_current:6.2f} s ({t_former / t_current:.0f}x)")
 
     print("\nSampling (one call, all threads):")
     state = kernel_state(parse_cards("cards 0:BGOWY"))

@@ -8,6 +8,8 @@ card's -1 where they apply.
 
 from __future__ import annotations
 
+import math
+
 import json
 from collections import Counter
 import subprocess
@@ -163,6 +165,44 @@ def test_leg_odds_sampled_agree_with_exact():
     assert exact.leg_samples == 0 and sampled.leg_samples == 100_000
     se = np.sqrt(np.maximum(exact.leg * (1 - exact.leg), 1e-12) / 100_000)
     assert np.all(np.abs(sampled.leg - exact.leg) <= 4 * se + 1e-9)
+
+
+def test_leg_odds_exact_beyond_seven_cards_within_the_state_limit():
+    """A whole unknown 9-card deck (a billion card sequences) is enumerated
+    exactly: its states stay within EXACT_STATES; a whole unknown 12-card
+    deck on one stack is not (the enumeration gives up at once: sampled)."""
+    from advisor.cards.odds import EXACT_STATES, exact_counts, kernel_state
+    from advisor.cards.position import parse_cards
+
+    nine = cards_odds("cards 0:BGOWY deck:9", seed=1, race=False)
+    assert nine.leg_samples == 0
+    counts, total = exact_counts(kernel_state(parse_cards("cards 0:BGOWY deck:9")), by_first=False, limit=-1)
+    from advisor.cards.odds import code_ranks
+
+    assert np.allclose(nine.leg, code_ranks(counts.sum(axis=(0, 1)) / total), rtol=0, atol=1e-15)
+    stack = cards_odds("cards 2:BGOWY", seed=1, race=False)
+    assert stack.leg_samples == 200_000
+    assert exact_counts(kernel_state(parse_cards("cards 2:BGOWY")), by_first=False) is None
+    assert EXACT_STATES >= 691_680  # a whole unknown 10-card deck at a game start fits
+
+
+@pytest.mark.slow
+def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck():
+    """A leg start with the whole 12-card deck unknown, counted exactly (no
+    state limit: about 2 million states per card), against 200,000 sampled
+    legs: within 4 standard errors, camel by camel and rank by rank."""
+    from advisor.cards.odds import code_ranks, exact_counts, kernel_state
+    from advisor.cards.position import parse_cards
+
+    pos = "cards 0:BGOWY deck:12"
+    counts, total = exact_counts(kernel_state(parse_cards(pos)), by_first=False, limit=-1)
+    assert total == math.perm(30, 12)
+    exact = code_ranks(counts.sum(axis=(0, 1)) / total)
+    sampled = cards_odds(pos, seed=3, race=False)
+    assert sampled.leg_samples == 200_000  # beyond the state limit: sampled by default
+    se = np.sqrt(exact * (1 - exact) / 200_000)
+    assert np.all(np.abs(sampled.leg - exact) <= 4 * se + 1e-12)
+    assert exact.sum(axis=1) == pytest.approx(1.0) and exact.sum(axis=0) == pytest.approx(1.0)
 
 
 def test_bad_input_is_rejected():

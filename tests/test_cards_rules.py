@@ -374,14 +374,16 @@ def outcomes(known: Counter, pool: Counter, unknown: int) -> int:
     return out * math.perm(sum(pool.values()), unknown)
 
 
-def kernel_leg(length, board, known, pool, unknown, by_first=True):
+def kernel_leg(length, board, known, pool, unknown, by_first=True, top=K.MOMENT_CARDS):
     """``(outcomes, codes[first, end, code], figs[first, figure])``: the
-    merged kernel's int64 counts."""
+    merged kernel's int64 counts (deck states folded into moment vectors
+    with ``top`` unknown cards left)."""
     sp, ht, fig = arrays(board)
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
     states = np.full(sum(known.values()) + unknown, -1, np.int64)
-    total = K.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs, states)
+    total = K.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs, states,
+                         -1, top)
     assert states.min() >= 0 and states[-1] == 0  # nothing is kept after the last card
     return total, codes, figs
 
@@ -424,6 +426,17 @@ def assert_same_as_reference(length, text, known, pool, unknown):
     assert total0 == total
     assert np.array_equal(codes0[0], codes.sum(axis=0)) and not codes0[1:].any()
     assert np.array_equal(figs0[0], figs.sum(axis=0)) and not figs0[1:].any()
+    # folding the unseen cards drawn into moment vectors at any point (0: only
+    # once no unknown card is left) gives the same integers
+    for top in range(4):
+        if top != K.MOMENT_CARDS:
+            assert_same_counts(kernel_leg(length, board, known, pool, unknown, top=top), (total, codes, figs))
+
+
+def assert_same_counts(got, want):
+    assert got[0] == want[0]
+    assert np.array_equal(got[1], want[1])
+    assert np.array_equal(got[2], want[2])
 
 
 @pytest.mark.parametrize("length,text,known,pool,unknown", LEGS)
@@ -472,6 +485,58 @@ def test_bigger_leg_counts_match_depth_first_search(length, text, known, pool, u
     assert np.abs(codes / total - want).max() < 1e-11
     assert np.abs(figs / total - want_figs).max() < 1e-11
     assert codes[:, 1::2].any() == (want[:, 1::2].sum() > 0)
+
+
+# Legs of 8 cards: against the former merged kernel (every unseen card drawn
+# kept apart in the states, ``pairs_cards.py``), integer for integer.
+PAIRS_LEGS = [
+    pytest.param(19, "0:BGOWY", "", None, 8, id="game-start-8-unknown"),
+    pytest.param(16, "0:B 2:OW 4:GY palm:7", "B1", None, 7, id="mid-leg-palm-8-cards"),
+    pytest.param(15, "2:B 3:GO 6:W 7:Y fennec:5 palm:9", "O2Y1G1", None, 5, id="figures-8-cards"),
+    pytest.param(12, "4:BGOWY fennec:9", "W2B1", None, 6, id="one-stack-race-can-end-8-cards"),
+]
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", PAIRS_LEGS)
+def test_leg_counts_match_former_merged_kernel(length, text, known, pool, unknown):
+    try:
+        from . import pairs_cards
+    except ImportError:  # pragma: no cover - depends on how pytest imports
+        import pairs_cards
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    sp, ht, fig = arrays(board)
+    for by_first in (True, False):
+        want_codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+        want_figs = np.zeros((K.KINDS, 2), np.int64)
+        states = np.zeros(sum(known.values()) + unknown, np.int64)
+        want = pairs_cards.pairs_leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first,
+                                            want_codes, want_figs, states)
+        assert want == outcomes(known, pool, unknown)
+        for top in (K.MOMENT_CARDS, 0, 3):
+            assert_same_counts(kernel_leg(length, board, known, pool, unknown, by_first, top),
+                               (want, want_codes, want_figs))
+
+
+def test_leg_counts_gives_up_beyond_its_state_limit():
+    """A whole unknown 12-card deck on one stack: the states grow about
+    sixfold per card, so a limit of 100,000 is seen to be exceeded early
+    (-1); the same deck on a short track within a generous limit is counted."""
+    board, known, pool, unknown = leg_inputs(17, "2:BGOWY", "", None, 12)
+    sp, ht, fig = arrays(board)
+    codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+    figs = np.zeros((K.KINDS, 2), np.int64)
+    states = np.zeros(12, np.int64)
+    assert K.leg_counts(sp, ht, fig, 17, kinds(known), kinds(pool), unknown, False, codes, figs, states,
+                        100_000) == -1
+    assert 0 < states.max() <= 100_000  # given up before keeping more
+    board, known, pool, unknown = leg_inputs(16, "0:B 2:OW 4:GY palm:7", "B1", None, 5)
+    want = kernel_leg(16, board, known, pool, unknown)
+    sp, ht, fig = arrays(board)
+    codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+    figs = np.zeros((K.KINDS, 2), np.int64)
+    got = K.leg_counts(sp, ht, fig, 16, kinds(known), kinds(pool), unknown, True, codes, figs,
+                       np.zeros(6, np.int64), 10_000_000)
+    assert_same_counts((got, codes, figs), want)
 
 
 def test_reference_marginals_hand_checkable():

@@ -3,10 +3,14 @@
 **The current leg.**  The rest of the leg is the race deck revealed card by
 card: the cards known to be in it plus, for the others, cards drawn from
 the unseen ones (the 30 racing cards minus every card the advised player
-has seen), every order equally likely.  It is enumerated exactly, equal
-states merged card by card (:func:`advisor.kernels.cards.leg_counts`), when
-the deck holds at most :data:`EXACT_CARDS` cards or at most
-:data:`EXACT_LEAVES` card sequences; sampled otherwise.
+has seen), every order equally likely.  It is enumerated exactly
+(:func:`advisor.kernels.cards.leg_counts`: equal boards merged card by
+card, the unseen cards drawn folded into exact moment vectors once two
+unknown cards remain) when the deck holds at most :data:`EXACT_CARDS` cards or
+:data:`EXACT_LEAVES` card sequences, and otherwise unless the enumeration
+would keep more than :data:`EXACT_STATES` states after some card (it gives
+up early, from the growth it sees); then (or if its counts would not fit in
+64 bits) the leg is sampled.
 Other players' hand cards and figure placements in this leg are choices,
 not chance: the odds are those of the deck; the advice values the advised
 player's own choices explicitly.
@@ -30,6 +34,7 @@ with ``p = k / n``, and a run that needs more races adds races ``n, n + 1,
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -37,14 +42,21 @@ import numpy as np
 from ..errors import AdvisorError
 from .position import CAMELS, CardsPosition, parse_cards
 
-__all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "kernel_state"]
+__all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "kernel_state"]
 
-#: The rest of a leg is enumerated exactly when the race deck holds at most
-#: this many cards (the distinct states grow about fourfold per card: a
-#: 7-card deck of unknown cards takes about 0.2 s, 8 cards 1 s, 9 cards 5 s)
+#: The rest of a leg is enumerated exactly unless the merged enumeration
+#: would reach more than this many (board, deck state) pairs after some
+#: card.  On the 2-core benchmark machine a whole unknown 10-card deck at a
+#: game start (691,680 at most) takes about 1 s of CPU; a whole unknown
+#: 12-card deck (7,044,520) about 5 s, so it is sampled
+#: (``benchmarks/bench_cards.py``).
+EXACT_STATES = 700_000
+#: ... and always (whatever the states) when the deck holds at most this
+#: many cards or at most this many card sequences (few kinds of cards left).
 EXACT_CARDS = 7
-#: ... or at most this many card sequences (few kinds of cards left).
 EXACT_LEAVES = 2_000_000
+#: Outcomes counted must fit in int64 with room to spare.
+MAX_OUTCOMES = 2 ** 62
 LEG_SAMPLES = 200_000
 #: Races in the first round when sampling to a precision: a quarter of what
 #: the target needs if a probability were 1/2, within these bounds.
@@ -106,27 +118,56 @@ def kernel_state(pos: CardsPosition) -> KernelState:
     return KernelState(sp, ht, fig, track, len(pos.track), pos.length, known, pool, pos.unknown)
 
 
-def exact_leg(state: KernelState) -> bool:
-    """Whether the rest of the leg is small enough to enumerate exactly."""
-    # the kernel's int64 count of outcomes fits either way: at most
-    # 30 * 29 * ... * 24 for 7 cards, below 10**13 for a bigger deck of few kinds
-    return state.cards() <= EXACT_CARDS or state.leaves() <= EXACT_LEAVES
+def exact_fits(state: KernelState) -> bool:
+    """Whether the leg's outcomes (see :func:`advisor.kernels.cards.
+    completions`) fit the kernel's int64 counts."""
+    known = int(state.known.sum())
+    n = math.comb(known + state.unknown, state.unknown)
+    left = known
+    for k in state.known:
+        n *= math.comb(left, int(k))
+        left -= int(k)
+    return n * math.perm(int(state.pool.sum()), state.unknown) < MAX_OUTCOMES
+
+
+def state_limit(state: KernelState) -> int:
+    """The states the exact enumeration may keep after a card (-1: any)."""
+    small = state.cards() <= EXACT_CARDS or state.leaves() <= EXACT_LEAVES
+    return -1 if small else EXACT_STATES
+
+
+def exact_counts(state: KernelState, by_first: bool = True, limit: int | None = None):
+    """``(codes[first, end, code] int64 counts, outcomes)`` of the merged
+    exact enumeration, or None if it would keep more than ``limit``
+    (default :func:`state_limit`) states after some card or its counts
+    would not fit in int64."""
+    from ..kernels.cards import CODES, KINDS, leg_counts
+
+    if not exact_fits(state):
+        return None
+    if limit is None:
+        limit = state_limit(state)
+    counts = np.zeros((KINDS, 8, CODES), np.int64)
+    figs = np.zeros((KINDS, 2), np.int64)
+    total = leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown,
+                       by_first, counts, figs, np.zeros(max(state.cards(), 1), np.int64), limit)
+    return None if total < 0 else (counts, total)
 
 
 def leg_distribution(state: KernelState, samples: int | None, seed: int,
                      by_first: bool = True) -> tuple[np.ndarray, int]:
     """``(codes[first, end, code] probabilities, samples)``: exact
-    (``samples`` 0) when the leg is small enough (:func:`exact_leg`) and
-    none were asked for.  ``by_first=False``: an exact result puts every
-    outcome under first card 0 (faster; for callers that sum over it)."""
-    from ..kernels.cards import CODES, KINDS, leg_counts, leg_sample
+    (``samples`` 0) when none were asked for and the enumeration stays
+    within :data:`EXACT_STATES` (:func:`exact_counts`).
+    ``by_first=False``: an exact result puts every outcome under first
+    card 0 (faster; for callers that sum over it)."""
+    from ..kernels.cards import CODES, KINDS, leg_sample
 
-    if samples is None and exact_leg(state):
-        counts = np.zeros((KINDS, 8, CODES), np.int64)
-        figs = np.zeros((KINDS, 2), np.int64)
-        total = leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown,
-                           by_first, counts, figs, np.zeros(state.cards(), np.int64))
-        return counts / total, 0
+    if samples is None:
+        exact = exact_counts(state, by_first)
+        if exact is not None:
+            counts, total = exact
+            return counts / total, 0
     codes = np.zeros((KINDS, 8, CODES))
     figs = np.zeros((KINDS, 2))
     n = samples or LEG_SAMPLES

@@ -39,7 +39,7 @@ import numpy as np
 from numba import prange
 
 from ._jit import njit
-from .ranks import RANK_CODES, code_of_ranks
+from .ranks import RANK_CODES, code_of_ranks, ranks_of_code
 from .rng import below, seed_stream
 
 N_CAMELS = 5
@@ -275,15 +275,31 @@ def _end_state(over, fig):
 # ``t`` and ``P`` unseen cards.  A leg (or race) that ends before the deck
 # is empty counts for every completion of the rest of the deck.
 #
-# The enumeration is breadth-first, one level per card: states reached by
-# different orders are merged (their counts summed) in a hash table before
-# the next card, so the work grows with the distinct states (board, figures,
-# the known cards and the unseen cards drawn so far, and the first card when
-# it is asked for), not with the card sequences.
+# The enumeration is breadth-first, one level per card.  A level holds the
+# distinct boards (camels, figures) reached, each with its deck states and
+# their counts: states reached by different orders are merged.  A deck
+# state is the first card (when asked for), the known cards left and, while
+# more than ``top`` unknown cards remain, the unseen cards drawn so far (a
+# "pair" state: one count).  The future of a board depends on the unseen
+# cards drawn only through the counts ``r_t`` of each kind left, and the
+# ways to draw a multiset ``nu`` of kinds in a given order from them are
+# ``prod_t r_t (r_t - 1) ... (r_t - nu_t + 1)``; so once only ``top``
+# unknown cards remain the states of a board that differ only in the cards
+# drawn are folded into one "moment" vector indexed by the multisets ``nu``
+# of the ``top`` cards still to come: ``sum(count * prod_t ff(r_t, nu_t))``
+# (exact integers).  The next unknown card of kind ``t`` then takes entry
+# ``nu + t`` (``r_t ff(r_t - 1, nu_t) = ff(r_t, nu_t + 1)``); a known card
+# keeps the vector.  The number of states per board stops growing with the
+# cards drawn, which is what made whole unknown decks explode (about
+# fourfold per card).  Each level is built board by board ("pull"): the
+# moves into a board are gathered and merged in a small dense accumulator
+# indexed by deck state, so no hash table of (board, deck) pairs is needed;
+# each board's moves are computed once.
 
-KEY_BITS = 3  # per kind in a deck key: counts 0..6
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
+#: Unknown cards left when a board's deck states are folded into moment
+#: vectors (multisets of that many of the 10 kinds: 55 entries for 2).
+MOMENT_CARDS = 2
+_HASH = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit
@@ -291,47 +307,173 @@ def completions(known, unknown, pool_total):
     """The equally likely outcomes of revealing a deck of the ``known``
     cards (counts by kind) and ``unknown`` cards drawn from ``pool_total``
     unseen ones (see the counting convention above)."""
+    n = _arrangements(known, unknown)
+    for i in range(unknown):
+        n *= pool_total - i
+    return n
+
+
+@njit
+def _arrangements(known, unknown):
+    """``(u + k)! / (u! k_0! ... k_9!)``: the places of the known kinds
+    among ``unknown`` other cards, built up exactly."""
     n = 1
     m = 0
-    for i in range(unknown):  # C(m + unknown, unknown), built up exactly
+    for i in range(unknown):
         m += 1
         n = n * m // (i + 1)
     for t in range(KINDS):
         for i in range(known[t]):
             m += 1
             n = n * m // (i + 1)
-    for i in range(unknown):
-        n *= pool_total - i
     return n
 
 
 @njit(inline="always")
-def _board_key(sp, ht, fig, first):
+def _falling(n, k):
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+@njit
+def _multisets(top):
+    """The multisets of kinds of sizes ``0..top`` (``top`` <= 3), each size
+    in lexicographic order of its sorted kinds: ``(size[j], count[j, i,
+    kind], up[j, i, kind], ways[j, i])``; ``up`` is the index, among those
+    of size ``j + 1``, of multiset ``i`` plus one card of ``kind``; ``ways``
+    the orders of the multiset (``j! / prod count!``)."""
+    size = np.zeros(top + 1, np.int64)
+    for j in range(top + 1):
+        c = 1
+        for i in range(j):
+            c = c * (KINDS - 1 + j - i) // (i + 1)
+        size[j] = c
+    width = size[top]
+    count = np.zeros((top + 1, width, KINDS), np.int64)
+    up = np.full((top + 1, width, KINDS), -1, np.int64)
+    ways = np.zeros((top + 1, width), np.int64)
+    index = np.full(KINDS ** top + 1, -1, np.int64)
+    tup = np.zeros(max(top, 1), np.int64)
+    for j in range(top + 1):
+        index[:] = -1
+        n = 0
+        for code in range(KINDS ** j):
+            x = code
+            for i in range(j):  # the first kind is the most significant digit
+                tup[j - 1 - i] = x % KINDS
+                x //= KINDS
+            ok = True
+            for i in range(1, j):
+                if tup[i] < tup[i - 1]:
+                    ok = False
+            if not ok:
+                continue
+            index[code] = n
+            for i in range(j):
+                count[j, n, tup[i]] += 1
+            w = 1
+            k = 0
+            for t in range(KINDS):
+                for i in range(count[j, n, t]):
+                    k += 1
+                    w = w * k // (i + 1)
+            ways[j, n] = w
+            n += 1
+        if j > 0:
+            for i in range(size[j - 1]):
+                for t in range(KINDS):
+                    code = 0
+                    for s in range(KINDS):
+                        for _ in range(count[j - 1, i, s] + (s == t)):
+                            code = code * KINDS + s
+                    up[j - 1, i, t] = index[code]
+    return size, count, up, ways
+
+
+@njit
+def _fold(buf, slot, w, r, top):
+    """Add ``w * prod_t ff(r_t, nu_t)`` for every multiset ``nu`` of ``top``
+    kinds (in the order of :func:`_multisets`) to ``buf[slot:]``."""
+    if top == 0:
+        buf[slot] += w
+    elif top == 1:
+        for a in range(KINDS):
+            buf[slot + a] += w * r[a]
+    elif top == 2:
+        i = slot
+        for a in range(KINDS):
+            wa = w * r[a]
+            buf[i] += wa * (r[a] - 1)
+            i += 1
+            for b in range(a + 1, KINDS):
+                buf[i] += wa * r[b]
+                i += 1
+    else:
+        i = slot
+        for a in range(KINDS):
+            wa = w * r[a]
+            for b in range(a, KINDS):
+                wb = wa * (r[b] - (b == a))
+                for c in range(b, KINDS):
+                    buf[i] += wb * (r[c] - (c == b) - (c == a))
+                    i += 1
+
+
+@njit
+def _grow(a, rows):
+    out = np.empty((rows,) + a.shape[1:], a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+@njit(inline="always")
+def _slot(key, bits):
+    return np.int64((np.uint64(key) * _HASH) >> np.uint64(64 - bits))
+
+
+@njit
+def _find(table, bits, key):
+    """Slot of ``key`` (> 0) in an open-addressing table of (key, value)."""
+    mask = (1 << bits) - 1
+    h = _slot(key, bits)
+    while table[2 * h] != 0 and table[2 * h] != key:
+        h = (h + 1) & mask
+    return h
+
+
+@njit
+def _rehash(table, bits):
+    bigger = np.zeros(2 << bits, np.int64)
+    for i in range(0, table.size, 2):
+        if table[i] != 0:
+            h = _find(bigger, bits, table[i])
+            bigger[2 * h] = table[i]
+            bigger[2 * h + 1] = table[i + 1]
+    return bigger
+
+
+@njit
+def _board_key(sp, ht, fig):
     """Spaces (7 bits each), race order (10 bits), figures (7 bits each) and
-    ``first + 1`` (4 bits): never 0."""
-    key = 0
+    a marker bit: never 0."""
+    key = 1 << 59
     for x in range(N_CAMELS):
         key |= sp[x] << (7 * x)
     key |= rank_code(sp, ht) << 35
     key |= fig[PALM] << 45
     key |= fig[FENNEC] << 52
-    key |= (first + 1) << 59
     return key
 
 
-@njit(inline="always")
+@njit
 def _board_of(key, sp, ht, fig):
-    """Inverse of :func:`_board_key`; returns the first card (or -1)."""
+    """Inverse of :func:`_board_key`."""
     for x in range(N_CAMELS):
         sp[x] = (key >> (7 * x)) & 127
-    code = (key >> 35) & 1023
-    rank = np.empty(N_CAMELS, np.int64)
-    left = 10
-    for x in range(N_CAMELS - 1):
-        rank[x] = code % 5
-        code //= 5
-        left -= rank[x]
-    rank[N_CAMELS - 1] = left
+    r0, r1, r2, r3, r4 = ranks_of_code((key >> 35) & 1023)
+    rank = (r0, r1, r2, r3, r4)
     for x in range(N_CAMELS):
         h = 0
         for y in range(N_CAMELS):
@@ -340,65 +482,184 @@ def _board_of(key, sp, ht, fig):
         ht[x] = h
     fig[PALM] = (key >> 45) & 127
     fig[FENNEC] = (key >> 52) & 127
-    return ((key >> 59) & 15) - 1
 
 
-@njit(inline="always")
-def _deck_key(known, drawn):
-    key = 0
+@njit
+def _deck_level(codes, known, pool, unknown, top, radix, msize):
+    """The deck states one card further than ``codes`` (this level's states,
+    first card aside) and the moves to them.
+
+    A pair state's code is mixed radix, per kind ``t``: known left
+    (``known[t] + 1`` values) and unseen drawn (``radix[t]`` values); a
+    moment state's code is ``-(1 + known-left code * (top + 1) + unknown
+    left)``.  Returns ``(next codes, move[l, 2 * t + side], mult[l, 2 * t +
+    side])``: the next state's index after a known (``side`` 0) or an
+    unknown (1) card of kind ``t`` (-1: impossible) and its multiplicity
+    (pair states; moment states: 0 for a known card, which keeps the
+    vector, -1 for an unknown one, which shifts it); and per next state its
+    size (1 or a moment vector's), completions (pair: of the rest of the
+    deck; moment: the known cards' places only), kinds it may reveal,
+    unknown cards left, the moment state it folds into (-1 if none) and
+    its unseen counts left ``r`` (for folding)."""
+    n = codes.size
+    move_to = np.full((n, 2 * KINDS), -1, np.int64)
+    mult = np.zeros((n, 2 * KINDS), np.int64)
+    cap = 64
+    while cap < 8 * n:
+        cap *= 2
+    bits = 1
+    while (1 << bits) < 2 * cap:
+        bits += 1
+    table = np.zeros(2 << bits, np.int64)
+    out = np.empty(cap, np.int64)
+    m = 0
+    kap = np.empty(KINDS, np.int64)
+    dig = np.empty(KINDS, np.int64)
+    tp1 = top + 1
+    for l in range(n):
+        code = codes[l]
+        moment = code < 0
+        u = 0
+        if moment:
+            q = -1 - code
+            u = q % tp1
+            x = q // tp1
+            for t in range(KINDS):
+                kap[t] = x % (known[t] + 1)
+                x //= known[t] + 1
+        else:
+            x = code
+            d = 0
+            for t in range(KINDS):
+                kap[t] = x % (known[t] + 1)
+                x //= known[t] + 1
+                dig[t] = x % radix[t]
+                x //= radix[t]
+                d += dig[t]
+            u = unknown - d
+        for mv in range(2 * KINDS):
+            t = mv // 2
+            known_card = mv % 2 == 0
+            if known_card:
+                if kap[t] == 0:
+                    continue
+                w = 0 if moment else 1
+            else:
+                if u == 0 or (not moment and dig[t] >= pool[t]):
+                    continue
+                w = -1 if moment else pool[t] - dig[t]
+            # the next state's code
+            stride = 1
+            for s in range(t):
+                stride *= (known[s] + 1) * (1 if moment else radix[s])
+            if moment:
+                q = -1 - code
+                if known_card:
+                    q -= stride * tp1
+                else:
+                    q -= 1
+                nxt = -1 - q
+            elif known_card:
+                nxt = code - stride
+            else:
+                nxt = code + stride * (known[t] + 1)
+            h = _find(table, bits, nxt + (1 << 62))
+            if table[2 * h] == 0:
+                if m == out.size:
+                    out = _grow(out, 2 * m)
+                    # keep the table at most half full
+                    bits += 1
+                    table = _rehash(table, bits)
+                    h = _find(table, bits, nxt + (1 << 62))
+                table[2 * h] = nxt + (1 << 62)
+                table[2 * h + 1] = m
+                out[m] = nxt
+                m += 1
+            move_to[l, mv] = table[2 * h + 1]
+            mult[l, mv] = w
+    # the next states' attributes; pair states with ``top`` unknown cards
+    # left fold into a moment state (added to the level)
+    cap = out.size
+    size = np.ones(cap, np.int64)
+    comp = np.zeros(cap, np.int64)
+    mask = np.zeros(cap, np.int64)
+    left = np.zeros(cap, np.int64)
+    fold = np.full(cap, -1, np.int64)
+    r = np.zeros((cap, KINDS), np.int64)
+    pool_total = 0
     for t in range(KINDS):
-        key |= known[t] << (KEY_BITS * t)
-        key |= drawn[t] << (KEY_BITS * (KINDS + t))
-    return key
-
-
-@njit(inline="always")
-def _deck_of(key, known, drawn):
-    for t in range(KINDS):
-        known[t] = (key >> (KEY_BITS * t)) & 7
-        drawn[t] = (key >> (KEY_BITS * (KINDS + t))) & 7
-
-
-@njit(inline="always")
-def _slot2(a, b, bits):
-    h = np.uint64(a) * _MIX ^ np.uint64(b) * _MIX2
-    return np.int64(h >> np.uint64(64 - bits))
+        pool_total += pool[t]
+    i = 0
+    while i < m:
+        code = out[i]
+        if code < 0:
+            q = -1 - code
+            u = q % tp1
+            x = q // tp1
+            mk = 0
+            for t in range(KINDS):
+                kap[t] = x % (known[t] + 1)
+                x //= known[t] + 1
+                if kap[t] or u:
+                    mk |= 1 << t
+            size[i] = msize[u]
+            comp[i] = _arrangements(kap, u)
+            mask[i] = mk
+            left[i] = u
+        else:
+            x = code
+            d = 0
+            kcode = 0
+            kstride = 1
+            for t in range(KINDS):
+                kap[t] = x % (known[t] + 1)
+                x //= known[t] + 1
+                dig[t] = x % radix[t]
+                x //= radix[t]
+                d += dig[t]
+                kcode += kap[t] * kstride
+                kstride *= known[t] + 1
+            u = unknown - d
+            mk = 0
+            for t in range(KINDS):
+                r[i, t] = pool[t] - dig[t]
+                if kap[t] or (u and dig[t] < pool[t]):
+                    mk |= 1 << t
+            comp[i] = _arrangements(kap, u) * _falling(pool_total - d, u)
+            mask[i] = mk
+            left[i] = u
+            if u <= top:
+                target = -1 - (kcode * tp1 + u)
+                h = _find(table, bits, target + (1 << 62))
+                if table[2 * h] == 0:
+                    if m == out.size:
+                        out = _grow(out, 2 * m)
+                        size = _grow(size, 2 * m)
+                        comp = _grow(comp, 2 * m)
+                        mask = _grow(mask, 2 * m)
+                        left = _grow(left, 2 * m)
+                        fold = _grow(fold, 2 * m)
+                        r = _grow(r, 2 * m)
+                        bits += 1
+                        table = _rehash(table, bits)
+                        h = _find(table, bits, target + (1 << 62))
+                    table[2 * h] = target + (1 << 62)
+                    table[2 * h + 1] = m
+                    out[m] = target
+                    fold[m] = -1
+                    m += 1
+                fold[i] = table[2 * h + 1]
+        i += 1
+    return out[:m], move_to, mult, size[:m], comp[:m], mask[:m], left[:m], fold[:m], r[:m]
 
 
 @njit
-def _insert2(table, bits, a, b, weight):
-    """Add ``weight`` to the count of key ``(a, b)`` (``a`` never 0) in an
-    open-addressing table of ``1 << bits`` slots of 3 int64 (key a, key b,
-    count); returns 1 if the key is new."""
-    mask = (1 << bits) - 1
-    i = _slot2(a, b, bits)
-    while True:
-        k = table[3 * i]
-        if k == a and table[3 * i + 1] == b:
-            table[3 * i + 2] += weight
-            return 0
-        if k == 0:
-            table[3 * i] = a
-            table[3 * i + 1] = b
-            table[3 * i + 2] = weight
-            return 1
-        i = (i + 1) & mask
-
-
-@njit
-def _grow2(table, bits):
-    bigger = np.zeros(3 << (bits + 1), np.int64)
-    for i in range(0, table.size, 3):
-        if table[i] != 0:
-            _insert2(bigger, bits + 1, table[i], table[i + 1], table[i + 2])
-    return bigger, bits + 1
-
-
-@njit
-def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs, states):
+def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs, states, limit=-1,
+               top=MOMENT_CARDS):
     """Every order and content of the rest of the race deck, revealed card
     by card until it is empty or the race is over, counted exactly (see the
-    counting convention above); returns the number of outcomes.
+    counting convention above); returns the number of outcomes, or -1 if
+    the enumeration was given up (``limit``, below).
 
     Adds to ``codes[first, end, code]`` (int64[KINDS, 8, CODES]) the
     outcomes whose first card is of kind ``first`` (0 for every outcome
@@ -409,94 +670,341 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
     which figure ``f`` is still on the track when the leg (or the race)
     ends.  The deck holds the ``known`` cards and ``unknown`` more drawn
     from ``pool`` without replacement.  Sets ``states[j]`` (int64, one per
-    card of the deck) to the distinct states kept after ``j + 1`` cards.
-    The caller makes sure the number of outcomes fits in int64."""
+    card of the deck) to the (board, deck state) pairs reached after ``j +
+    1`` cards (pair states folded that card included; 0 after the last
+    card).  ``limit`` > 0: give up (return -1, the counts then meaningless)
+    as soon as a card's states exceed it or, growing as they did (the
+    growth shrinking as it did), would exceed it at a later card while
+    unseen cards drawn are still kept apart.  ``top`` (0..3): unknown cards left when a
+    board's deck states are folded (:data:`MOMENT_CARDS`; any value gives the
+    same counts).  The caller makes sure the number of outcomes fits in
+    int64 (every count kept is at most that number)."""
     pool_total = 0
     for t in range(KINDS):
         pool_total += pool[t]
     total = completions(known, unknown, pool_total)
-    no_draw = np.zeros(KINDS, np.int64)
-    cur_a = np.empty(1, np.int64)
-    cur_b = np.empty(1, np.int64)
-    cur_w = np.ones(1, np.int64)
-    cur_a[0] = _board_key(sp, ht, fig, -1)
-    cur_b[0] = _deck_key(known, no_draw)
-    depth = _deck_left(known, unknown)
+    depth = unknown
+    for t in range(KINDS):
+        depth += known[t]
     states[:] = 0
-    s_sp = np.empty(N_CAMELS, np.int64)
-    s_ht = np.empty(N_CAMELS, np.int64)
-    s_fig = np.empty(2, np.int64)
+    if depth == 0:
+        return total
+    top = max(0, min(top, unknown, 3))
+    msize, mcount, mup, mways = _multisets(top)
+    width = msize[top]
+    tp1 = top + 1
+    radix = np.empty(KINDS, np.int64)
+    for t in range(KINDS):
+        radix[t] = min(pool[t], unknown) + 1
+    nf = KINDS + 1 if by_first else 1  # first card; KINDS: none yet
+
+    # boards: key, moves (-1 not yet; >= 0 the board after; <= -2 the
+    # outcome -2 - (end * CODES + code) of a move that ends the race)
+    bcap = 1024
+    b_key = np.empty(bcap, np.int64)
+    b_move = np.full((bcap, KINDS), -1, np.int64)
+    b_level = np.full(bcap, -1, np.int64)
+    b_node = np.empty(bcap, np.int64)
+    hbits = 12
+    htab = np.zeros(2 << hbits, np.int64)
+    key = _board_key(sp, ht, fig)
+    h = _find(htab, hbits, key)
+    htab[2 * h] = key
+    htab[2 * h + 1] = 0
+    b_key[0] = key
+    nb = 1
+
+    # the root: one board, one deck state
+    dcodes = np.zeros(1, np.int64)
+    k0 = 0
+    kstride = 1
+    c0 = 0
+    pstride = 1
+    for t in range(KINDS):
+        k0 += known[t] * kstride
+        kstride *= known[t] + 1
+        c0 += known[t] * pstride
+        pstride *= (known[t] + 1) * radix[t]
+    f0 = KINDS if by_first else 0
+    if unknown <= top:
+        dcodes[0] = -1 - (k0 * tp1 + unknown)
+        vals = np.zeros(msize[unknown], np.int64)
+        for i in range(msize[unknown]):
+            v = 1
+            for t in range(KINDS):
+                v *= _falling(pool[t], mcount[unknown, i, t])
+            vals[i] = v
+    else:
+        dcodes[0] = c0
+        vals = np.ones(1, np.int64)
+    n_nodes = 1
+    node_board = np.zeros(1, np.int64)
+    node_start = np.zeros(2, np.int64)
+    node_start[1] = 1
+    node_mask = np.full(1, (1 << KINDS) - 1, np.int64)
+    ent_state = np.full(1, f0, np.int64)  # first * (this level's deck states) + deck state
+    ent_off = np.zeros(1, np.int64)
+    ncur = 1
+    side0 = 0 if depth > unknown else 1  # no known cards: never side 0
+
     c_sp = np.empty(N_CAMELS, np.int64)
     c_ht = np.empty(N_CAMELS, np.int64)
     c_fig = np.empty(2, np.int64)
-    s_known = np.empty(KINDS, np.int64)
-    drawn = np.empty(KINDS, np.int64)
+    d_sp = np.empty(N_CAMELS, np.int64)
+    d_ht = np.empty(N_CAMELS, np.int64)
+    d_fig = np.empty(2, np.int64)
+    outcome = np.empty(KINDS, np.int64)
+    buf = np.zeros(4096, np.int64)
+    stamp = 0
+    before = 0
+    before2 = 0
     for level in range(depth):
-        bits = 6
-        while (1 << bits) < 4 * cur_a.size:
-            bits += 1
-        table = np.zeros(3 << bits, np.int64)
-        count = 0
-        for s in range(cur_a.size):
-            if 2 * (count + 2 * KINDS) > (1 << bits):
-                table, bits = _grow2(table, bits)
-            first = _board_of(cur_a[s], s_sp, s_ht, s_fig)
-            _deck_of(cur_b[s], s_known, drawn)
-            w = cur_w[s]
-            k = 0
-            d = 0
+        last = level == depth - 1
+        dnext, dmove, dmult, l_size, l_comp, l_mask, l_left, l_fold, l_r = _deck_level(
+            dcodes, known, pool, unknown, top, radix, msize)
+        nnext = dnext.size
+        cur_left = np.empty(ncur, np.int64)
+        for l in range(ncur):
+            code = dcodes[l]
+            if code < 0:
+                cur_left[l] = (-1 - code) % tp1
+            else:
+                cur_left[l] = 0
+        # A. this level's boards: their moves, the legs that end, the boards after
+        edge = np.empty(n_nodes * KINDS, np.int64)  # parent * KINDS + kind
+        edge_c = np.empty(n_nodes * KINDS, np.int64)
+        child_board = np.empty(1 if last else n_nodes * KINDS, np.int64)
+        ne = 0
+        nc = 0
+        for p in range(n_nodes):
+            b = node_board[p]
+            if last or b_move[b, 0] == -1:
+                _board_of(b_key[b], d_sp, d_ht, d_fig)
+                for t in range(KINDS):
+                    if last and not (node_mask[p] >> t) & 1:
+                        continue
+                    c_sp[:] = d_sp
+                    c_ht[:] = d_ht
+                    c_fig[:] = d_fig
+                    over = move(c_sp, c_ht, c_fig, length, t // 2, t % 2 + 1)
+                    if last or over:
+                        o = _end_state(over, c_fig) * CODES + rank_code(c_sp, c_ht)
+                        if last:
+                            outcome[t] = o
+                        else:
+                            b_move[b, t] = -2 - o
+                        continue
+                    key = _board_key(c_sp, c_ht, c_fig)
+                    h = _find(htab, hbits, key)
+                    if htab[2 * h] == 0:
+                        if nb == bcap:
+                            bcap *= 2
+                            b_key = _grow(b_key, bcap)
+                            b_node = _grow(b_node, bcap)
+                            more = np.full((bcap, KINDS), -1, np.int64)
+                            more[:nb] = b_move[:nb]
+                            b_move = more
+                            more1 = np.full(bcap, -1, np.int64)
+                            more1[:nb] = b_level[:nb]
+                            b_level = more1
+                        b_key[nb] = key
+                        htab[2 * h] = key
+                        htab[2 * h + 1] = nb
+                        nb += 1
+                        if 2 * nb > (1 << hbits):
+                            hbits += 1
+                            htab = _rehash(htab, hbits)
+                            h = _find(htab, hbits, key)
+                    b_move[b, t] = htab[2 * h + 1]
             for t in range(KINDS):
-                k += s_known[t]
-                d += drawn[t]
-            u = unknown - d
-            left = pool_total - d  # unseen cards not yet drawn
-            for b in range(2 * KINDS):
-                kind = b % KINDS
-                if b < KINDS:
-                    if s_known[kind] == 0:
+                if not (node_mask[p] >> t) & 1:
+                    continue
+                if last:
+                    o = outcome[t]
+                else:
+                    c = b_move[b, t]
+                    if c >= 0:
+                        if b_level[c] != level:
+                            b_level[c] = level
+                            b_node[c] = nc
+                            child_board[nc] = c
+                            nc += 1
+                        edge[ne] = p * KINDS + t
+                        edge_c[ne] = b_node[c]
+                        ne += 1
                         continue
-                    weight = w
-                    s_known[kind] -= 1
-                else:
-                    avail = pool[kind] - drawn[kind]
-                    if u == 0 or avail == 0:
-                        continue
-                    weight = w * avail
-                    drawn[kind] += 1
-                c_sp[:] = s_sp
-                c_ht[:] = s_ht
-                c_fig[:] = s_fig
-                f = (kind if level == 0 else first) if by_first else 0
-                over = move(c_sp, c_ht, c_fig, length, kind // 2, kind % 2 + 1)
-                if over or k + u == 1:
-                    if b < KINDS:
-                        rest = completions(s_known, u, left)
-                    else:
-                        rest = completions(s_known, u - 1, left - 1)
-                    n = weight * rest
-                    codes[f, _end_state(over, c_fig), rank_code(c_sp, c_ht)] += n
-                    for g in range(2):
-                        if c_fig[g]:
-                            figs[f, g] += n
-                else:
-                    count += _insert2(table, bits, _board_key(c_sp, c_ht, c_fig, f),
-                                      _deck_key(s_known, drawn), weight)
-                if b < KINDS:
-                    s_known[kind] += 1
-                else:
-                    drawn[kind] -= 1
-        states[level] = count
-        cur_a = np.empty(count, np.int64)
-        cur_b = np.empty(count, np.int64)
-        cur_w = np.empty(count, np.int64)
-        n = 0
-        for i in range(0, table.size, 3):
-            if table[i] != 0:
-                cur_a[n] = table[i]
-                cur_b[n] = table[i + 1]
-                cur_w[n] = table[i + 2]
-                n += 1
-        if count == 0:
+                    o = -2 - c
+                # the leg ends (race over, or deck empty): every completion
+                # of the rest of the deck counts
+                oe = o // CODES
+                oc = o % CODES
+                for e in range(node_start[p], node_start[p + 1]):
+                    lf = ent_state[e]
+                    f = lf // ncur
+                    l = lf - f * ncur
+                    f2 = t if f == KINDS else f
+                    off = ent_off[e]
+                    for side in range(side0, 2):
+                        mv = 2 * t + side
+                        l2 = dmove[l, mv]
+                        if l2 < 0:
+                            continue
+                        w = dmult[l, mv]
+                        if w > 0:
+                            n = vals[off] * w * l_comp[l2]
+                        else:
+                            u2 = l_left[l2]
+                            n = 0
+                            if w == 0:
+                                for i in range(msize[u2]):
+                                    n += mways[u2, i] * vals[off + i]
+                            else:
+                                for i in range(msize[u2]):
+                                    n += mways[u2, i] * vals[off + mup[u2, i, t]]
+                            n *= l_comp[l2]
+                        codes[f2, oe, oc] += n
+                        if oe & 2:
+                            figs[f2, 0] += n
+                        if oe & 4:
+                            figs[f2, 1] += n
+        if last:
+            break
+        # B. the boards after, one at a time: the moves into each gathered
+        # and merged by deck state in a dense accumulator
+        order = np.zeros(nc + 1, np.int64)
+        for i in range(ne):
+            order[edge_c[i] + 1] += 1
+        for i in range(nc):
+            order[i + 1] += order[i]
+        fill = order[:nc].copy()
+        sorted_e = np.empty(ne, np.int64)
+        for i in range(ne):
+            sorted_e[fill[edge_c[i]]] = edge[i]
+            fill[edge_c[i]] += 1
+        nfull = nf * nnext
+        acc = np.zeros(nfull, np.int64)  # stamp << 32 | slot in buf
+        touched = np.empty(nfull, np.int64)
+        new_start = np.zeros(nc + 1, np.int64)
+        new_mask = np.zeros(nc, np.int64)
+        new_state = np.empty(max(16, 2 * ent_state.size), np.int64)
+        new_off = np.empty(new_state.size, np.int64)
+        new_vals = np.empty(max(16, 2 * vals.size), np.int64)
+        n_ent = 0
+        n_val = 0
+        kept = 0  # (board, deck state) pairs, the pair states folded included
+        for c in range(nc):
+            stamp += 1
+            nt = 0
+            used = 0
+            for j in range(order[c], order[c + 1]):
+                p = sorted_e[j] // KINDS
+                t = sorted_e[j] - p * KINDS
+                for e in range(node_start[p], node_start[p + 1]):
+                    lf = ent_state[e]
+                    f = lf // ncur
+                    l = lf - f * ncur
+                    f2 = t if f == KINDS else f
+                    off = ent_off[e]
+                    for side in range(side0, 2):
+                        mv = 2 * t + side
+                        l2 = dmove[l, mv]
+                        if l2 < 0:
+                            continue
+                        s2 = f2 * nnext + l2
+                        a = acc[s2]
+                        if (a >> 32) != stamp:
+                            sz = l_size[l2]
+                            acc[s2] = (stamp << 32) | used
+                            slot = used
+                            if used + sz > buf.size:
+                                buf = _grow(buf, 2 * (used + sz))
+                            for i in range(sz):
+                                buf[used + i] = 0
+                            used += sz
+                            touched[nt] = s2
+                            nt += 1
+                        else:
+                            slot = a & 0xFFFFFFFF
+                        w = dmult[l, mv]
+                        if w > 0:
+                            buf[slot] += vals[off] * w
+                        elif w == 0:
+                            for i in range(l_size[l2]):
+                                buf[slot + i] += vals[off + i]
+                        else:
+                            u = cur_left[l] - 1
+                            for i in range(l_size[l2]):
+                                buf[slot + i] += vals[off + mup[u, i, t]]
+            # fold the pair states with ``top`` unknown cards left
+            n_touched = nt
+            for q in range(n_touched):
+                s2 = touched[q]
+                f = s2 // nnext
+                l2 = s2 - f * nnext
+                l3 = l_fold[l2]
+                if l3 < 0:
+                    continue
+                s3 = f * nnext + l3
+                if (acc[s3] >> 32) != stamp:
+                    acc[s3] = (stamp << 32) | used
+                    if used + width > buf.size:
+                        buf = _grow(buf, 2 * (used + width))
+                    for i in range(width):
+                        buf[used + i] = 0
+                    used += width
+                    touched[nt] = s3
+                    nt += 1
+                _fold(buf, acc[s3] & 0xFFFFFFFF, buf[acc[s2] & 0xFFFFFFFF], l_r[l2], top)
+            m = 0
+            for q in range(nt):
+                s2 = touched[q]
+                l2 = s2 % nnext
+                if l_fold[l2] >= 0:
+                    continue
+                sz = l_size[l2]
+                m |= l_mask[l2]
+                if n_ent == new_state.size:
+                    new_state = _grow(new_state, 2 * n_ent)
+                    new_off = _grow(new_off, 2 * n_ent)
+                if n_val + sz > new_vals.size:
+                    new_vals = _grow(new_vals, 2 * (n_val + sz))
+                new_state[n_ent] = s2
+                new_off[n_ent] = n_val
+                slot = acc[s2] & 0xFFFFFFFF
+                for i in range(sz):
+                    new_vals[n_val + i] = buf[slot + i]
+                n_val += sz
+                n_ent += 1
+            new_mask[c] = m
+            new_start[c + 1] = n_ent
+            kept += nt
+            if 0 < limit < kept:
+                return -1
+        states[level] = kept
+        # give up early if the states, growing as they did (the growth
+        # itself shrinking as it did), would exceed the limit before the
+        # last card at which unseen cards drawn are kept apart
+        if limit > 0 and before2 > 0:
+            g = kept / before
+            shrink = min(1.0, g / (before / before2))
+            guess = float(kept)
+            for _ in range(level + 2, depth - top + 1):
+                g *= shrink
+                guess *= g
+                if guess > limit:
+                    return -1
+        before2 = before
+        before = kept
+        n_nodes = nc
+        node_board = child_board[:nc]
+        node_start = new_start
+        node_mask = new_mask
+        ent_state = new_state
+        ent_off = new_off
+        vals = new_vals
+        dcodes = dnext
+        ncur = nnext
+        if nc == 0:
             break
     return total
 
@@ -687,6 +1195,6 @@ def _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_
 
 
 __all__ = [
-    "CODES", "FENNEC", "HALF", "completions", "leg_counts", "leg_sample", "race_sample", "KINDS", "MAX_CARDS", "NORMAL", "N_CAMELS", "PALM", "SAND", "card_spaces", "draw_card",
+    "CODES", "FENNEC", "HALF", "MOMENT_CARDS", "completions", "leg_counts", "leg_sample", "race_sample", "KINDS", "MAX_CARDS", "NORMAL", "N_CAMELS", "PALM", "SAND", "card_spaces", "draw_card",
     "figure_spaces", "leg_start", "move", "rank_code", "rank_of", "track_length",
 ]
