@@ -182,3 +182,33 @@ def test_a_draw_with_a_given_source_stays_uniform():
     game = Game("second", 4, 2, dice="leg")
     rolls = {game.draw_roll(np.random.default_rng(s)).die for s in range(60)}
     assert rolls == set(get_edition("second").dice)
+
+
+def test_simulate_with_per_leg_dice_and_resume_checks_them(tmp_path, capsys, monkeypatch):
+    import advisor.simulate
+    from advisor.cli import main
+    from advisor.game import read_records
+
+    argv = ["simulate", "--players", "3", "--bots", "heuristic,random,random", "--games", "3", "--processes", "1",
+            "--seed", "4", "--dice", "leg"]
+    assert main(argv + ["-o", str(tmp_path / "g.jsonl")]) == 0
+    records = read_records(tmp_path / "g.jsonl")
+    assert [r[0]["dice"] for r in records] == ["leg"] * 3
+    assert records == [play_game(r[0]["bots"], "second", r[0]["seed"], dice="leg") for r in records]
+    real, calls = advisor.simulate.play_game, []
+
+    def play(*a, **k):
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(advisor.simulate, "play_game", play)
+    assert main(argv + ["-o", str(tmp_path / "h.jsonl")]) == 130
+    monkeypatch.setattr(advisor.simulate, "play_game", real)
+    capsys.readouterr()
+    code = main(argv[:-2] + ["-o", str(tmp_path / "h.jsonl"), "--resume"])  # the other dice
+    err = capsys.readouterr().err
+    assert code == 2 and "dice" in err and "--dice" in err
+    assert main(argv + ["-o", str(tmp_path / "h.jsonl"), "--resume"]) == 0
+    assert (tmp_path / "h.jsonl").read_bytes() == (tmp_path / "g.jsonl").read_bytes()
