@@ -255,14 +255,17 @@ class DuelTally:
         return frame
 
 
-def _check_duel(a: str, b: str, players: int, field: Sequence[str] | None) -> list[str]:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise AdvisorError(f"players must be a whole number, not {players!r:.40}")
+def _check_duel(a: str, b: str, players: int, field: Sequence[str] | None, edition) -> list[str]:
+    from .rules.editions import get_edition
+
+    problem = get_edition(edition).players_problem(players)
+    if problem:
+        raise AdvisorError(problem)
     for name in (a, b):
         if not isinstance(name, str):
             raise AdvisorError(f"a duelist is a bot's name, not {name!r:.40}")
     if field is None:
-        return default_field(max(players, 1))
+        return default_field(players)
     field = [field] if isinstance(field, str) else list(field)
     if len(field) == 1 and players > 2:
         field = field * (players - 1)  # one bot fills every other seat
@@ -299,7 +302,7 @@ def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] |
                            "not in Camel Up Cards")
     if sprt is not None and not isinstance(sprt, SPRT):
         raise AdvisorError(f"sprt must be an advisor.duel.SPRT, not {type(sprt).__name__}")
-    field = _check_duel(a, b, players, field)
+    field = _check_duel(a, b, players, field, edition)
     schedule = DuelSchedule(a, b, field, seed)
     tally = DuelTally(schedule, sprt)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:

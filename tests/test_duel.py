@@ -235,7 +235,8 @@ def test_without_output_ctrl_c_is_one_line(capsys, monkeypatch):
     (["duel", "heuristic", "nobot"], "unknown bot 'nobot'"),
     (["duel", "heuristic", "random", "--field", "random,random"], "field names 2 bots for the 3 other seats"),
     (["duel", "heuristic", "random", "--field", "random,x,random"], "unknown bot 'x'"),
-    (["duel", "heuristic", "random", "--players", "2"], "second edition is for 3-8 players"),
+    (["duel", "heuristic", "random", "--players", "2"], "second edition is for 3-8 players, not 2"),
+    (["duel", "heuristic", "random", "--players", "1", "--edition", "first"], "first edition is for 2-8 players, not 1"),
     (["duel", "heuristic", "random", "--sprt", "2"], "--sprt takes D0,D1"),
     (["duel", "heuristic", "random", "--sprt", "2,1"], "D1 must exceed D0"),
     (["duel", "heuristic", "random", "--alpha", "0.1"], "--alpha, --beta and --sprt-min apply with --sprt"),
@@ -260,6 +261,8 @@ def test_python_api_refuses_bad_input():
         duel("greedy", "random", 2, edition="cards")
     with pytest.raises(AdvisorError, match="pairs"):
         duel("heuristic", "random", 0)
+    with pytest.raises(AdvisorError, match="3-8 players, not 0"):  # the count given, not the field's
+        duel("heuristic", "random", 1, players=0)
     with pytest.raises(AdvisorError, match="SPRT"):
         duel("heuristic", "random", 2, sprt=(0, 0.02))
 
