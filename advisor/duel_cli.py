@@ -79,7 +79,7 @@ def format_duel(frame, edition: str, rules: dict | None = None) -> str:
     a, b, pairs = attrs["a"], attrs["b"], attrs["pairs"]
     variant = "" if rules is None else f", {rules['name']} rules"
     lines = [f"Duel, {edition} edition{variant}, {attrs['players']} players, seed {attrs['seed']}: A {a} against "
-             f"B {b}, {pairs:,} pairs ({attrs['games']:,} games).",
+             f"B {b}, {pairs:,} pair{'s' * (pairs != 1)} ({attrs['games']:,} games).",
              f"Each pair: two games from one seed with the same dice, A then B in seat pair mod {attrs['players']}; "
              f"field: {', '.join(attrs['field'])}.",
              f"{'':<10}{'A ' + a:>14}{'B ' + b:>14}{'A - B':>10}   95% interval"]
@@ -105,7 +105,7 @@ def format_duel(frame, edition: str, rules: dict | None = None) -> str:
                 f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}; bounds {sprt['lower']:.2f}, {sprt['upper']:.2f})")
         llr = "not yet looked at" if sprt["llr"] is None else f"LLR {sprt['llr']:.2f}"
         if sprt["decision"] is None:
-            lines.append(f"{head}: undecided after {pairs:,} pairs ({llr}).")
+            lines.append(f"{head}: undecided after {pairs:,} pair{'s' * (pairs != 1)} ({llr}).")
         else:
             lines.append(f"{head}: {sprt['decision']} accepted after {sprt['pairs']:,} pairs ({llr}).")
     return "\n".join(lines)
