@@ -22,6 +22,7 @@ _TILE_ARG = re.compile(r"^-\d+(@\S*)?$")
 
 
 _BOTS_PLACEHOLDER = "{bots}"
+_BOARD_BOTS_PLACEHOLDER = "{board_bots}"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,15 +33,20 @@ class _Parser(argparse.ArgumentParser):
         # the bots are listed from advisor.bots.BOTS (imported only for this help)
         if self.description and _BOTS_PLACEHOLDER in self.description:
             self.description = self.description.replace(_BOTS_PLACEHOLDER, _bots_help())
+        if self.description and _BOARD_BOTS_PLACEHOLDER in self.description:
+            self.description = self.description.replace(_BOARD_BOTS_PLACEHOLDER, _bots_help(cards=False))
         return super().format_help()
 
 
-def _bots_help() -> str:
+def _bots_help(cards: bool = True) -> str:
     from .bots import BOTS
+
+    board = "; ".join(f"{name} ({cls.summary})" for name, cls in BOTS.items())
+    if not cards:
+        return board
     from .cards.bots import CARDS_BOTS
 
-    return ("; ".join(f"{name} ({cls.summary})" for name, cls in BOTS.items()) + ". Camel Up Cards bots: "
-            + "; ".join(f"{name} ({cls.summary})" for name, cls in CARDS_BOTS.items()))
+    return board + ". Camel Up Cards bots: " + "; ".join(f"{name} ({cls.summary})" for name, cls in CARDS_BOTS.items())
 
 
 _JSON_HELP = "print one JSON object (see the README section \"Machine output\")"
@@ -169,9 +175,15 @@ def _build_parser() -> _Parser:
                          + (" (required)" if name == "simulate" else ""), required=name == "simulate")
         cmd.add_argument("--resume", action="store_true",
                          help="continue an interrupted run: keep the complete games of OUTPUT.part")
+        _engine_args(cmd)
+        cmd.add_argument("--dice", choices=("game", "leg"), default="game",
+                         help="game (default): one random stream per game; leg: each leg's dice fixed by the "
+                         "game's seed and the leg's number, whatever the players do (see camelup duel)")
         if name == "tournament":
             cmd.add_argument("--json", action="store_true",
                              help="print the table as one JSON object (null where there is no interval)")
+
+    _duel_parser(sub)
 
     batch = sub.add_parser(
         "batch", help="analyse a file of positions into CSV, JSON lines or Parquet",
@@ -258,6 +270,56 @@ def _build_parser() -> _Parser:
     return parser
 
 
+def _engine_args(cmd) -> None:
+    cmd.add_argument("--engine", choices=("local", "dask"), default="local",
+                     help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler); the games "
+                     "are the same")
+    cmd.add_argument("--scheduler", help="address of the Dask scheduler, e.g. tcp://10.0.0.5:8786")
+
+
+def _duel_parser(sub) -> None:
+    duel = sub.add_parser(
+        "duel", help="paired games: bot A against bot B with the same dice, seats and field",
+        description="A paired duel (common random numbers): pair i is two games from one seed with per-leg "
+        "dice (the set-up and every leg's dice fixed by the seed, whatever the players do), A in seat "
+        "i mod PLAYERS in the first, B in that seat in the second, the same field in the other seats; the games "
+        "differ only by the decisions. Reports A's and B's win rate and money and the paired differences A - B "
+        "with 95% intervals (a shared first place counts as a fraction of a win). --sprt D0,D1 stops early by "
+        "a sequential probability ratio test of H0: A's win rate is D0 points above B's, against H1: D1 points "
+        "above (error rates --alpha, --beta; normal model of the per-pair win differences, variance estimated "
+        "from the pairs; looked at after every turn of the seats from --sprt-min pairs on). With -o the records stream "
+        "into OUTPUT.part, renamed when the run is complete; after Ctrl-C, --resume continues the run. "
+        f"Bots: {_BOARD_BOTS_PLACEHOLDER}.")
+    duel.add_argument("a", metavar="A", help="a bot")
+    duel.add_argument("b", metavar="B", help="the bot it is compared with")
+    duel.add_argument("--players", type=_positive_int, default=4, help="players (default 4)")
+    duel.add_argument("--field", metavar="BOTS", help="comma-separated bots of the other seats, in order after the duelist, or one "
+                      "bot for all of them (default: rival in every other seat)")
+    duel.add_argument("--games", type=_int_option(1, MAX_GAMES // 2, f"1..{MAX_GAMES // 2:,}"), default=500,
+                      help="pairs of games to play (default 500; each pair is two games); with --sprt the most")
+    duel.add_argument("--edition", choices=("second", "first"), default="second",
+                      help="second (default) or first")
+    duel.add_argument("--rules", help=_RULES_HELP)
+    duel.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
+    duel.add_argument("--sprt", metavar="D0,D1",
+                      help="stop early by the sequential test of H0: A's win rate exceeds B's by D0 points, "
+                      "against H1: by D1 points (e.g. 0,2; a negative D0 as --sprt=-1,1)")
+    duel.add_argument("--alpha", type=_precision, default=0.05,
+                      help="with --sprt: the probability of accepting H1 when H0 holds (default 0.05)")
+    duel.add_argument("--beta", type=_precision, default=0.05,
+                      help="with --sprt: the probability of accepting H0 when H1 holds (default 0.05)")
+    duel.add_argument("--sprt-min", metavar="N", type=_int_option(2, what="at least 2"), default=100,
+                      help="with --sprt: pairs before the test is first looked at (default 100)")
+    duel.add_argument("--json", action="store_true",
+                      help="print the result as one JSON object (null where there is no figure)")
+    duel.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
+                      help="worker processes (default: one per core)")
+    duel.add_argument("-o", "--output", help="JSON lines file (.jsonl) for the game records (pair i: games 2i, 2i+1)")
+    duel.add_argument("--resume", action="store_true",
+                      help="continue an interrupted run: keep the complete games of OUTPUT.part")
+    _engine_args(duel)
+
+
 _INTEGER = re.compile(r"[+-]?[0-9]{1,25}", re.ASCII)
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]{1,25}(?:\.[0-9]{0,25})?|\.[0-9]{1,25})(?:[eE][+-]?[0-9]{1,3})?", re.ASCII)
 
@@ -294,7 +356,8 @@ def _precision(text: str) -> float:
 
 
 _VALUE_OPTIONS = ("--samples", "--seed", "--precision", "--threads", "--player", "--players", "--games",
-                  "--processes", "--chunk", "--game", "--scheduler", "--engine", "--turn", "--rules")
+                  "--processes", "--chunk", "--game", "--scheduler", "--engine", "--turn", "--rules", "--field",
+                  "--sprt", "--alpha", "--beta", "--dice", "--sprt-min")
 
 
 def _parse(parser: _Parser, argv: list[str]) -> argparse.Namespace:
@@ -358,6 +421,8 @@ def _compile_notice(args: argparse.Namespace):
         return contextlib.nullcontext()
     position = " ".join(getattr(args, "position", None) or [])
     bots = (getattr(args, "bots", None) or getattr(args, "seats", None) or "").split(",")
+    if args.command == "duel":
+        bots = [args.a, args.b, *(args.field or "rival").split(",")]
     race = getattr(args, "race", True) and not getattr(args, "leg_only", False)
     advice = getattr(args, "advice", False) or getattr(args, "moves", False)
     cards = is_cards(position) or getattr(args, "edition", None) == "cards"
@@ -677,7 +742,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         totals["turns"] += end["turns"]
 
     games = simulate_to_file(bots, args.games, args.output, edition=edition, seed=args.seed,
-                             processes=args.processes, resume=args.resume, on_game=count)
+                             processes=args.processes, resume=args.resume, on_game=count, **_engine_kwargs(args))
     print(f"{games} games written to {args.output}: {totals['legs'] / games:.2f} legs and "
           f"{totals['turns'] / games:.1f} turns per game on average.")
     return 0
@@ -694,10 +759,11 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     table = Standings(bots)
     if args.output:
         simulate_to_file(bots, args.games, args.output, edition=edition, seed=args.seed,
-                         processes=args.processes, rotate=True, resume=args.resume, on_game=table.add)
+                         processes=args.processes, rotate=True, resume=args.resume, on_game=table.add,
+                         **_engine_kwargs(args))
     else:
         for i, record in enumerate(simulate(bots, args.games, edition=edition, seed=args.seed,
-                                            processes=args.processes, rotate=True)):
+                                            processes=args.processes, rotate=True, **_engine_kwargs(args))):
             table.add(i, record[-1])
     frame = table.frame(edition=args.edition, seed=args.seed)
     if args.json:
@@ -716,6 +782,31 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
               f"{_interval(100 * row['win_lo'], 100 * row['win_hi'], '4.1f', '%')}"
               f"   {row['money']:7.2f}   {_interval(row['money_lo'], row['money_hi'], '.2f')}")
     return 0
+
+
+def _engine_kwargs(args: argparse.Namespace) -> dict:
+    """``--engine``, ``--scheduler`` and ``--dice``, checked together."""
+    if args.engine == "dask":
+        if not args.scheduler:
+            raise AdvisorError("--engine dask needs --scheduler ADDRESS")
+        if args.processes is not None:
+            raise AdvisorError("--processes applies to --engine local only")
+    elif args.scheduler:
+        raise AdvisorError("--scheduler applies to --engine dask only")
+    out = {"engine": args.engine, "scheduler": args.scheduler}
+    if getattr(args, "dice", "game") != "game":
+        if args.edition == "cards":
+            raise AdvisorError("--dice leg applies to the board games (first and second editions), "
+                               "not to Camel Up Cards")
+        out["dice"] = args.dice
+    return out
+
+
+def _cmd_duel(args: argparse.Namespace) -> int:
+    from .duel_cli import run_duel
+
+    _engine_kwargs(args)
+    return run_duel(args, _edition_arg(args))
 
 
 def _interval(lo: float, hi: float, spec: str, unit: str = "") -> str:
@@ -902,7 +993,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
              "play": _cmd_play, "batch": _cmd_batch, "chart": _cmd_chart, "show": _cmd_show,
-             "warmup": _cmd_warmup, "serve": _cmd_serve, "review": _cmd_review}
+             "warmup": _cmd_warmup, "serve": _cmd_serve, "review": _cmd_review, "duel": _cmd_duel}
 
 
 if __name__ == "__main__":  # pragma: no cover

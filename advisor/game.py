@@ -32,10 +32,11 @@ from .rules import scoring
 from .rules.actions import Action, Roll
 from .turns import UnrevealedCards, check_action, is_legal, legal_actions, play
 from .turns import reveal as reveal_card
-from .rules.editions import GREY_DIE, Edition, RulesError, get_edition, rules_from_json
+from .rules.editions import Edition, RulesError, get_edition, rules_from_json
 from .rules.position import Position
 from .rules.scoring import pile_payout, race_order
 from .rules.setup import setup_position
+from .dice import DICE_MODES, dice_source, draw_uniform
 from .jsonio import SCHEMA
 from .sampling import resolve_seed
 from .state import GameState, PileCard, PlayerState
@@ -70,12 +71,17 @@ class Game:
     :func:`~advisor.rules.editions.rules_from_json` reads it): the start
     money, the payouts, the money floor, the leg bet tiles and where tiles
     may stand follow it, and the record's setup line carries it
-    (``"rules"``), so a replay plays by it again.
+    (``"rules"``), so a replay plays by it again.  ``dice``: where the
+    set-up, the first player and the rolls come from (:mod:`advisor.dice`):
+    ``"game"`` (default), one stream for the game; ``"leg"``, each leg's
+    dice drawn from ``(seed, leg)`` whatever the players do, so two games
+    of one seed differ only by the decisions (the setup line says
+    ``"dice": "leg"``).
     """
 
     def __init__(self, edition: str | Edition = "second", players: int = 4, seed: int | None = None, *,
                  start: int | None = None, position: Position | str | None = None,
-                 rules: Edition | dict | None = None):
+                 rules: Edition | dict | None = None, dice: str = "game"):
         ed = get_edition(edition)
         if rules is not None:
             given = rules if isinstance(rules, Edition) else rules_from_json(ed, rules)
@@ -87,7 +93,8 @@ class Game:
         if problem:
             raise IllegalActionError(problem)
         self.seed = resolve_seed(seed)
-        self.rng = np.random.default_rng(self.seed)
+        self.dice_source = dice_source(dice, self.seed)
+        self.rng = self.dice_source.setup_rng  # the set-up and the first player ("game": the rolls too)
         if position is None:
             board = Position(stacks=setup_position(ed.name, self.rng).stacks, rules=ed)
         elif isinstance(position, str):
@@ -114,6 +121,8 @@ class Game:
         }]
         if not ed.is_standard:  # a house rule travels with the record (absent: the edition's own rules)
             self.record[0]["rules"] = ed.rules_json()
+        if dice != DICE_MODES[0]:  # the dice source travels with the record (absent: one stream for the game)
+            self.record[0]["dice"] = dice
 
     # ------------------------------------------------------------ queries
     @property
@@ -168,16 +177,13 @@ class Game:
 
     # ------------------------------------------------------------ actions
     def draw_roll(self, rng: np.random.Generator | None = None) -> Roll:
-        """Draw a die from the pyramid and roll it, with the game's dice (or
-        with ``rng``, a random source the caller keeps: e.g. one derived from
-        the game so far, so that a replayed game draws the same roll)."""
-        rng = self.rng if rng is None else rng
-        dice = self.state.position.dice
-        die = dice[int(rng.integers(len(dice)))]
-        face = int(rng.integers(6))
-        if die == GREY_DIE:
-            return Roll(die, face % 3 + 1, ("white", "black")[face // 3])
-        return Roll(die, face // 2 + 1)
+        """Draw a die from the pyramid and roll it, with the game's dice (see
+        ``dice``; with ``"leg"`` the same roll until it is played) or with
+        ``rng``, a random source the caller keeps: e.g. one derived from the
+        game so far, so that a replayed game draws the same roll."""
+        if rng is None:
+            return self.dice_source.roll(self.state.position.dice, self.legs, self.rules.dice)
+        return draw_uniform(rng, self.state.position.dice)
 
     def apply(self, action: str | Action, roll: Roll | None = None) -> dict:
         """Play ``action`` for the player to move and return its record entry
@@ -308,6 +314,8 @@ def check_entry(entry: object) -> str | None:
                 rules_from_json(entry["edition"], entry["rules"])
             except RulesError as exc:
                 return f"'rules': {exc}"
+        if entry.get("dice", DICE_MODES[0]) not in DICE_MODES:
+            return f"'dice' must be one of {', '.join(DICE_MODES)}"
         for key in ("bots", "seats"):
             names = entry.get(key, [])
             if not isinstance(names, list) or not all(isinstance(b, str) for b in names):
@@ -362,7 +370,7 @@ def replay(record: list[dict], upto: int | None = None) -> Game:
 def _replay(record: list[dict], upto: int | None) -> Game:
     setup = record[0]
     game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"],
-                rules=setup.get("rules"))
+                rules=setup.get("rules"), dice=setup.get("dice", DICE_MODES[0]))
     game.record[0] = dict(setup)
     for entry in record[1:]:
         if entry.get("type") == "end":

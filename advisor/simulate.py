@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .rules.editions import Edition
 
 __all__ = ["play_game", "simulate", "tournament", "game_seed", "seating", "Standings", "simulate_to_file", "CARDS",
-           "is_cards_edition"]
+           "is_cards_edition", "Schedule", "play_schedule", "schedule_to_file", "ENGINES"]
 
 #: The ``edition`` that plays Camel Up Cards.
 CARDS = "cards"
@@ -47,8 +47,12 @@ def game_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: int = 0) -> list[dict]:
-    """Play one game, bot ``bots[s]`` in seat ``s``; returns its record."""
+def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: int = 0, dice: str = "game") -> list[dict]:
+    """Play one game, bot ``bots[s]`` in seat ``s``; returns its record.
+    ``dice``: the game's dice source (:mod:`advisor.dice`; ``"leg"``: each
+    leg's dice fixed by ``(seed, leg)``, whatever the bots do).  The bot in
+    seat ``s`` draws its own randomness from the stream ``(seed, s)``,
+    never from the dice."""
     if is_cards_edition(edition):
         from .cards.bots import play_cards_game
 
@@ -57,7 +61,7 @@ def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: in
     from .game import Game
 
     players = [make_bot(name) for name in bots]
-    game = Game(edition, len(bots), seed)
+    game = Game(edition, len(bots), seed, dice=dice)
     game.record[0]["bots"] = list(bots)
     rngs = [np.random.default_rng([game.seed, s]) for s in range(len(bots))]
     while not game.finished:
@@ -66,28 +70,68 @@ def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: in
     return game.record
 
 
-def _check(bots: Sequence[str], edition: "str | Edition", games: int, processes: int | None = None) -> None:
+class Schedule:
+    """Game ``index`` of a run: the bot in each seat (:meth:`seats`), the
+    game's seed (:meth:`seed_of`) and its dice source (``dice``).
+
+    The plain schedule seats ``bots`` as given, or rotated by ``index``
+    places with ``rotate`` (a tournament), and seeds game ``index`` with
+    :func:`game_seed` ``(seed, index)``.  Other runs (paired duels,
+    :mod:`advisor.duel`) derive from it and play through the same
+    machinery (:func:`play_schedule`, :func:`schedule_to_file`)."""
+
+    #: What to change when a partial file is of another run (resume's message).
+    bots_hint = "--bots (or simulate against tournament)"
+
+    def __init__(self, bots: Sequence[str], seed: int = 0, rotate: bool = False, dice: str = "game"):
+        self.bots = list(bots)
+        self.seed = seed
+        self.rotate = rotate
+        self.dice = dice
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+    def names(self) -> list[str]:
+        """Every bot of the run, once each."""
+        return list(dict.fromkeys(self.bots))
+
+    def seats(self, index: int) -> list[str]:
+        return seating(self.bots, index, self.rotate)
+
+    def seed_of(self, index: int) -> int:
+        return game_seed(self.seed, index)
+
+
+def _check(schedule: Schedule, edition: "str | Edition", games: int, processes: int | None = None) -> None:
+    from .dice import DICE_MODES
+
     if is_cards_edition(edition):
         from .cards.bots import CARDS_BOTS as known
         from .cards.game import CardsSetup
 
         problem = None
         try:
-            CardsSetup(players=len(bots))
+            CardsSetup(players=schedule.players)
         except AdvisorError as exc:
             problem = str(exc)
         what = "Camel Up Cards bot"
+        if schedule.dice != "game":
+            raise AdvisorError("per-leg dice (dice='leg') apply to the board games, not to Camel Up Cards")
     else:
         from .bots import BOTS as known
         from .rules.editions import get_edition
 
-        problem = get_edition(edition).players_problem(len(bots))
+        problem = get_edition(edition).players_problem(schedule.players)
         what = "bot"
     if problem:
         raise AdvisorError(f"{problem} (one bot per seat)")
-    for name in bots:
+    for name in schedule.names():
         if name not in known:
             raise AdvisorError(f"unknown {what} {name!r} (bots: {', '.join(known)})")
+    if schedule.dice not in DICE_MODES:
+        raise AdvisorError(f"dice must be one of {', '.join(DICE_MODES)}, not {schedule.dice!r:.40}")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise AdvisorError(f"games must be a whole number >= 1, not {games!r}")
     if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int)
@@ -114,8 +158,15 @@ def _worker_init():
 
 
 def _job(args):
-    bots, edition, seed = args
-    return play_game(bots, edition, seed)
+    bots, edition, seed, dice = args
+    return play_game(bots, edition, seed, dice)
+
+
+def _jobs_on_a_worker(jobs):
+    """A task of the Dask engine: a few games, played in order on one
+    thread of the worker."""
+    _one_thread()
+    return [_job(job) for job in jobs]
 
 
 def seating(bots: Sequence[str], index: int, rotate: bool) -> list[str]:
@@ -136,52 +187,121 @@ def _compile_for_workers(bots: Sequence[str], cards: bool = False) -> None:
         warmup(groups=cold)
 
 
+ENGINES = ("local", "dask")
+
+
+def _check_engine(engine: str, scheduler: str | None, processes: int | None) -> None:
+    if engine not in ENGINES:
+        raise AdvisorError(f"engine must be 'local' or 'dask', not {engine!r:.40}")
+    if engine == "dask":
+        if not scheduler:
+            raise AdvisorError("the dask engine needs a scheduler address (--scheduler tcp://HOST:8786)")
+        if processes is not None:
+            raise AdvisorError("processes apply to the local engine only (the Dask cluster has its workers)")
+    elif scheduler:
+        raise AdvisorError("a scheduler address applies to the dask engine only (--engine dask)")
+
+
 def simulate(bots: Sequence[str], games: int, *, edition: "str | Edition" = "second", seed: int = 0,
              processes: int | None = None, rotate: bool = False, progress: bool | None = None,
-             start: int = 0) -> Iterator[list[dict]]:
+             start: int = 0, dice: str = "game", engine: str = "local",
+             scheduler: str | None = None) -> Iterator[list[dict]]:
     """Yield the records of games ``start .. games - 1``, in order, as they
     finish.  ``rotate``: seat the bots rotated by the game's index
-    (tournaments).  ``progress``: a progress bar on stderr (default: when
-    stderr is a terminal).  Memory stays flat in ``games``: games are handed
-    to the worker processes a few at a time."""
-    _check(bots, edition, games, processes)
+    (tournaments).  ``dice``: the games' dice source (:mod:`advisor.dice`).
+    ``progress``: a progress bar on stderr (default: when stderr is a
+    terminal).  ``engine``: ``"local"`` (``processes`` worker processes,
+    default one per core; 1: in this process) or ``"dask"`` (the Dask
+    cluster at ``scheduler``, e.g. ``tcp://10.0.0.5:8786``); the games are
+    the same either way.  Memory stays flat in ``games``: games are handed
+    out a few at a time."""
+    return play_schedule(Schedule(bots, seed, rotate, dice), games, edition=edition, processes=processes,
+                         progress=progress, start=start, engine=engine, scheduler=scheduler)
+
+
+def play_schedule(schedule: Schedule, games: int, *, edition: "str | Edition" = "second",
+                  processes: int | None = None, progress: bool | None = None, start: int = 0,
+                  engine: str = "local", scheduler: str | None = None) -> Iterator[list[dict]]:
+    """Yield the records of games ``start .. games - 1`` of ``schedule``, in
+    order (see :func:`simulate` for the other arguments)."""
+    _check(schedule, edition, games, processes)
+    _check_engine(engine, scheduler, processes)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= games:
         raise AdvisorError(f"start must be a game index 0..{games}, not {start!r}")
-    jobs = ((seating(bots, i, rotate), edition, game_seed(seed, i)) for i in range(start, games))
+    return _play(schedule, games, edition, processes, progress, start, engine, scheduler)
+
+
+def _play(schedule, games, edition, processes, progress, start, engine, scheduler) -> Iterator[list[dict]]:
+    """The records, an iterator; the Dask cluster, if any, is reached at
+    once (an unreachable scheduler is refused before any file is opened)."""
+    client = None
+    if engine == "dask":
+        from .cluster import connect
+
+        client = connect(scheduler)
+    return _Run(_played(schedule, games, edition, processes, progress, start, client), client)
+
+
+class _Run:
+    """The records of a run as they come; :meth:`close` stops the workers
+    and lets the cluster go, whether or not the run was started."""
+
+    def __init__(self, records: Iterator[list[dict]], client):
+        self.records, self.client = records, client
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> list[dict]:
+        return next(self.records)
+
+    def close(self) -> None:
+        self.records.close()
+        if self.client is not None:
+            self.client.close()
+
+
+def _played(schedule, games, edition, processes, progress, start, client) -> Iterator[list[dict]]:
+    jobs = ((schedule.seats(i), edition, schedule.seed_of(i), schedule.dice) for i in range(start, games))
     if progress is None:
         progress = sys.stderr.isatty()
     from tqdm import tqdm
 
     bar = tqdm(total=games, initial=start, unit="game", disable=not progress, file=sys.stderr)
     try:
-        if processes == 1 or games - start <= 1:
-            for job in jobs:
-                record = _job(job)
-                bar.update()
-                yield record
-            return
-        import multiprocessing as mp
-        import os
-        from collections import deque
+        if client is not None:  # games 4 to a task on the cluster, in game order
+            from .cluster import ordered_tasks
 
-        _compile_for_workers(bots, is_cards_edition(edition))
-
-        workers = processes or os.cpu_count() or 1
-        window = 4 * workers  # games in flight: enough to keep every worker busy
-        with mp.get_context("spawn").Pool(processes, initializer=_worker_init) as pool:
-            pending: deque = deque()
-            for job in jobs:
-                pending.append(pool.apply_async(_job, (job,)))
-                if len(pending) >= window:
-                    record = pending.popleft().get()
-                    bar.update()
-                    yield record
-            while pending:
-                record = pending.popleft().get()
-                bar.update()
-                yield record
+            source = ordered_tasks(client, _jobs_on_a_worker, jobs, per_task=4)
+        elif processes == 1 or games - start <= 1:
+            source = (_job(job) for job in jobs)
+        else:
+            source = _on_processes(jobs, processes, schedule.names(), is_cards_edition(edition))
+        for record in source:
+            bar.update()
+            yield record
     finally:
         bar.close()
+        if client is not None:
+            client.close()
+
+
+def _on_processes(jobs, processes: int | None, names: list[str], cards: bool) -> Iterator[list[dict]]:
+    import multiprocessing as mp
+    import os
+    from collections import deque
+
+    _compile_for_workers(names, cards)
+    workers = processes or os.cpu_count() or 1
+    window = 4 * workers  # games in flight: enough to keep every worker busy
+    with mp.get_context("spawn").Pool(processes, initializer=_worker_init) as pool:
+        pending: deque = deque()
+        for job in jobs:
+            pending.append(pool.apply_async(_job, (job,)))
+            if len(pending) >= window:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
 
 
 class Standings:
@@ -232,13 +352,15 @@ class Standings:
 
 
 def tournament(bots: Sequence[str], games: int, *, edition: "str | Edition" = "second", seed: int = 0,
-               processes: int | None = None, progress: bool | None = None, records: list | None = None):
+               processes: int | None = None, progress: bool | None = None, records: list | None = None,
+               engine: str = "local", scheduler: str | None = None):
     """Seat-rotated games between ``bots``; a pandas DataFrame with one row
     per entry of ``bots`` (see :meth:`Standings.frame`).  ``records``: a
-    list to collect the game records into."""
+    list to collect the game records into.  ``engine``, ``scheduler``: as
+    for :func:`simulate`."""
     table = Standings(bots)
     for i, record in enumerate(simulate(bots, games, edition=edition, seed=seed, processes=processes,
-                                        rotate=True, progress=progress)):
+                                        rotate=True, progress=progress, engine=engine, scheduler=scheduler)):
         if records is not None:
             records.append(record)
         table.add(i, record[-1])
@@ -252,7 +374,8 @@ def tournament(bots: Sequence[str], games: int, *, edition: "str | Edition" = "s
 
 def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | Edition" = "second", seed: int = 0,
                      processes: int | None = None, rotate: bool = False, resume: bool = False,
-                     progress: bool | None = None, on_game=None) -> int:
+                     progress: bool | None = None, on_game=None, dice: str = "game", engine: str = "local",
+                     scheduler: str | None = None) -> int:
     """Play games ``0 .. games - 1`` (as :func:`simulate`) into the JSON
     lines file ``path``, each game written as soon as it finishes into
     ``path.part``, renamed to ``path`` when the run is complete.
@@ -264,6 +387,17 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | E
     :class:`~advisor.errors.Interrupted` saying how many games were kept.
     ``on_game(index, end_line)`` is called for every game, kept ones
     included, in order.  Returns the number of games in ``path``."""
+    return schedule_to_file(Schedule(bots, seed, rotate, dice), games, path, edition=edition, processes=processes,
+                            resume=resume, progress=progress, on_game=on_game, engine=engine, scheduler=scheduler)
+
+
+def schedule_to_file(schedule: Schedule, games: int, path, *, edition: "str | Edition" = "second",
+                     processes: int | None = None, resume: bool = False, progress: bool | None = None,
+                     on_game=None, engine: str = "local", scheduler: str | None = None) -> int:
+    """:func:`simulate_to_file` for the games of ``schedule``.  Besides,
+    ``on_game`` may end the run: when it returns a true value the games so
+    far are the run, and ``path`` is complete with them (a sequential test
+    that has decided); the number of games in ``path`` is returned."""
     from .errors import Interrupted
     from .files import check_output, commit, discard, partial_path
     from .jsonio import dumps
@@ -271,33 +405,41 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | E
     import os
 
     check_output(path, suffixes=(".jsonl",), what="game records")
-    _check(bots, edition, games, processes)
+    _check(schedule, edition, games, processes)
+    _check_engine(engine, scheduler, processes)
     part = partial_path(path)
     typed = os.fspath(path) + ".part"  # the partial file as the user would spell it
     shown = typed if os.path.realpath(typed) == str(part) else str(part)
     check_output(part, what="partial file")  # its name, too, must be one the system takes
-    kept = 0
+    kept, stopped = 0, False
     if part.exists():
         if not resume:
             raise AdvisorError(f"{shown} holds an interrupted run: add --resume to continue it, "
                                "or delete it to start again")
-        kept = _kept_games(part, shown, bots, games, edition, seed, rotate, on_game)
+        kept, stopped = _kept_games(part, shown, schedule, games, edition, on_game)
+    if stopped:  # the run had decided before it was interrupted
+        commit(part, path)
+        return kept
+    records = _play(schedule, games, edition, processes, progress, kept, engine, scheduler)
     try:
         fh = open(part, "ab")
     except OSError as exc:
+        records.close()
         raise AdvisorError(f"cannot write {shown}: {exc.strerror}") from None
     done = kept
     try:
         with fh:
-            for i, record in enumerate(simulate(bots, games, edition=edition, seed=seed, processes=processes,
-                                                rotate=rotate, progress=progress, start=kept), kept):
-                fh.write("".join(dumps(entry) + "\n" for entry in record).encode("utf-8"))
-                fh.flush()  # a game is on disk as soon as it is played
-                done = i + 1
-                if on_game is not None:
-                    on_game(i, record[-1])
+            try:
+                for i, record in enumerate(records, kept):
+                    fh.write("".join(dumps(entry) + "\n" for entry in record).encode("utf-8"))
+                    fh.flush()  # a game is on disk as soon as it is played
+                    done = i + 1
+                    if on_game is not None and on_game(i, record[-1]):
+                        break
+            finally:
+                records.close()  # stops the workers when the run ends early
     except KeyboardInterrupt:
-        complete = _kept_games(part, shown, bots, games, edition, seed, rotate, None)
+        complete = _kept_games(part, shown, schedule, games, edition, None)[0]
         if not complete:
             discard(part)
             raise Interrupted(f"no game of {games:,} was complete; nothing kept") from None
@@ -307,20 +449,22 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | E
         raise AdvisorError(f"cannot write {shown}: {exc.strerror or exc} ({done:,} of {games:,} games kept; "
                            "free some space and run the same command with --resume)") from None
     commit(part, path)
-    return games
+    return done
 
 
-def _kept_games(part, shown: str, bots, games: int, edition: str, seed: int, rotate: bool, on_game) -> int:
+def _kept_games(part, shown: str, schedule: Schedule, games: int, edition: str, on_game) -> tuple[int, bool]:
     """The complete games at the start of the partial file ``part``, checked
-    to be games ``0, 1, ...`` of this run; the file is cut after the last
-    one (an unfinished game or a line cut short by a crash goes: its game
-    is played again, identically)."""
+    to be games ``0, 1, ...`` of this run, and whether ``on_game`` ended the
+    run at the last of them; the file is cut after the last one (an
+    unfinished game or a line cut short by a crash goes: its game is played
+    again, identically)."""
     from .jsonio import loads
 
     count = 0
     end_offset = 0
     offset = 0
     open_game = False
+    stopped = False
     with open(part, "rb") as fh:
         for n, line in enumerate(fh, 1):
             offset += len(line)
@@ -337,22 +481,23 @@ def _kept_games(part, shown: str, bots, games: int, edition: str, seed: int, rot
                 if count >= games:
                     raise AdvisorError(f"{shown} holds more than the {games:,} games of this run "
                                        "(another --games?): delete it to start again")
-                _check_setup(shown, entry, count, bots, edition, seed, rotate)
+                _check_setup(shown, entry, count, schedule, edition)
                 open_game = True
             elif kind == "end" and open_game:
-                if on_game is not None:
-                    on_game(count, entry)
+                stopped = bool(on_game is not None and on_game(count, entry))
                 count += 1
                 end_offset = offset
                 open_game = False
+                if stopped:
+                    break
             elif not open_game:
                 break
     with open(part, "r+b") as fh:
         fh.truncate(end_offset)
-    return count
+    return count, stopped
 
 
-def _check_setup(shown: str, entry: dict, index: int, bots, edition: str, seed: int, rotate: bool) -> None:
+def _check_setup(shown: str, entry: dict, index: int, schedule: Schedule, edition: str) -> None:
     """Refuse to resume from a partial file written by another run."""
     from .rules.editions import get_edition
 
@@ -360,10 +505,11 @@ def _check_setup(shown: str, entry: dict, index: int, bots, edition: str, seed: 
         expected = {"game": CARDS}
     else:
         ed = get_edition(edition)
-        expected = {"edition": ed.name, "rules": ed.rules_json()}
-    expected.update({"players": len(bots), "bots": seating(bots, index, rotate), "seed": game_seed(seed, index)})
+        expected = {"edition": ed.name, "rules": ed.rules_json(),
+                    "dice": None if schedule.dice == "game" else schedule.dice}
+    expected.update({"players": schedule.players, "bots": schedule.seats(index), "seed": schedule.seed_of(index)})
     hint = {"game": "--edition", "edition": "--edition", "rules": "--rules", "players": "--players",
-            "bots": "--bots (or simulate against tournament)", "seed": "--seed"}
+            "bots": schedule.bots_hint, "seed": "--seed", "dice": "--dice"}
     for key, value in expected.items():
         if entry.get(key) != value:
             raise AdvisorError(f"{shown} is from another run: game {index} has {key} {entry.get(key)!r:.60}, "

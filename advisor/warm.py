@@ -251,6 +251,7 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
         "show": ("leg",),
         "simulate": games,
         "tournament": games,
+        "duel": games,
         "play": games + ("leg", "joint", "race"),
         "review": ("moves", "leg", "joint", "race", "bots"),
     }
