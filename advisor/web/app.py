@@ -365,7 +365,13 @@ async def game_new(request: Request) -> Response:
         from ..notation import parse_position
 
         parse_position(board)
-    lane = "slow" if edition == "cards" and "greedy" in (seats or ["greedy"]) else "fast"
+    if edition == "cards":
+        from .cardsgame import DEFAULT_SEATS
+
+        chosen = seats if seats is not None else DEFAULT_SEATS[:players or 4]
+        lane = "slow" if "greedy" in chosen else "fast"
+    else:
+        lane = "fast"
     result = await _lanes(request).run(lane, "game_new", edition=edition, players=players, seed=seed, start=start,
                                        board=board, seats=seats, track=track)
     return JSONResponse(result)

@@ -40,8 +40,9 @@ __all__ = ["SEATS", "DEFAULT_SEATS", "check_seats", "record_seats_of", "cards_ne
 
 #: What a seat can be: a human at the page, or one of the Camel Up Cards bots.
 SEATS = ("human", "random", "heuristic", "greedy")
-#: Seats of a new game when none are given: a human, then the bots.
-DEFAULT_SEATS = ("human", "greedy", "heuristic", "random", "random", "random")
+#: Seats of a new game when none are given: a human, then the bots (one
+#: greedy: it values every turn, seconds per move).
+DEFAULT_SEATS = ("human", "heuristic", "greedy", "random", "random", "random")
 #: Longest record replayed (a game has about 150 lines).
 MAX_CARDS_RECORD = 5000
 

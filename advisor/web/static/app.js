@@ -934,7 +934,8 @@ function wireShare() {
   $("copy-board").addEventListener("click", () => { close(); copy(currentBoard(), "board string"); });
   $("save-state").addEventListener("click", () => {
     close();
-    const data = S.mode === "game" && S.view ? S.view.state : S.game === "cards" ? { board: S.pos.board } : tableState();
+    const data = isCardsGame() ? { board: cardsBoardText(S) }
+      : S.mode === "game" && S.view ? S.view.state : S.game === "cards" ? { board: S.pos.board } : tableState();
     download(new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" }), "camelup-state.json");
   });
   $("save-png").addEventListener("click", async () => {
@@ -944,6 +945,7 @@ function wireShare() {
 }
 
 function currentBoard() {
+  if (isCardsGame()) return cardsBoardText(S);
   return S.mode === "game" && S.view ? S.view.board : S.pos.board;
 }
 

@@ -12,7 +12,7 @@ const NAMES = { B: "blue", G: "green", O: "orange", W: "white", Y: "yellow" };
 const SEAT_NAMES = ["human", "greedy", "heuristic", "random"];
 const SEAT_HELP = {
   human: "a player at this screen",
-  greedy: "a bot: the advisor's best turn",
+  greedy: "a bot: the advisor's best turn (seconds per move)",
   heuristic: "a bot: the leader's leg card, then reveal",
   random: "a bot: random legal moves",
 };
@@ -152,7 +152,7 @@ function gamePicker(v, act) {
 
 function newGameForm(S, act, info) {
   // the choices live in the page state: a redraw while the user picks keeps them
-  const form = (S.cardsForm ??= { players: 4, seats: ["human", "greedy", "heuristic", "random", "random", "random"], seed: "" });
+  const form = (S.cardsForm ??= { players: 4, seats: ["human", "heuristic", "greedy", "random", "random", "random"], seed: "" });
   const players = h("select", { id: "cards-players", "aria-label": "players" },
     Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => {
       const n = k + info.min_players;
@@ -293,7 +293,7 @@ function logList(v, current, onpick) {
     class: current === i + 1 ? "current" : "", "data-step": i + 1,
     onclick: onpick ? () => onpick(i + 1) : null, tabindex: onpick ? "0" : null,
   }, line)).reverse();
-  return h("details", { class: "log", open: true }, h("summary", {}, `What happened (${v.log.length} actions)`),
+  return h("details", { class: "log", open: true }, h("summary", {}, `What happened (${v.log.length} action${v.log.length === 1 ? "" : "s"})`),
     h("ol", { reversed: true, id: "game-log" }, items));
 }
 
