@@ -564,6 +564,261 @@ def test_bad_record_files(client):
     assert "holds 1 game" in assert_one_line_error(client.post("/api/game/load", json={"text": text, "game": 3}))
 
 
+# --------------------------------------------------------------------------
+# Camel Up Cards games: the browser holds the record, the server plays the bots
+# --------------------------------------------------------------------------
+
+#: What a player's row of the table shows of another player.
+PUBLIC_KEYS = {"money", "leg", "mid", "winner", "loser", "has_hand", "figures", "building"}
+
+
+def assert_only_the_viewers_cards(view: dict) -> None:
+    """The view (all but the record) holds the viewer's own hidden cards and
+    nobody else's: the others' rows are public only, the deck is a count,
+    shown cards wait for the shuffle, the advice's position is the viewer's."""
+    from advisor.cards.record import replay_cards
+
+    state = replay_cards(view["record"]).state
+    viewer = view["viewer"]
+    table = view["table"]
+    assert table["viewer"] == viewer and isinstance(table["deck"], int)
+    for i, row in enumerate(table["players"]):
+        if i == viewer:
+            me = state.players[i]
+            assert row["dealt"] == "".join(f"{c}{v}" for c, v in me.dealt)
+            assert row["hand"] == ("".join(map(str, me.hand)) if me.hand else None)
+        else:
+            assert set(row) == PUBLIC_KEYS, row
+    if state.phase == "build":
+        assert table["shown"] == "" and table["position"] is None
+        assert view["build"]["dealt"] == table["players"][viewer]["dealt"]
+    if state.phase == "turn" and viewer is not None:
+        assert table["position"] == str(state.position(viewer))
+        assert table["spectator"] == str(state.position(None))
+    assert view["steps"] is None  # the steps of a review come once the game is over
+    others = [line for line, e in zip(view["log"], [e for e in view["record"] if e["type"] == "action"])
+              if e["action"].startswith("build:")]
+    assert all("kept a card in hand" in line for line in others)
+
+
+def _cards_new(client, **body) -> dict:
+    r = client.post("/api/game/new", json={"edition": "cards", **body})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _cards_act(client, record, action) -> dict:
+    r = client.post("/api/game/act", json={"record": record, "action": action})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_a_camel_up_cards_game_played_through_the_api_is_the_engines_game(client):
+    # every seat human, each move chosen by the bots of play_cards_game: the
+    # record is the engine's for the same seed and moves (deals, shuffles, all)
+    import numpy as np
+
+    from advisor.cards.bots import make_cards_bot, play_cards_game
+    from advisor.cards.record import replay_cards
+
+    names, seed = ["heuristic", "random", "random"], 7
+    view = _cards_new(client, seats=["human"] * 3, seed=seed)
+    bots = [make_cards_bot(n) for n in names]
+    rngs = [np.random.default_rng([seed, s]) for s in range(3)]
+    steps = 0
+    while not view["finished"]:
+        assert_only_the_viewers_cards(view)
+        state = replay_cards(view["record"]).state
+        p = state.current
+        assert view["to_move"] == view["viewer"] == p
+        action = str(bots[p].choose(state, p, rngs[p]))
+        if state.phase == "turn":
+            assert action in view["legal"]
+        view = _cards_act(client, view["record"], action)
+        steps += 1
+    expected = play_cards_game(names, seed=seed)
+    record = view["record"]
+    assert record[0].pop("seats") == ["human"] * 3 and expected[0].pop("bots") == names
+    assert record == expected and steps == expected[-1]["turns"]
+    # the game's end: every step of the review, the summary, the log
+    assert view["summary"]["money"] == expected[-1]["money"] and view["legal"] == []
+    assert len(view["steps"]) == steps + 1 and len(view["log"]) == steps
+
+
+def test_camel_up_cards_bots_move_until_a_human_is_to_move(client):
+    import numpy as np
+
+    from advisor.cards.bots import HeuristicCardsBot, make_cards_bot
+    from advisor.cards.game import CardsGame
+    from advisor.cards.record import replay_cards
+
+    seats, seed = ["heuristic", "human", "random", "human"], 5
+    view = _cards_new(client, seats=seats, seed=seed)
+    assert view["players"] == 4 and view["record"][0]["seats"] == seats
+    # P0 (a bot) built at once; P1 is the first human
+    assert view["to_move"] == view["viewer"] == 1 and view["phase"] == "build"
+    assert [e["player"] for e in view["record"] if e["type"] == "action"] == [0]
+    assert _cards_new(client, seats=seats, seed=seed) == view  # the same seed, the same game
+    local = HeuristicCardsBot()
+    while not view["finished"]:
+        assert view["viewer"] in (1, 3)
+        assert_only_the_viewers_cards(view)
+        state = replay_cards(view["record"]).state
+        view = _cards_act(client, view["record"], str(local.choose(state, state.current, None)))
+    record = view["record"]
+    game = replay_cards(record)
+    assert game.finished and view["summary"]["money"] == [p.money for p in game.state.players]
+    # each bot's move is its choice with the stream (seed, seat, actions so far)
+    again = CardsGame(game.setup, seed=seed)
+    for entry in [e for e in record if e["type"] == "action"]:
+        p = entry["player"]
+        if seats[p] != "human":
+            rng = np.random.default_rng([seed, p, again.turns])
+            assert str(make_cards_bot(seats[p]).choose(again.state, p, rng)) == entry["action"]
+        again.play(entry["action"])
+    assert again.record[1:] == record[1:]
+
+
+def test_a_finished_camel_up_cards_game_is_reviewed_step_by_step(client):
+    from advisor.cards.bots import play_cards_game
+    from advisor.cards.game import CardsSetup
+    from advisor.cards.record import replay_cards
+
+    records = [play_cards_game(["random", "heuristic", "random"], seed=s) for s in (1, 2)]
+    records.append(play_cards_game(["heuristic", "random"], CardsSetup(players=2), seed=3))
+    text = "".join(json.dumps(e) + "\n" for rec in records for e in rec)
+    view = client.post("/api/game/load", json={"text": text, "game": 1}).json()
+    assert [g["players"] for g in view["games"]] == [3, 3, 2] and view["index"] == 1
+    assert view["games"][1]["bots"] == ["random", "heuristic", "random"]
+    record = records[1]
+    assert view["record"] == record and view["finished"] and view["viewer"] is None
+    actions = [e for e in record if e["type"] == "action"]
+    assert len(view["steps"]) == len(actions) + 1 and len(view["log"]) == len(actions)
+    assert view["summary"]["winners"] == record[-1]["winners"]
+    for k in (0, 1, len(actions) // 2, len(actions) - 1, len(actions)):
+        state = replay_cards(record, upto=k).state
+        step = view["steps"][k]
+        assert step["stacks"] == [list(x) for x in state.stacks()] and step["track"] == state.track
+        if state.phase == "turn":  # the advice at a step: from the view of the player to move
+            assert step["viewer"] == state.current
+            assert step["position"] == str(state.position(state.current))
+    # a reveal in words
+    k, entry = next((k, e) for k, e in enumerate(actions) if e["action"] == "reveal")
+    colour, value = entry["card"]
+    name = {"B": "blue", "G": "green", "O": "orange", "W": "white", "Y": "yellow"}[colour]
+    assert view["log"][k].startswith(f"P{entry['player']} revealed {colour}+{value}: {name} moves {value}")
+    assert "the race is over" in view["log"][-1]
+    # no move after the end
+    r = client.post("/api/game/act", json={"record": record, "action": "reveal"})
+    assert "over" in assert_one_line_error(r)
+
+
+def test_a_camel_up_cards_record_cut_anywhere_goes_on(client):
+    view = _cards_new(client, seats=["human", "random"], seed=9)
+    record = view["record"]
+    # cut before the first shuffle's chance line: it is drawn again from the seed
+    build = "build:" + "/".join([view["build"]["dealt"][:2], "", view["build"]["dealt"][2:12],
+                                 view["build"]["dealt"][12:]])
+    after = _cards_act(client, record, build)
+    cut = [e for e in after["record"] if e["type"] != "shuffle"][:len(record) + 2]
+    again = client.post("/api/game/replay", json={"record": cut}).json()
+    assert again["record"][:len(cut) + 1] == after["record"][:len(cut) + 1]
+    # a record whose deals are not its seed's (another seed in its setup line) goes on too
+    other = [dict(after["record"][0], seed=10)] + after["record"][1:]
+    moved = _cards_act(client, other, "reveal")
+    assert moved["record"][:len(other)] == other and "error" not in moved
+
+
+def test_bad_camel_up_cards_games_and_moves(client):
+    view = _cards_new(client, seats=["human", "random", "random"], seed=4)
+    record = view["record"]
+    dealt = view["build"]["dealt"]
+    cards = [dealt[i:i + 2] for i in range(0, len(dealt), 2)]
+    good = f"build:{cards[0]}/{cards[1]}/{''.join(cards[2:5])}/{''.join(cards[5:])}"
+    cases = [
+        ("reveal", "must build the race deck"),
+        ("leg:Q", "invalid action 'leg:Q'"),
+        (f"build:{cards[0]}/{cards[1]}/{''.join(cards[2:4])}/{''.join(cards[4:])}", "put 3 cards face down"),
+        (f"build:{cards[0]}/{cards[1]}/{''.join(cards[2:5])}/{cards[0]}", "exactly those dealt"),
+    ]
+    for action, part in cases:
+        assert part in assert_one_line_error(client.post("/api/game/act", json={"record": record, "action": action}))
+    turn = _cards_act(client, record, good)["record"]
+    for action, part in [("palm:99", "a figure goes on"), ("pass", "after its race action"), ("build:B1//B1/B1", "leg's start")]:
+        r = client.post("/api/game/act", json={"record": turn, "action": action})
+        assert part in assert_one_line_error(r), action
+    bet = _cards_act(client, turn, "leg:B")["record"]
+    assert "one bet per turn" in assert_one_line_error(client.post("/api/game/act", json={"record": bet, "action": "mid:G"}))
+    r = client.post("/api/game/act", json={"record": turn, "action": "reveal", "roll": {"die": "B", "value": 1}})
+    assert "no dice" in assert_one_line_error(r)
+    # new games
+    for body, part in [
+        ({"seats": ["human", "robot"]}, "unknown seat 'robot'"),
+        ({"seats": ["random", "random"]}, "at least one human"),
+        ({"seats": "human"}, "seats"),
+        ({"players": 3, "seats": ["human", "random"]}, "2 seats for a game of 3 players"),
+        ({"players": 7, "seats": ["human"] * 7}, "2..6 players"),
+        ({"players": 1}, "2..6 players"),
+        ({"start": 1}, "start applies to the board games"),
+        ({"board": "1:B"}, "board applies to the board games"),
+        ({"track": "nnx"}, "track"),
+        ({"seed": -1}, "seed"),
+    ]:
+        assert part in assert_one_line_error(client.post("/api/game/new", json={"edition": "cards", **body})), body
+    assert "Camel Up Cards" in assert_one_line_error(client.post("/api/game/new", json={"seats": ["human"] * 4}))
+    # records that do not replay: one clear line
+    tampered = [dict(e) for e in turn]
+    tampered[-2]["board"] = "track:nnnnnnnn 0:BGOWY"  # the last build's line
+    for bad, part in [
+        (tampered, "does not match the replay"),
+        ([dict(turn[0], seed="x")] + turn[1:], "seed"),
+        ([dict(turn[0], seats=["human", "robot", "random"])] + turn[1:], "seats"),
+        ([dict(turn[0], players="3")] + turn[1:], "line 1"),
+        ([turn[0], dict(turn[1], cards="B1")] + turn[2:], "line 2"),
+        ([turn[0], {"type": "action", "player": 0, "action": "reveal"}], "no player acts now"),
+    ]:
+        assert part in assert_one_line_error(client.post("/api/game/replay", json={"record": bad})), part
+
+
+def test_the_advice_for_the_rest_of_a_camel_up_cards_turn(client):
+    board = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1"
+    whole = client.post("/api/best", json={"board": board, "seed": 3}).json()["moves"]
+    race = client.post("/api/best", json={"board": board, "seed": 3, "step": "race"}).json()
+    assert race["step"] == "race" and race["moves"] == [m for m in whole if not m["bet"]]
+    bet = client.post("/api/best", json={"board": board, "seed": 3, "step": "bet"}).json()["moves"]
+    reveal = next(m["ev"] for m in whole if m["action"] == "reveal")
+    expected = {m["bet"]: m["ev"] - reveal for m in whole if m["race"] == "reveal" and m["timing"] == "before"}
+    assert {m["action"]: m["ev"] for m in bet} == {**expected, "pass": 0.0}
+    assert [m["ev"] for m in bet] == sorted((m["ev"] for m in bet), reverse=True)
+    lines = stream(client, {"board": board, "seed": 3, "step": "bet", "race": False})
+    assert lines[-2]["best"]["moves"] == bet
+    r = client.post("/api/best", json={"board": START, "step": "bet"})
+    assert "step applies to Camel Up Cards" in assert_one_line_error(r)
+    assert "step" in assert_one_line_error(client.post("/api/best", json={"board": board, "step": "later"}))
+
+
+def test_the_curve_of_a_camel_up_cards_game_is_that_of_camelup_chart(client):
+    from advisor.cards.bots import play_cards_game
+    from advisor.cards.odds import cards_odds
+    from advisor.cards.record import replay_cards
+
+    record = play_cards_game(["heuristic", "random", "random"], seed=2)
+    view = client.post("/api/game/replay", json={"record": record}).json()
+    starts = []
+    replay_cards(record, visit=lambda g: starts.append(g.state) if g.state.phase == "turn" and not g.state.raced
+                 and not g.state.bet else None)
+    assert view["curve_boards"] == [str(s.position(None)) for s in starts]
+    assert view["curve_legs"] == [s.leg for s in starts]
+    boards = view["curve_boards"][:3]
+    rows = client.post("/api/curve", json={"boards": boards}).json()["rows"]
+    for row, state in zip(rows, starts):  # as advisor.plotting.cards_game_odds computes each turn
+        odds = cards_odds(state.position(None), precision=0.01, seed=0)
+        for i, c in enumerate(odds.camels):
+            assert row["leg"][c] == odds.leg[i, 0] and row["win"][c] == odds.win[i] and row["lose"][c] == odds.lose[i]
+    r = client.post("/api/curve", json={"boards": [boards[0], START]})
+    assert "one game" in assert_one_line_error(r)
+
+
 def test_curve_is_the_computation_of_game_odds(client):
     from advisor.plotting import game_odds
     from advisor.simulate import play_game

@@ -484,3 +484,159 @@ def test_phone_game_mode(browser, server):
         shot(p, "phone-game")
     finally:
         page.close()
+
+
+# --------------------------------------------------------------------------
+# Camel Up Cards: a game played on the page, a recorded game reviewed
+# --------------------------------------------------------------------------
+
+
+def _cards_view(p) -> dict:
+    return p.evaluate("() => window.camelup.S.view")
+
+
+def _cards_step(p, click: str) -> None:
+    """Click, then wait until the server's answer is on the page (the record
+    grew and nothing is pending)."""
+    n = p.evaluate("() => window.camelup.S.view.record.length")
+    p.click(click)
+    p.wait_for_function("n => window.camelup.S.view.record.length > n && !window.camelup.S.gameBusy", arg=n,
+                        timeout=120_000)
+
+
+def _cards_build(p) -> None:
+    """Deck building by clicks: the first dealt card in hand, the next shown,
+    the next ones face down, the rest discarded."""
+    build = _cards_view(p)["build"]
+    roles = ["hand"] + ["show"] * build["shown"] + ["deck"] * build["down"]
+    for i, role in enumerate(roles):
+        p.click(f'#build-form .buildcard[data-index="{i}"] [data-role="{role}"]')
+        expect(p.locator(f'#build-form .buildcard[data-index="{i}"] [data-role="{role}"]')).to_have_attribute(
+            "aria-pressed", "true")
+    expect(p.locator("#build-go")).to_be_enabled()
+    _cards_step(p, "#build-go")
+
+
+def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_path):
+    from advisor.cards.record import replay_cards
+
+    p = page.page
+    p.click('#game-tabs [data-game="cards"]')
+    p.click('#mode-tabs [data-mode="game"]')
+    p.select_option("#cards-players", "3")
+    p.select_option("#cards-seat-0", "human")
+    p.select_option("#cards-seat-1", "heuristic")
+    p.select_option("#cards-seat-2", "random")
+    p.fill("#cards-seed", "12")
+    p.click("#cards-new")
+    expect(p.locator("#build-form")).to_be_visible()
+    # the build is checked before it is sent: nothing chosen yet
+    expect(p.locator("#build-go")).to_be_disabled()
+    expect(p.locator("#build-status")).to_contain_text("choose 1 card in hand")
+    _cards_build(p)
+    expect(p.locator("#turn-actions")).to_be_visible()
+    expect(p.locator("#to-move")).to_have_text("P0 to move")
+    # a bet first, then the race action; then reveal turns until the leg ends
+    _cards_step(p, '#bet-actions [data-action^="leg:"] >> nth=0')
+    expect(p.locator("#turn-actions")).to_contain_text("now your race action")
+    page.done("advice")  # the advice for the race action alone (the bet is taken)
+    best = p.evaluate("() => window.camelup.S.results.advice.best")
+    assert best["step"] == "race" and all(not m["bet"] for m in best["moves"])
+    _cards_step(p, '#race-actions [data-action="reveal"]')
+    for _ in range(30):  # turns: reveal, then no bet
+        view = _cards_view(p)
+        if view["phase"] == "build" or view["legs"] > 1:
+            break
+        _cards_step(p, '#race-actions [data-action="reveal"]')
+        if _cards_view(p)["table"]["step"] == "bet":
+            expect(p.locator("#turn-actions")).to_contain_text("take a bet, or end the turn")
+            _cards_step(p, "#pass")
+    view = _cards_view(p)
+    assert view["legs"] == 2, "the first leg ended by reveals"
+    # the table shows P0's own cards and hides the others'
+    assert view["viewer"] == 0 and all("hand" not in pl for pl in view["table"]["players"][1:])
+    for row in (1, 2):
+        expect(p.locator(f"#cards-table tbody tr >> nth={row} >> .racecard")).to_have_count(0)
+    if view["phase"] == "build":
+        _cards_build(p)
+    expect(p.locator("#turn-actions")).to_be_visible()
+    page.done("advice")
+    expect(p.locator("#best-move")).not_to_be_empty()
+    expect(p.locator(".curves svg.curve")).to_have_count(3, timeout=180_000)
+    shot(p, "desktop-cards-game")
+    # the board drawn is the game's
+    view = _cards_view(p)
+    game = replay_cards(view["record"])
+    for space, camels in game.state.stacks():
+        for c in camels:
+            expect(p.locator(f'#board [data-space="{space}"] [data-camel="{c}"]')).to_have_count(1)
+    # save: the download is the record, and it replays
+    with p.expect_download() as dl:
+        p.click("#save-game")
+    path = tmp_path / "cards.jsonl"
+    dl.value.save_as(path)
+    record = [json.loads(line) for line in path.read_text().splitlines()]
+    assert record == view["record"] and record[0]["seats"] == ["human", "heuristic", "random"]
+    assert replay_cards(record).state == game.state
+    # load it back and go on from there
+    p.click("text=New game")
+    expect(p.locator("#cards-new")).to_be_visible()
+    p.set_input_files("#load-game", str(path))
+    expect(p.locator("#game-log li")).to_have_count(len(view["log"]))
+    expect(p.locator("#to-move")).to_have_text("P0 to move")
+    assert _cards_view(p)["record"] == record
+    _cards_step(p, '#race-actions [data-action="reveal"]')
+    # undo: back to before P0's reveal
+    expect(p.locator("#undo")).to_be_enabled()
+    p.click("#undo")
+    p.wait_for_function("n => window.camelup.S.view.record.length === n && !window.camelup.S.gameBusy",
+                        arg=len(record), timeout=60_000)
+    assert _cards_view(p)["record"] == record
+    # the same game at phone size: one column, nothing wider than the screen
+    p.set_viewport_size({"width": 390, "height": 844})
+    page.done("advice")
+    assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+    shot(p, "phone-cards-game")
+
+
+def test_a_simulated_camel_up_cards_record_opens_step_by_step_with_its_curves(browser, server, tmp_path):
+    from advisor.cards.bots import play_cards_game
+    from advisor.cards.game import CardsSetup
+    from advisor.cards.record import replay_cards, write_cards_records
+
+    records = [play_cards_game(["heuristic", "random"], CardsSetup(players=2), seed=s) for s in (1, 2)]
+    path = tmp_path / "cards-games.jsonl"
+    write_cards_records(records, path)
+    page = Page(browser, server, path="?mode=game")
+    p = page.page
+    try:
+        p.set_input_files("#load-game", str(path))
+        expect(p.locator("#pick-game option")).to_have_count(2)
+        p.select_option("#pick-game", "1")
+        record = records[1]
+        actions = [e for e in record if e["type"] == "action"]
+        expect(p.locator("#step-label")).to_have_text(f"step {len(actions)} of {len(actions)}")
+        expect(p.locator("#best-block")).to_contain_text("The race is over")
+        expect(p.locator("#game-log li")).to_have_count(len(actions))
+        # step back to a turn in the middle: the board and the advice are those of that step
+        k = next(i for i, e in enumerate(actions, start=1) if e["action"] == "reveal" and i > len(actions) // 2)
+        p.fill("#step-range", str(k - 1))
+        p.dispatch_event("#step-range", "change")
+        expect(p.locator("#step-label")).to_have_text(f"step {k - 1} of {len(actions)}")
+        game = replay_cards(record, upto=k - 1)
+        for space, camels in game.state.stacks():
+            for c in camels:
+                expect(p.locator(f'#board [data-space="{space}"] [data-camel="{c}"]')).to_have_count(1)
+        mover = game.state.current
+        expect(p.locator("#step-mover")).to_contain_text(f"P{mover} to move")
+        page.done("advice")
+        body = p.evaluate("() => window.camelup.S.results.body")
+        assert body["board"] == str(game.state.position(mover))
+        expect(p.locator("#best-move")).not_to_be_empty()
+        p.click("#step-next")
+        expect(p.locator("#step-text")).to_contain_text("revealed")
+        expect(p.locator(".curves svg.curve")).to_have_count(3, timeout=240_000)
+        expect(p.locator(".curves svg.curve >> nth=0 >> line.marker")).to_have_count(1)
+        shot(p, "desktop-cards-review")
+    finally:
+        page.close()

@@ -224,7 +224,8 @@ async def best(request: Request) -> Response:
     opts = inputs.options(body, sub)
     lanes = _lanes(request)
     if sub.game == "cards":
-        result = await lanes.run("slow", "cards_advice", board=sub.board, seed=opts["seed"], others=opts["others"])
+        result = await lanes.run("slow", "cards_advice", board=sub.board, seed=opts["seed"], others=opts["others"],
+                                 step=opts["step"])
     else:
         result = await lanes.run("slow", "advice", state=sub.state, player=sub.player, precision=opts["precision"],
                                  seed=opts["seed"], denial=get_bool(body, "denial", True), race=True,
@@ -240,7 +241,8 @@ def _stages(sub: inputs.Subject, opts: dict, race: bool, advice: bool, denial: b
         if race:
             out.append(("race", "slow", "cards_race", {"board": sub.board, "seed": seed, "others": others}))
         if advice:
-            out.append(("advice", "slow", "cards_advice", {"board": sub.board, "seed": seed, "others": others}))
+            out.append(("advice", "slow", "cards_advice", {"board": sub.board, "seed": seed, "others": others,
+                                                           "step": opts["step"]}))
         return out
     common = {"state": sub.state, "player": sub.player, "precision": precision, "seed": seed, "denial": denial,
               "assumptions": sub.assumptions}
@@ -320,30 +322,58 @@ async def curve(request: Request) -> Response:
         raise InputError("boards: expected a list of board strings")
     if len(boards) > MAX_CURVE_BOARDS:
         raise InputError(f"boards: at most {MAX_CURVE_BOARDS} per request, got {len(boards)}")
+    from ..cards import is_cards, parse_cards
     from ..notation import parse_position
 
+    cards = bool(boards) and is_cards(boards[0])
     for b in boards:  # every board checked before any work
-        parse_position(b)
-    result = await _lanes(request).run("slow", "curve", boards=boards, precision=inputs.get_precision(body, 0.01),
-                                       seed=inputs.get_seed(body, 0))
+        if is_cards(b) != cards:
+            raise InputError("boards: positions of one game (Camel Up Cards positions or board-game boards)")
+        parse_cards(b) if cards else parse_position(b)
+    result = await _lanes(request).run("slow", "cards_curve" if cards else "curve", boards=boards,
+                                       precision=inputs.get_precision(body, 0.01), seed=inputs.get_seed(body, 0))
     return JSONResponse(result)
 
 
 async def game_new(request: Request) -> Response:
     body = await _body(request)
-    edition = get_str(body, "edition", "second", choices=("second", "first"))
-    players = get_int(body, "players", 4, low=1, high=64)
+    edition = get_str(body, "edition", "second", choices=("second", "first", "cards"))
+    players = get_int(body, "players", None if edition == "cards" else 4, low=1, high=64)
     seed = body.get("seed")
     if seed is not None:
         seed = inputs.get_seed(body)
     start = get_int(body, "start", low=0, high=63)
     board = get_str(body, "board", max_len=1000)
+    seats = body.get("seats")
+    track = get_str(body, "track", max_len=64)
+    if edition == "cards":
+        from .cardsgame import check_seats
+
+        for name, value in (("start", start), ("board", board)):
+            if value is not None:
+                raise InputError(f"{name} applies to the board games (a Camel Up Cards game starts by its set-up "
+                                 "card, player 0 first)")
+        if seats is not None:
+            if not isinstance(seats, list) or len(seats) > 64:
+                raise InputError("seats: a list of seat names, human or a bot (random, heuristic, greedy)")
+            check_seats(seats, len(seats) if players is None else players)
+    else:
+        for name, value in (("seats", seats), ("track", track)):
+            if value is not None:
+                raise InputError(f"{name} applies to Camel Up Cards games (edition cards)")
     if board is not None:
         from ..notation import parse_position
 
         parse_position(board)
-    result = await _lanes(request).run("fast", "game_new", edition=edition, players=players, seed=seed, start=start,
-                                       board=board)
+    if edition == "cards":
+        from .cardsgame import DEFAULT_SEATS
+
+        chosen = seats if seats is not None else DEFAULT_SEATS[:players or 4]
+        lane = "slow" if "greedy" in chosen else "fast"
+    else:
+        lane = "fast"
+    result = await _lanes(request).run(lane, "game_new", edition=edition, players=players, seed=seed, start=start,
+                                       board=board, seats=seats, track=track)
     return JSONResponse(result)
 
 
@@ -358,17 +388,26 @@ def _record(body: dict) -> list:
     return record
 
 
+def _game_lane(record: list) -> str:
+    """Games run in the fast lane; a Camel Up Cards game with a greedy bot
+    (the advisor's choice on every move) in the slow one."""
+    seats = record[0].get("seats", record[0].get("bots"))
+    return "slow" if record[0].get("game") == "cards" and isinstance(seats, list) and "greedy" in seats else "fast"
+
+
 async def game_replay(request: Request) -> Response:
     body = await _body(request)
-    return JSONResponse(await _lanes(request).run("fast", "game_replay", record=_record(body)))
+    record = _record(body)
+    return JSONResponse(await _lanes(request).run(_game_lane(record), "game_replay", record=record))
 
 
 async def game_act(request: Request) -> Response:
     body = await _body(request)
     record = _record(body)
-    action = get_str(body, "action", max_len=32)
+    action = get_str(body, "action", max_len=64)
     if action is None:
-        raise InputError("action: give the action of the player to move, e.g. leg:R or pyramid")
+        raise InputError("action: give the action of the player to move, e.g. leg:R, pyramid or (Camel Up Cards) "
+                         "reveal")
     roll = body.get("roll")
     if roll is not None:
         roll = inputs._check_keys(roll, "roll", {"die", "value", "colour"})
@@ -395,8 +434,8 @@ async def game_act(request: Request) -> Response:
                 raise InputError(f"reveals[{k}]: give pile (winner or loser), index and colour")
             checked.append({"pile": pile, "index": index, "colour": colour})
         reveals = checked
-    return JSONResponse(await _lanes(request).run("fast", "game_act", record=record, action=action, roll=roll,
-                                                  random_roll=random, reveals=reveals))
+    return JSONResponse(await _lanes(request).run(_game_lane(record), "game_act", record=record, action=action,
+                                                  roll=roll, random_roll=random, reveals=reveals))
 
 
 async def game_load(request: Request) -> Response:

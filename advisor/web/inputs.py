@@ -37,21 +37,31 @@ _SUBJECT = {
 _ODDS = {"precision": "race odds: 95% half-width to reach (default 0.002, at least 0.001)",
          "seed": "seed of every sampled figure (default: drawn and reported)",
          "others": "Camel Up Cards: other players' race actions in later legs, random (default) or reveal"}
+_STEP = {"step": "Camel Up Cards: the part of the turn still to play: turn (default: race action and optional bet), "
+                 "race (the bet is taken: race actions alone), bet (the race action is done: a bet or pass)"}
 FIELDS["/api/odds"] = {**_SUBJECT, **_ODDS, "leg_only": "leg odds only (default false)"}
-FIELDS["/api/best"] = {**_SUBJECT, **_ODDS, "denial": "compute the denial column (default true)"}
-FIELDS["/api/analyse"] = {**_SUBJECT, **_ODDS, "denial": "compute the denial column (default true)",
+FIELDS["/api/best"] = {**_SUBJECT, **_ODDS, **_STEP, "denial": "compute the denial column (default true)"}
+FIELDS["/api/analyse"] = {**_SUBJECT, **_ODDS, **_STEP, "denial": "compute the denial column (default true)",
                           "race": "also the race odds (default true)",
                           "advice": "also the advice (default true)"}
 FIELDS["/api/position"] = {"board": "a board string to read", "position": "a position object to write"}
 FIELDS["/api/state"] = {"state": "a game state object"}
-FIELDS["/api/curve"] = {"boards": "board strings (at most 400)",
+FIELDS["/api/curve"] = {"boards": "board strings of one game (at most 400): board-game boards, or Camel Up Cards "
+                                  "positions (the spectator's positions of a game view's curve_boards)",
                         "precision": "race odds precision (default 0.01)", "seed": "seed (default 0)"}
-FIELDS["/api/game/new"] = {"edition": "second (default) or first", "players": "players (default 4)",
-                           "seed": "seed of the set-up and of random rolls (default: drawn)",
-                           "start": "the first player (default: drawn)",
-                           "board": "a start position instead of the set-up by the rules"}
+FIELDS["/api/game/new"] = {"edition": "second (default), first or cards (Camel Up Cards)",
+                           "players": "players (default 4; Camel Up Cards: 2..6, default as many as seats)",
+                           "seed": "seed of the set-up and of random rolls, deals and shuffles (default: drawn)",
+                           "start": "the first player (default: drawn; board games)",
+                           "board": "a start position instead of the set-up by the rules (board games)",
+                           "seats": "Camel Up Cards: one per player, human or a bot (random, heuristic, greedy), "
+                                    "at least one human (default: human, heuristic, greedy, random...)",
+                           "track": "Camel Up Cards: the track cards after the start card, n/s/h (default: the "
+                                    "default track for the players)"}
 FIELDS["/api/game/replay"] = {"record": "a game record: the list of its JSON-lines entries"}
-FIELDS["/api/game/act"] = {"record": "the game record so far", "action": "the action of the player to move",
+FIELDS["/api/game/act"] = {"record": "the game record so far",
+                           "action": "the action of the player to move (Camel Up Cards: reveal, hand, palm:N, "
+                                     "fennec:N, leg:C, mid:C, winner:C, loser:C, pass, build:H/S/D/X)",
                            "roll": "for pyramid: {die, value, colour} (colour for the grey die)",
                            "random": "for pyramid: draw the roll at random (default false)",
                            "reveals": "face-down cards of unseen colour turned over first: [{pile, index, colour}] "
@@ -227,7 +237,11 @@ def options(body: dict, sub: Subject) -> dict:
     others = get_str(body, "others", choices=("random", "reveal"))
     if others is not None and sub.game != "cards":
         raise InputError("others applies to Camel Up Cards positions only")
-    return {"precision": get_precision(body), "seed": get_seed(body), "others": others or "random"}
+    step = get_str(body, "step", choices=("turn", "race", "bet"))
+    if step is not None and sub.game != "cards":
+        raise InputError("step applies to Camel Up Cards positions only")
+    return {"precision": get_precision(body), "seed": get_seed(body), "others": others or "random",
+            "step": step or "turn"}
 
 
 # --------------------------------------------------------------------------

@@ -26,12 +26,18 @@ DESCRIPTIONS = {
     "/api/curve": "Per board: P(1st this leg), P(wins the race), P(finishes last) of every camel (the curves of "
                   "`camelup chart`).",
     "/api/game/new": "Start a game (set-up by the rules, or a given start board): answers the game view with its "
-                     "record.",
-    "/api/game/replay": "Replay a game record (the browser holds it; undo is the record less its last action).",
+                     "record. With `edition: cards` a Camel Up Cards game: the seats (humans and bots), the set-up "
+                     "and first deal drawn from `seed`, the bots' moves until a human is to move; the view is the "
+                     "human to move's (no other player's hidden card outside `record`).",
+    "/api/game/replay": "Replay a game record (the browser holds it; undo is the record less its last action). "
+                        "A Camel Up Cards record cut at a bot's move gets the bots' moves; a finished one answers "
+                        "every step (`steps`: the table as the player to move saw it).",
     "/api/game/act": "Replay a record and play the action of the player to move; for `pyramid` the die that "
-                     "came out and its face, or `random`.",
-    "/api/game/load": "Read the text of a JSON-lines file of game records (as `camelup simulate` writes): a "
-                      "summary of each game and the view of one.",
+                     "came out and its face, or `random`. Camel Up Cards: the action of the human to move "
+                     "(build:H/S/D/X in the deck building, then reveal, hand, palm:N, fennec:N, a bet or pass), "
+                     "then the bots' moves until a human is to move.",
+    "/api/game/load": "Read the text of a JSON-lines file of game records (as `camelup simulate` writes, board "
+                      "games or Camel Up Cards): a summary of each game and the view of one.",
 }
 
 _ERROR = {"description": "one-line error", "content": {"application/json": {"schema": {

@@ -137,12 +137,56 @@ def cards_race(board: str, seed: int, others: str) -> dict:
     return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others))}
 
 
-def cards_advice(board: str, seed: int, others: str) -> dict:
+def cards_advice(board: str, seed: int, others: str, step: str = "turn") -> dict:
+    """``camelup best --json`` for a Camel Up Cards position; ``step`` is
+    the part of a turn still to play (:func:`cards_step_moves`)."""
     from ..cards import cards_best, parse_cards
     from ..jsonout import cards_best_json
 
     pos = parse_cards(board)
-    return {"best": cards_best_json(pos, cards_best(pos, seed=seed, others=others))}
+    best = cards_best_json(pos, cards_best(pos, seed=seed, others=others))
+    if step != "turn":
+        best["moves"] = cards_step_moves(best["moves"], step)
+        best["step"] = step
+    return {"best": best}
+
+
+def cards_step_moves(moves: list[dict], step: str) -> list[dict]:
+    """The moves of :func:`advisor.cards.cards_best` (whole turns) that are
+    left when part of the turn is played.  ``race``: the bet of this turn is
+    taken, so the race actions alone.  ``bet``: the race action is done, so
+    a bet or ``pass``; a bet's EV is that of taking it and then the deck
+    being revealed (``B+reveal``) less that of the reveal alone, both from
+    this position."""
+    if step == "race":
+        return [m for m in moves if not m["bet"]]
+    reveal = next(m["ev"] for m in moves if m["action"] == "reveal")
+    out = [{**m, "action": m["bet"], "race": "", "timing": "", "ev": m["ev"] - reveal}
+           for m in moves if m["race"] == "reveal" and m["timing"] == "before"]
+    out.append({"action": "pass", "race": "", "bet": "", "timing": "", "ev": 0.0})
+    return sorted(out, key=lambda m: -m["ev"])
+
+
+def cards_curve(boards: list[str], precision: float, seed: int) -> dict:
+    """Per Camel Up Cards position: P(1st this leg), P(wins the race),
+    P(finishes last) of every camel, computed as
+    :func:`advisor.plotting.cards_game_odds` does for each turn of a game."""
+    from ..cards import cards_odds, parse_cards
+
+    rows = []
+    cache: dict[str, dict] = {}
+    for text in boards:
+        pos = parse_cards(text)
+        key = str(pos).split(" legtiles:")[0]
+        if key not in cache:
+            odds = cards_odds(pos, precision=precision, seed=seed)
+            cache[key] = {
+                "leg": {c: float(odds.leg[i, 0]) for i, c in enumerate(odds.camels)},
+                "win": {c: float(odds.win[i]) for i, c in enumerate(odds.camels)},
+                "lose": {c: float(odds.lose[i]) for i, c in enumerate(odds.camels)},
+            }
+        rows.append({"board": text, **cache[key]})
+    return {"rows": rows, "precision": precision, "seed": seed}
 
 
 def curve(boards: list[str], precision: float, seed: int) -> dict:
@@ -266,13 +310,28 @@ def _replay(record: list) -> Any:
         raise RecordError(f"not a valid game record: {detail}") from None
 
 
-def game_new(edition: str, players: int, seed: int | None, start: int | None, board: str | None) -> dict:
+def game_new(edition: str, players: int | None, seed: int | None, start: int | None, board: str | None,
+             seats: list[str] | None = None, track: str | None = None) -> dict:
     from ..game import Game
 
-    return game_view(Game(edition, players, seed, start=start, position=board))
+    if edition == "cards":
+        from .cardsgame import cards_new
+
+        return cards_new(players, seed, seats, track)
+    return game_view(Game(edition, 4 if players is None else players, seed, start=start, position=board))
+
+
+def _is_cards(record: list) -> bool:
+    from ..cards.record import is_cards_record
+
+    return is_cards_record(record)
 
 
 def game_replay(record: list) -> dict:
+    if _is_cards(record):
+        from .cardsgame import cards_replay
+
+        return cards_replay(record)
     return game_view(_replay(record))
 
 
@@ -293,6 +352,12 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
     from ..game import Roll
     from ..turns import UnrevealedCards
 
+    if _is_cards(record):
+        from .cardsgame import cards_act
+
+        if roll is not None or random_roll or reveals is not None:
+            raise IllegalActionError("roll, random and reveals are for the board games: Camel Up Cards has no dice")
+        return cards_act(record, action)
     game = _replay(record)
     if game.finished:
         raise IllegalActionError("the game is over")
@@ -321,14 +386,18 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
 def game_load(text: str, index: int) -> dict:
     """The games of a JSON-lines file (as ``camelup simulate`` writes it)
     sent by the browser: a summary of each and the view of game ``index``."""
+    from ..cards.record import is_cards_file, read_cards_records
     from ..game import read_records
 
     fd, path = tempfile.mkstemp(suffix=".jsonl", prefix="camelup-upload-")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        cards = is_cards_file(path)
         try:
-            games = read_records(path)
+            games = read_cards_records(path) if cards else read_records(path)
+        except AdvisorError as exc:
+            raise RecordError(str(exc).replace(path, "the file")) from None
         except (ValueError, AttributeError, TypeError) as exc:
             raise RecordError(str(exc).replace(path, "the file")) from None
     finally:
@@ -337,6 +406,13 @@ def game_load(text: str, index: int) -> dict:
         raise RecordError("the file holds no game record (a record starts with its setup line)")
     if not 0 <= index < len(games):
         raise RecordError(f"game {index}: the file holds {len(games)} game(s)")
+    if cards:
+        from .cardsgame import cards_replay, cards_summaries
+
+        view = cards_replay(games[index])
+        view["games"] = cards_summaries(games)
+        view["index"] = index
+        return view
     summaries = []
     for k, rec in enumerate(games):
         setup, end = rec[0], rec[-1]
@@ -369,8 +445,8 @@ def sleep(seconds: float) -> dict:
 
 TASKS: dict[str, Callable[..., dict]] = {
     "leg": leg, "race": race, "advice": advice, "cards_leg": cards_leg, "cards_race": cards_race,
-    "cards_advice": cards_advice, "curve": curve, "game_new": game_new, "game_replay": game_replay,
-    "game_act": game_act, "game_load": game_load, "ping": ping, "sleep": sleep,
+    "cards_advice": cards_advice, "curve": curve, "cards_curve": cards_curve, "game_new": game_new,
+    "game_replay": game_replay, "game_act": game_act, "game_load": game_load, "ping": ping, "sleep": sleep,
 }
 
 

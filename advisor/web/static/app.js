@@ -10,6 +10,7 @@ import { drawBoardGame, drawCardsBoard, wireGestures } from "./board.js";
 import { adviceList, actionWords, chip, figureHeat, h, legTable, raceTable, signed, tileHeat } from "./results.js";
 import { renderCardsPanel, renderPlayers } from "./panels.js";
 import { renderGame } from "./game.js";
+import { cardsAnalysisBody, cardsBoardText, cardsSnapshot, cardsTablePanel, lastHumanAction, privateShown, renderCardsGame, stepIndex } from "./cardsgame.js";
 import { drawCurves } from "./chart.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,7 +39,11 @@ export const S = {
   curve: new Map(), // board -> curve row
   gameError: null,
   gameBusy: false,
+  step: null, // Camel Up Cards: the step shown of a finished game (null: the end)
+  cardsShown: null, // Camel Up Cards: the human whose own cards the screen shows
 };
+
+const isCardsGame = () => S.mode === "game" && S.view?.edition === "cards";
 
 // ---------------------------------------------------------------- start
 
@@ -60,7 +65,7 @@ async function init() {
     await applyText(board, true);
   }
   if (!S.pos) await loadBoard(S.info.examples.second);
-  if (params.get("mode") === "game" && S.game !== "cards") switchMode("game");
+  if (params.get("mode") === "game") switchMode("game");
   document.body.dataset.ready = "1";
 }
 
@@ -321,7 +326,6 @@ function editFigure(space, name) {
 
 async function switchGame(game) {
   if (game === S.game && S.pos) return;
-  if (S.mode === "game" && game === "cards") switchMode("analyse");
   S.selected = null;
   S.tool = "camel";
   S.owner = null;
@@ -334,9 +338,6 @@ async function switchGame(game) {
 }
 
 function switchMode(mode) {
-  if (mode === "game" && S.game === "cards") {
-    S.gameError = "Following a whole game covers the board games (Camel Up, 1st edition); for Camel Up Cards, enter each revealed card in the editor.";
-  }
   S.mode = mode;
   S.selected = null;
   render();
@@ -399,8 +400,14 @@ async function analyse() {
   if (!S.pos || S.draft?.tray?.length) return render();
   let body;
   if (S.mode === "game") {
-    if (S.game === "cards" || !S.view || S.view.finished) return render();
-    body = { state: S.view.advised, seed: S.seed, precision: S.precision };
+    if (isCardsGame()) {
+      const cards = cardsAnalysisBody(S);
+      if (!cards) return render();
+      body = { ...cards, seed: S.seed };
+    } else {
+      if (S.game === "cards" || !S.view || S.view.finished) return render();
+      body = { state: S.view.advised, seed: S.seed, precision: S.precision };
+    }
   } else if (S.game === "cards") {
     body = { board: S.pos.board, seed: S.seed };
   } else {
@@ -445,13 +452,7 @@ function render() {
   document.body.dataset.game = S.game;
   document.body.dataset.mode = S.mode;
   for (const b of document.querySelectorAll("#game-tabs button")) b.setAttribute("aria-pressed", String(b.dataset.game === S.game));
-  for (const b of document.querySelectorAll("#mode-tabs button")) {
-    b.setAttribute("aria-pressed", String(b.dataset.mode === S.mode));
-    // whole games (and their records) are those of the board games
-    const off = b.dataset.mode === "game" && S.game === "cards";
-    b.disabled = off;
-    b.title = off ? "Whole games cover Camel Up and its 1st edition; for Camel Up Cards, enter each revealed card in the editor" : "";
-  }
+  for (const b of document.querySelectorAll("#mode-tabs button")) b.setAttribute("aria-pressed", String(b.dataset.mode === S.mode));
   renderBoard();
   renderTools();
   renderSide();
@@ -460,6 +461,7 @@ function render() {
 }
 
 function boardModel() {
+  if (isCardsGame()) return cardsSnapshot(S);
   if (S.mode === "game" && S.view) {
     if (!S.view.finished) return S.view.position;
     // the race is over: the final stacks, those beyond the track drawn apart
@@ -535,10 +537,11 @@ function renderTools() {
   const inGame = S.mode === "game" && !!S.view;
   input.readOnly = inGame;
   $("text-form").querySelector("button").hidden = inGame;
-  if (inGame) input.value = S.view.board;
+  if (inGame) input.value = S.view.edition === "cards" ? cardsBoardText(S) : S.view.board;
   else if (S.pos && document.activeElement !== input && $("text-error").hidden) input.value = S.pos.board;
   if (S.mode === "game") {
-    box.append(h("p", { class: "note" }, "The board follows the game: record each turn on the right."));
+    box.append(h("p", { class: "note" }, S.game === "cards" ? "The board follows the game: play each turn on the right."
+      : "The board follows the game: record each turn on the right."));
     return;
   }
   const ed = S.info[S.game];
@@ -598,6 +601,14 @@ async function randomSetup() {
 
 function renderSide() {
   const box = $("side-block");
+  if (isCardsGame()) {
+    box.replaceChildren(cardsTablePanel(S, { ...S.info.cards, colours: S.info.colours, names: S.info.names }));
+    return;
+  }
+  if (S.mode === "game" && S.game === "cards") {
+    box.replaceChildren(h("p", { class: "note" }, ""));
+    return;
+  }
   if (S.mode === "game" && S.game !== "cards") {
     box.replaceChildren(S.view ? gameTable() : h("p", { class: "note" }, ""));
     return;
@@ -657,7 +668,8 @@ function bestCallout() {
   box.replaceChildren();
   const best = currentBest();
   const info = { ...S.info[S.game], colours: S.info.colours, names: S.info.names };
-  if (S.mode === "game" && S.view?.finished) {
+  const atEnd = !isCardsGame() || !S.view.finished || stepIndex(S) === S.view.steps.length - 1;
+  if (S.mode === "game" && S.view?.finished && atEnd) {
     const sum = S.view.summary;
     const order = sum.winners.map((p) => `P${p}`).join(" and ");
     box.append(h("p", { class: "lead" }, `The race is over: ${info.names[sum.winner_camel]} won, ${info.names[sum.loser_camel]} came last. `,
@@ -666,7 +678,7 @@ function bestCallout() {
   }
   if (!best || !best.moves.length) return;
   const top = best.moves[0];
-  const who = S.game === "cards" ? "you" : `P${best.player}`;
+  const who = isCardsGame() ? `P${cardsSnapshot(S).viewer}` : S.game === "cards" ? "you" : `P${best.player}`;
   const final = !!S.results?.advice;
   box.append(
     h("p", { class: "kicker" }, final ? `Best move for ${who}` : `Best move for ${who} so far (overall cards still being valued)`),
@@ -690,7 +702,7 @@ export function renderResults() {
   const adviceBox = $("advice");
   const odds = r?.race?.odds ?? r?.leg?.odds;
   const waiting = (text) => h("p", { class: "note pending" }, text);
-  const blank = S.mode === "game" && (!S.view || S.view.finished);
+  const blank = S.mode === "game" && (!S.view || (isCardsGame() ? !cardsAnalysisBody(S) : S.view.finished));
   for (const id of ["advice-block", "leg-block", "race-block"]) $(id).hidden = blank;
   legBox.replaceChildren(blank ? "" : odds ? legTable(odds, info, { race_ends: r?.leg?.race_ends, landings: r?.leg?.landings }) : waiting("Counting every die order…"));
   raceBox.replaceChildren(blank ? "" : r?.race ? raceTable(r.race.odds, info) : waiting("Simulating races…"));
@@ -711,13 +723,27 @@ function renderGameBlock() {
   box.hidden = S.mode !== "game";
   curves.hidden = S.mode !== "game" || !S.view;
   if (S.mode !== "game") return;
-  box.replaceChildren(renderGame(S, gameActions));
+  const cards = S.view ? S.view.edition === "cards" : S.game === "cards";
+  box.replaceChildren(cards ? renderCardsGame(S, gameActions, { ...S.info.cards, colours: S.info.colours, names: S.info.names })
+    : renderGame(S, gameActions));
   drawCurveBlock();
 }
 
 const gameActions = {
   async newGame(opts) {
     await gameCall("/api/game/new", { edition: S.game, ...opts });
+  },
+  render() {
+    render();
+  },
+  shown() {
+    render();
+    scheduleAnalysis();
+  },
+  step(k) {
+    S.step = k;
+    render();
+    scheduleAnalysis();
   },
   async act(action, roll, random = false, reveals = null) {
     const body = { record: S.view.record, action };
@@ -730,13 +756,20 @@ const gameActions = {
     await gameCall("/api/game/replay", { record: S.view.record });
   },
   async undo() {
+    if (S.view.edition === "cards") {
+      // back to before the last move of a human (the bots' moves after it go too)
+      const cut = lastHumanAction(S.view);
+      if (cut === null) return;
+      await gameCall("/api/game/replay", { record: S.view.record.slice(0, cut) });
+      return;
+    }
     const rec = S.view.record.filter((e) => e.type !== "end");
     if (rec.length <= 1) return;
     await gameCall("/api/game/replay", { record: rec.slice(0, -1) });
   },
   save() {
     const text = S.view.record.map((e) => JSON.stringify(e)).join("\n") + "\n";
-    download(new Blob([text], { type: "application/x-ndjson" }), "camelup-game.jsonl");
+    download(new Blob([text], { type: "application/x-ndjson" }), S.view.edition === "cards" ? "camelup-cards-game.jsonl" : "camelup-game.jsonl");
   },
   async load(file, index = 0) {
     const text = await file.text();
@@ -749,7 +782,9 @@ const gameActions = {
   close() {
     S.view = null;
     S.curve.clear();
+    S.step = null;
     render();
+    scheduleAnalysis();
   },
 };
 
@@ -761,8 +796,21 @@ async function gameCall(path, body) {
     const view = await postJSON(path, body);
     S.gameError = null;
     if (S.view && view.record[0].seed !== S.view.record[0].seed) S.curve.clear();
+    const sameGame = S.view && JSON.stringify(S.view.record[0]) === JSON.stringify(view.record[0]);
+    if (!sameGame || view.finished !== S.view.finished) S.step = null;
+    if (!sameGame) S.cardsShown = null;
     S.view = view;
-    if (view.edition !== S.game) S.game = view.edition;
+    if (view.edition !== S.game) {
+      // the editor follows the game of the record opened
+      S.selected = null;
+      S.tool = "camel";
+      const obj = await postJSON("/api/position", { board: S.last[view.edition] ?? S.info.examples[view.edition] });
+      S.pos = obj;
+      S.game = obj.game;
+      S.draft = clone(obj);
+      S.draft.tray = [];
+      S.table = defaultTable();
+    }
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     S.gameError = err.message;
@@ -776,12 +824,26 @@ async function gameCall(path, body) {
 
 const curveKey = (board) => board.split(" legtiles:")[0];
 
+// the boards of the curves: one per turn (Camel Up Cards: the position a
+// spectator sees at the start of every player's turn)
+function curveBoards() {
+  if (S.view.edition === "cards") return { boards: S.view.curve_boards, legs: S.view.curve_legs };
+  return { boards: S.view.finished ? S.view.boards.slice(0, -1) : S.view.boards, legs: S.view.leg_of_turn };
+}
+
+let curveRuns = 0;
+
 async function updateCurve() {
   if (!S.view) return;
-  const boards = S.view.finished ? S.view.boards.slice(0, -1) : S.view.boards;
+  const run = ++curveRuns;
+  const view = S.view;
+  const { boards } = curveBoards();
   const missing = [...new Set(boards.map(curveKey))].filter((b) => !S.curve.has(b));
-  for (let i = 0; i < missing.length; i += 400) {
-    const part = missing.slice(i, i + 400);
+  // Camel Up Cards odds take longer: a few boards per request, drawn as they come
+  const size = view.edition === "cards" ? 6 : 400;
+  for (let i = 0; i < missing.length; i += size) {
+    if (run !== curveRuns || S.view !== view) return;
+    const part = missing.slice(i, i + size);
     try {
       const out = await postJSON("/api/curve", { boards: part });
       part.forEach((b, k) => S.curve.set(b, out.rows[k]));
@@ -789,6 +851,7 @@ async function updateCurve() {
       if (!(err instanceof ApiError)) throw err;
       return;
     }
+    if (size < missing.length) drawCurveBlock();
   }
   drawCurveBlock();
 }
@@ -796,16 +859,22 @@ async function updateCurve() {
 function drawCurveBlock() {
   const box = $("curves");
   if (!S.view || S.mode !== "game") return;
-  const boards = S.view.finished ? S.view.boards.slice(0, -1) : S.view.boards;
+  const { boards, legs } = curveBoards();
   const rows = boards.map((b) => S.curve.get(curveKey(b)));
-  if (!rows.length || rows.some((r) => !r)) {
-    box.replaceChildren(h("p", { class: "note pending" }, "Computing the odds after every turn…"));
+  const done = rows.filter((r) => r).length;
+  if (!rows.length || done < rows.length) {
+    box.replaceChildren(h("p", { class: "note pending", id: "curve-progress" },
+      rows.length ? `Computing the odds at every turn… ${done} of ${rows.length}` : "The curves start with the first turn."));
     return;
   }
   const info = { colours: S.info.colours };
   const result = S.view.finished ? { winner: S.view.summary.winner_camel, loser: S.view.summary.loser_camel } : {};
-  box.replaceChildren(drawCurves(rows, S.view.leg_of_turn, info, result),
-    h("p", { class: "note" }, "Leg ends dashed", S.view.finished ? "; the race's winner and last camel drawn thick." : "."));
+  const cards = S.view.edition === "cards";
+  const marker = cards && S.view.finished ? cardsSnapshot(S).curve_index : null;
+  box.replaceChildren(drawCurves(rows, legs, info, result, marker),
+    h("p", { class: "note" }, "Leg ends dashed", S.view.finished ? "; the race's winner and last camel drawn thick" : "",
+      marker !== null ? "; the step shown marked" : "", ".",
+      cards ? " The odds a spectator can give at the start of each turn (the shown, revealed and played cards known)." : ""));
 }
 
 // ---------------------------------------------------------------- share & export
@@ -865,7 +934,8 @@ function wireShare() {
   $("copy-board").addEventListener("click", () => { close(); copy(currentBoard(), "board string"); });
   $("save-state").addEventListener("click", () => {
     close();
-    const data = S.mode === "game" && S.view ? S.view.state : S.game === "cards" ? { board: S.pos.board } : tableState();
+    const data = isCardsGame() ? { board: cardsBoardText(S) }
+      : S.mode === "game" && S.view ? S.view.state : S.game === "cards" ? { board: S.pos.board } : tableState();
     download(new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" }), "camelup-state.json");
   });
   $("save-png").addEventListener("click", async () => {
@@ -875,6 +945,7 @@ function wireShare() {
 }
 
 function currentBoard() {
+  if (isCardsGame()) return cardsBoardText(S);
   return S.mode === "game" && S.view ? S.view.board : S.pos.board;
 }
 

@@ -11,7 +11,7 @@ const R = 10;
 const T = 22;
 const B = 22;
 
-function one(rows, key, title, camels, colours, legStarts, actual) {
+function one(rows, key, title, camels, colours, legStarts, actual, marker) {
   const n = Math.max(rows.length - 1, 1);
   const x = (i) => L + ((W - L - R) * i) / n;
   const y = (p) => T + (H - T - B) * (1 - p);
@@ -25,6 +25,9 @@ function one(rows, key, title, camels, colours, legStarts, actual) {
     root.append(svg("line", { x1: x(i - 0.5), x2: x(i - 0.5), y1: T, y2: H - B, stroke: "#999", "stroke-dasharray": "4 3" }));
   }
   root.append(svg("text", { x: W - R, y: H - 6, "text-anchor": "end", "font-size": 10, fill: "#666" }, "turn →"));
+  if (marker !== null && marker !== undefined) {
+    root.append(svg("line", { x1: x(marker), x2: x(marker), y1: T - 4, y2: H - B, stroke: "#ff2d95", "stroke-width": 2, class: "marker" }));
+  }
   for (const c of camels) {
     const pts = rows.map((r, i) => `${x(i).toFixed(1)},${y(r[key][c]).toFixed(1)}`).join(" ");
     const stroke = colours[c] === "#f4f4f4" ? "#bbb" : colours[c];
@@ -35,16 +38,17 @@ function one(rows, key, title, camels, colours, legStarts, actual) {
   return root;
 }
 
-export function drawCurves(rows, legOfTurn, info, result = {}) {
+// `marker`: a turn to mark (the step shown), or null.
+export function drawCurves(rows, legOfTurn, info, result = {}, marker = null) {
   const camels = Object.keys(rows[0].leg);
   const legStarts = [];
   for (let i = 1; i < rows.length; i++) if (legOfTurn[i] !== legOfTurn[i - 1]) legStarts.push(i);
   const box = document.createElement("div");
   box.className = "curves";
   box.append(
-    one(rows, "leg", "P(wins this leg)", camels, info.colours, legStarts, null),
-    one(rows, "win", "P(wins the race)", camels, info.colours, legStarts, result.winner),
-    one(rows, "lose", "P(comes last)", camels, info.colours, legStarts, result.loser),
+    one(rows, "leg", "P(wins this leg)", camels, info.colours, legStarts, null, marker),
+    one(rows, "win", "P(wins the race)", camels, info.colours, legStarts, result.winner, marker),
+    one(rows, "lose", "P(comes last)", camels, info.colours, legStarts, result.loser, marker),
   );
   return box;
 }

@@ -55,6 +55,7 @@ function cardsWords(action, name) {
       case "mid": return `take the ${name(arg)} midfield card`;
       case "winner": return `take the ${name(arg)} overall winner card`;
       case "loser": return `take the ${name(arg)} overall loser card`;
+      case "pass": return "end the turn without a bet";
       default: return p;
     }
   };
