@@ -567,33 +567,12 @@ def _on_processes(jobs, processes: int | None) -> Iterator[Reviewed]:
 
 def _on_dask(jobs, scheduler: str | None, per_task: int = 4) -> Iterator[Reviewed]:
     """Games in tasks of ``per_task`` on the cluster, results in file order."""
-    from collections import deque
-    from itertools import islice
+    from .cluster import connect, ordered_tasks
 
     if not scheduler:
         raise AdvisorError("the dask engine needs a scheduler address (--scheduler tcp://HOST:8786)")
+    client = connect(scheduler)
     try:
-        from dask.distributed import Client
-    except ImportError:
-        raise AdvisorError("the dask engine needs Dask: pip install 'camelup-advisor[dask]'") from None
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise AdvisorError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    try:
-        window = 4 * max(1, sum(client.nthreads().values()))
-        pending: deque = deque()
-        jobs = iter(jobs)
-        while True:
-            chunk = list(islice(jobs, per_task))
-            if chunk:
-                pending.append(client.submit(_review_many, chunk, pure=False))
-            if pending and (not chunk or len(pending) >= window):
-                future = pending.popleft()
-                results = future.result()
-                future.release()
-                yield from results
-            if not chunk and not pending:
-                break
+        yield from ordered_tasks(client, _review_many, jobs, per_task)
     finally:
         client.close()
