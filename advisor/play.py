@@ -26,7 +26,9 @@ exactly as it would have without the interruption, and ``undo`` keeps the
 dice: a pyramid roll taken back and rolled again shows the same die and face,
 so it cannot be re-drawn to fish for a better roll.  A different action leads
 to a different game, whose later rolls are fresh draws: what an undone turn
-revealed tells nothing about them.
+revealed tells nothing about them.  A game recorded with per-leg dice
+(``"dice": "leg"``, :mod:`advisor.dice`) continues with its own dice: each
+leg's rolls fixed by the seed and the leg whatever is played.
 
 The table (:class:`Table`: seats, bots, prompts, commands, saving, undo,
 leaving) drives its game through an engine adapter: :class:`BoardEngine`
@@ -342,7 +344,12 @@ class BoardEngine:
         return True
 
     def apply(self, action: str) -> dict:
-        roll = self.game.draw_roll(history_rng(self.game.record, CHANCE)) if action == "pyramid" else None
+        roll = None
+        if action == "pyramid":
+            # per-leg dice ("leg", advisor.dice) are already the same whatever is played or
+            # undone: the game's own source; otherwise the dice come from the history
+            rng = None if self.game.dice_source.mode == "leg" else history_rng(self.game.record, CHANCE)
+            roll = self.game.draw_roll(rng)
         return self.game.apply(action, roll)
 
     def news(self) -> str:

@@ -16,7 +16,7 @@ from advisor.kernels.cards import KINDS, N_CAMELS, PALM, FENNEC, move, rank_code
 
 
 @njit(cache=True)
-def _deck_left(known, unknown):
+def deck_left(known, unknown):
     n = unknown
     for t in range(KINDS):
         n += known[t]
@@ -24,7 +24,7 @@ def _deck_left(known, unknown):
 
 
 @njit(cache=True)
-def _end_state(over, fig):
+def end_state(over, fig):
     return (1 if over else 0) + 2 * (fig[PALM] != 0) + 4 * (fig[FENNEC] != 0)
 
 
@@ -43,7 +43,7 @@ def leg_dfs(sp, ht, fig, length, known, pool, unknown, codes, figs):
     The deck holds the ``known`` cards and ``unknown`` more drawn from
     ``pool`` without replacement (every order equally likely).
     """
-    depth = _deck_left(known, unknown)
+    depth = deck_left(known, unknown)
     st_sp = np.empty((depth + 1, N_CAMELS), np.int64)
     st_ht = np.empty((depth + 1, N_CAMELS), np.int64)
     st_fig = np.empty((depth + 1, 2), np.int64)
@@ -98,7 +98,7 @@ def leg_dfs(sp, ht, fig, length, known, pool, unknown, codes, figs):
         first = kind if d == 0 else st_first[d]
         over = move(st_sp[e], st_ht[e], st_fig[e], length, kind // 2, kind % 2 + 1)
         if over or n == 1:
-            codes[first, _end_state(over, st_fig[e]), rank_code(st_sp[e], st_ht[e])] += p
+            codes[first, end_state(over, st_fig[e]), rank_code(st_sp[e], st_ht[e])] += p
             for f in range(2):
                 if st_fig[e, f]:
                     figs[first, f] += p

@@ -15,19 +15,7 @@ import numpy as np
 from numba import njit
 
 from advisor.kernels.cards import FENNEC, KINDS, N_CAMELS, PALM, completions, move, rank_code
-
-
-@njit(cache=True)
-def _deck_left(known, unknown):
-    n = unknown
-    for t in range(KINDS):
-        n += known[t]
-    return n
-
-
-@njit(cache=True)
-def _end_state(over, fig):
-    return (1 if over else 0) + 2 * (fig[PALM] != 0) + 4 * (fig[FENNEC] != 0)
+from dfs_cards import deck_left as _deck_left, end_state as _end_state  # the same set-up lines
 
 
 KEY_BITS = 3  # per kind in a deck key: counts 0..6

@@ -14,6 +14,7 @@ from advisor.cards.play import CardsEngine, load_cards_game, play_cards, render_
 from advisor.cards.record import read_cards_records, replay_cards, write_cards_records
 from advisor.cli import main
 from advisor.errors import AdvisorError, Interrupted
+from typed import scripted  # noqa: E402  (tests/typed.py)
 
 
 def auto_human(out, lines=(), then=None):
@@ -41,18 +42,6 @@ def auto_human(out, lines=(), then=None):
         if "bet or pass" in prompt:
             return "pass"
         return "reveal"
-
-    return read
-
-
-def scripted(lines, then=EOFError):
-    it = iter(lines)
-
-    def read(prompt):
-        try:
-            return next(it)
-        except StopIteration:
-            raise then from None
 
     return read
 

@@ -14,19 +14,7 @@ from advisor.errors import AdvisorError, Interrupted
 from advisor.game import Game, read_records, replay, write_records
 from advisor.play import cards_held, load_game, play, render, render_view, save_game
 from advisor.simulate import play_game
-
-
-def scripted(lines, then=EOFError):
-    """A ``read`` that answers with ``lines``, then raises ``then``."""
-    it = iter(lines)
-
-    def read(prompt):
-        try:
-            return next(it)
-        except StopIteration:
-            raise then from None
-
-    return read
+from typed import scripted  # noqa: E402  (tests/typed.py)
 
 
 def rolls_forever(n=400):
@@ -454,3 +442,24 @@ def test_a_failed_autosave_is_reported_and_the_game_goes_on(tmp_path, monkeypatc
     assert [e["action"] for e in game.record[1:] if e["player"] == 0] == ["pyramid", "pyramid"]
     assert "Autosave failed (cannot write" in text and "the game goes on" in text
     assert "autosave failed: cannot write" in text.splitlines()[-1]
+
+
+def test_a_loaded_game_with_per_leg_dice_keeps_its_dice(tmp_path):
+    # A record played with per-leg dice ("dice": "leg") continues with the same dice, roll
+    # for roll, whatever the seats do: a fresh game of the same seed playing the same
+    # actions draws the very same rolls from its own dice source.
+    record = play_game(["heuristic", "random", "heuristic"], "second", 41, dice="leg")
+    cut = [e for e in record if e["type"] != "end"][:12]
+    path = tmp_path / "legdice.jsonl"
+    write_records([cut], path)
+    game = play(["heuristic", "heuristic", "heuristic"], record=load_game(path), read=scripted([]),
+                out=io.StringIO())
+    assert game.record[0]["dice"] == "leg" and game.finished
+    fresh = Game("second", 3, 41, dice="leg")
+    for e in game.record[1:]:
+        if e["type"] != "action":  # heuristic bots place no overall cards: no reveal to make
+            break
+        entry = fresh.apply(e["action"])  # rolls drawn from the game's own dice
+        assert entry.get("roll") == e.get("roll")
+    assert fresh.turns > len([e for e in cut if e["type"] == "action"])  # checked beyond the cut
+    assert replay(game.record).record == game.record

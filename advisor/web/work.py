@@ -167,51 +167,51 @@ def cards_step_moves(moves: list[dict], step: str) -> list[dict]:
     return sorted(out, key=lambda m: -m["ev"])
 
 
-def cards_curve(boards: list[str], precision: float, seed: int) -> dict:
-    """Per Camel Up Cards position: P(1st this leg), P(wins the race),
-    P(finishes last) of every camel, computed as
-    :func:`advisor.plotting.cards_game_odds` does for each turn of a game."""
-    from ..cards import cards_odds, parse_cards
-
+def _odds_rows(boards: list[str], parse: Callable, odds_of: Callable, precision: float, seed: int) -> dict:
+    """Per board: P(1st this leg), P(wins the race), P(finishes last) of
+    every racing camel.  ``parse`` reads a board; ``odds_of(pos)`` returns
+    ``(camels, P(1st this leg), P(wins), P(last))``.  Boards that differ
+    only in their leg tiles share one computation (the tiles do not change
+    the odds)."""
     rows = []
     cache: dict[str, dict] = {}
     for text in boards:
-        pos = parse_cards(text)
+        pos = parse(text)
         key = str(pos).split(" legtiles:")[0]
         if key not in cache:
-            odds = cards_odds(pos, precision=precision, seed=seed)
-            cache[key] = {
-                "leg": {c: float(odds.leg[i, 0]) for i, c in enumerate(odds.camels)},
-                "win": {c: float(odds.win[i]) for i, c in enumerate(odds.camels)},
-                "lose": {c: float(odds.lose[i]) for i, c in enumerate(odds.camels)},
-            }
+            camels, first, win, lose = odds_of(pos)
+            cache[key] = {name: {c: float(v[i]) for i, c in enumerate(camels)}
+                          for name, v in (("leg", first), ("win", win), ("lose", lose))}
         rows.append({"board": text, **cache[key]})
     return {"rows": rows, "precision": precision, "seed": seed}
+
+
+def cards_curve(boards: list[str], precision: float, seed: int) -> dict:
+    """Per Camel Up Cards position, the odds of :func:`curve`, computed as
+    :func:`advisor.plotting.cards_game_odds` does for each turn of a game."""
+    from ..cards import cards_odds, parse_cards
+
+    def odds_of(pos):
+        odds = cards_odds(pos, precision=precision, seed=seed)
+        return odds.camels, odds.leg[:, 0], odds.win, odds.lose
+
+    return _odds_rows(boards, parse_cards, odds_of, precision, seed)
 
 
 def curve(boards: list[str], precision: float, seed: int) -> dict:
     """Per board: P(1st this leg), P(wins the race), P(finishes last) of
     every racing camel, computed as :func:`advisor.plotting.game_odds`
-    does for each turn of a game (leg tiles do not change the odds)."""
+    does for each turn of a game."""
     from ..exact import leg_odds
     from ..montecarlo import race_odds
     from ..notation import parse_position
 
-    rows = []
-    cache: dict[str, dict] = {}
-    for text in boards:
-        pos = parse_position(text)
-        key = str(pos).split(" legtiles:")[0]
-        if key not in cache:
-            lo = leg_odds(pos)
-            ro = race_odds(pos, precision=precision, seed=seed)
-            cache[key] = {
-                "leg": {c: float(lo.rank[i, 0]) for i, c in enumerate(lo.camels)},
-                "win": {c: float(ro.win[i]) for i, c in enumerate(ro.camels)},
-                "lose": {c: float(ro.lose[i]) for i, c in enumerate(ro.camels)},
-            }
-        rows.append({"board": text, **cache[key]})
-    return {"rows": rows, "precision": precision, "seed": seed}
+    def odds_of(pos):
+        lo = leg_odds(pos)
+        ro = race_odds(pos, precision=precision, seed=seed)
+        return lo.camels, lo.rank[:, 0], ro.win, ro.lose
+
+    return _odds_rows(boards, parse_position, odds_of, precision, seed)
 
 
 # --------------------------------------------------------------------------
