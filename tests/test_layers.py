@@ -32,7 +32,7 @@ FLOORS = [
     ["advisor.overall", "advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
      "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
-    ["advisor.dice", "advisor.game", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
+    ["advisor.dice", "advisor.game", "advisor.inference", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
     # 7: many positions, recorded games, tournaments
     ["advisor.batchio", "advisor.batch", "advisor.distributed", "advisor.simulate", "advisor.duel",
      "advisor.gamereview"],
