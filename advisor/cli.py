@@ -671,6 +671,10 @@ def _cmd_best(args: argparse.Namespace) -> int:
         state, assumptions = record_state(args)
     else:
         state, assumptions = _state_arg(args)
+    if args.no_infer:  # a state file's own card models too
+        from .inference import without_models
+
+        state = without_models(state)
     from .valuation import best_moves
     from .sampling import kernel_threads
 

@@ -387,3 +387,9 @@ def face_down_lines(state: GameState) -> list[str]:
             lines.append(f"  P{p}'s hand ({state.hand_size(p)} cards): P(colour in it) "
                          + " ".join(f"{c} {100 * v:.0f}%" for c, v in h.items()))
     return lines
+
+
+def without_models(state: GameState) -> GameState:
+    """``state`` with no face-down card's own model (the pile model for all)."""
+    strip = lambda pile: tuple(replace(c, model=None) for c in pile)  # noqa: E731
+    return replace(state, winner_pile=strip(state.winner_pile), loser_pile=strip(state.loser_pile))

@@ -257,3 +257,54 @@ def test_cli_bad_model_in_a_state_file(tmp_path, capsys):
     assert cli.main(["best", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "winner_pile[0].model" in err
+
+
+def test_no_infer_drops_a_state_files_card_models(tmp_path, capsys):
+    sure_b = {"B": 0.9, "G": 0.025, "P": 0.025, "R": 0.025, "Y": 0.025}
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({**STATE, "winner_pile": [{"player": 1, "model": sure_b}, {"player": 1}]}))
+    plain_path = tmp_path / "plain.json"
+    plain_path.write_text(json.dumps(STATE))
+    outs = []
+    for argv in ([str(path)], [str(path), "--no-infer"], [str(plain_path)]):
+        assert cli.main(["best", *argv, "--json", "--seed", "2", "--no-denial", "--precision", "0.02"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0]["inferred"]["cards"][0]["model"] == sure_b
+    assert outs[1]["moves"] == outs[2]["moves"] != outs[0]["moves"]
+
+
+def test_web_game_mode_infers_unless_told_not(games):
+    from advisor.web.work import game_replay
+
+    record = games[0]
+    last = max(k for k, e in enumerate(record) if e.get("type") == "action"
+               and e["action"].split(":")[0] in ("winner", "loser"))
+    cut = record[:last + 2]
+    view = game_replay(cut)
+    to_move = view["to_move"]
+    others = [c for c in view["inferred"]["cards"] if c["player"] != to_move]
+    assert others and len(others) == len(view["inferred"]["cards"])
+    modelled = [c for pile in ("winner_pile", "loser_pile") for c in view["advised"][pile] if "model" in c]
+    assert len(modelled) == len(others)
+    state = GameState.from_json(view["advised"])  # what the page sends back for the advice
+    assert any(c.model for c in state.winner_pile + state.loser_pile)
+    plain = game_replay(cut, infer=False)
+    assert "inferred" not in plain and not any("model" in c for p in ("winner_pile", "loser_pile")
+                                               for c in plain["advised"][p])
+
+
+def test_web_api_infer_field(games):
+    from starlette.testclient import TestClient
+
+    from advisor.web.app import create_app
+
+    record = games[0]
+    last = max(k for k, e in enumerate(record) if e.get("type") == "action"
+               and e["action"].split(":")[0] in ("winner", "loser"))
+    cut = record[:last + 2]
+    with TestClient(create_app(workers=1), raise_server_exceptions=False) as client:
+        inferred = client.post("/api/game/replay", json={"record": cut}).json()
+        plain = client.post("/api/game/replay", json={"record": cut, "infer": False}).json()
+        bad = client.post("/api/game/replay", json={"record": cut, "infer": "yes"})
+    assert inferred["inferred"]["cards"] and "inferred" not in plain
+    assert bad.status_code == 400 and bad.json()["error"].startswith("infer: expected true or false")
