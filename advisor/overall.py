@@ -31,7 +31,11 @@ independently, conditioned on what the rules make certain: the cards have
                 Π_{x∈W} q^winner_x · Π_{y∈L} q^loser_y
 
 (if no split has a positive weight, every possible hand is taken as equally
-likely).  A camel likely to be named by the piles is therefore likely to be
+likely).  When each face-down card has its own model ``q^k`` (a state's
+``PileCard.model``, as :mod:`advisor.inference` fills it),
+:func:`hand_distribution_cards` weighs the ways to give the rest one card
+each by ``Π_k q^k``, and :func:`right_payouts_cards` counts the earlier
+cards naming a camel as a sum of Bernoulli variables (Poisson binomial).  A camel likely to be named by the piles is therefore likely to be
 gone from the hand.
 
 The value of another player's best option is the expectation over their

@@ -24,7 +24,9 @@ caused by the action (compared with the same state without it):
   card costs 1.  Face-down cards of other players are modelled explicitly:
   each names camel X with probability ``q_X``, independently (default: X's
   current race probability to win, resp. to finish last; ``pile_model`` of
-  the state overrides it).  The money floor applies as the rules settle
+  the state overrides it; a card's own ``model``, e.g. inferred from the
+  game's history by :mod:`advisor.inference`, overrides both for that card:
+  the number of earlier cards naming a camel is then a Poisson binomial).  The money floor applies as the rules settle
   it, at the race end, to the sum of all the player's overall payouts and
   the money they have then; that money is taken as the least they can make
   sure to have: this leg's settled money (exact per leg outcome) plus one
