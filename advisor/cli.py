@@ -121,6 +121,9 @@ def _build_parser() -> _Parser:
     best.add_argument("--turn", type=_nonneg_int,
                       help="with a file of game records (.jsonl): the advice before this turn (default 0)")
     best.add_argument("--rules", help=_RULES_HELP)
+    best.add_argument("--no-infer", action="store_true",
+                      help="with game records: model other players' face-down overall cards by the race odds "
+                           "instead of inferring their colours from the game's history")
 
     review = sub.add_parser(
         "review", help="every decision of recorded games against the best one; skill and luck apart",
@@ -668,6 +671,10 @@ def _cmd_best(args: argparse.Namespace) -> int:
         state, assumptions = record_state(args)
     else:
         state, assumptions = _state_arg(args)
+    if args.no_infer:  # a state file's own card models too
+        from .inference import without_models
+
+        state = without_models(state)
     from .valuation import best_moves
     from .sampling import kernel_threads
 
@@ -685,7 +692,9 @@ def _cmd_best(args: argparse.Namespace) -> int:
     if args.json:
         from .jsonout import best_json
 
-        print(dumps(best_json(state, frame, assumptions)))
+        from .inference import face_down_json
+
+        print(dumps({**best_json(state, frame, assumptions), **face_down_json(state)}))
         return 0
     print(format_advice(state, frame, assumptions))
     return 0

@@ -31,7 +31,11 @@ independently, conditioned on what the rules make certain: the cards have
                 Π_{x∈W} q^winner_x · Π_{y∈L} q^loser_y
 
 (if no split has a positive weight, every possible hand is taken as equally
-likely).  A camel likely to be named by the piles is therefore likely to be
+likely).  When each face-down card has its own model ``q^k`` (a state's
+``PileCard.model``, as :mod:`advisor.inference` fills it),
+:func:`hand_distribution_cards` weighs the ways to give the rest one card
+each by ``Π_k q^k``, and :func:`right_payouts_cards` counts the earlier
+cards naming a camel as a sum of Bernoulli variables (Poisson binomial).  A camel likely to be named by the piles is therefore likely to be
 gone from the hand.
 
 The value of another player's best option is the expectation over their
@@ -86,7 +90,8 @@ import numpy as np
 from .rules.editions import SECOND, Edition
 from .rules.scoring import PILES, pile_payout, settle
 
-__all__ = ["PILES", "right_payout", "right_payouts", "hand_distribution", "race_end_money", "card_gains",
+__all__ = ["PILES", "right_payout", "right_payouts", "right_payouts_cards", "hand_distribution",
+           "hand_distribution_cards", "race_end_money", "card_gains",
            "floor_binds", "plain_gains", "Distribution"]
 
 #: An integer-valued distribution: ``(values int64[n], probabilities float[n])``
@@ -146,6 +151,49 @@ def hand_distribution(size: int, candidates: Sequence[int], placed: Mapping[str,
             for c in rest:
                 w *= q["winner"][c] if c in winners else q["loser"][c]
             weights[h] += w
+    total = weights.sum()
+    if not total > 0:
+        return hands, np.full(len(hands), 1 / len(hands))
+    return hands, weights / total
+
+
+def right_payouts_cards(known: Sequence[int], cards_q: np.ndarray, rules: Edition = SECOND) -> Distribution:
+    """:func:`right_payouts` when each earlier face-down card has its own
+    model: ``cards_q[k, c]`` = P(card ``k`` names camel ``c``) (e.g. inferred
+    from the game's history).  The number of them naming camel ``c`` is a
+    sum of independent Bernoulli variables (Poisson binomial) instead of a
+    binomial; row ``c`` for camel ``c``."""
+    cards_q = np.asarray(cards_q, float).reshape(-1, len(known))
+    n = cards_q.shape[0]
+    _, _, payouts = _binomial_row(n, rules)
+    counts = np.zeros((len(known), n + 1))
+    counts[:, 0] = 1.0
+    for q in cards_q:  # add one card: P(j) <- P(j) (1 - q) + P(j - 1) q
+        counts[:, 1:] = counts[:, 1:] * (1 - q[:, None]) + counts[:, :-1] * q[:, None]
+        counts[:, 0] *= 1 - q
+    return payouts[np.asarray(known, np.int64)[:, None] + np.arange(n + 1)], counts
+
+
+def hand_distribution_cards(size: int, candidates: Sequence[int],
+                            cards_q: Sequence[np.ndarray]) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """:func:`hand_distribution` when each of the player's face-down cards
+    has its own model (``cards_q[k][c]``: P(card ``k`` names camel ``c``)):
+    the cards are taken as naming camels independently, conditioned on
+    distinct colours among the candidates, so
+    ``P(hand H) ∝ Σ over the ways to give the rest R = candidates - H one
+    card each: Π_k cards_q[k][colour of card k]``."""
+    from itertools import permutations
+
+    candidates = tuple(candidates)
+    if size < 0 or size + len(cards_q) != len(candidates):
+        raise ValueError(f"a hand of {size} and {len(cards_q)} placed cards do not make the "
+                         f"{len(candidates)} candidate colours")
+    hands = list(combinations(candidates, size))
+    weights = np.zeros(len(hands))
+    for h, hand in enumerate(hands):
+        rest = [c for c in candidates if c not in hand]
+        for order in permutations(rest):
+            weights[h] += float(np.prod([q[c] for q, c in zip(cards_q, order)]))
     total = weights.sum()
     if not total > 0:
         return hands, np.full(len(hands), 1 / len(hands))

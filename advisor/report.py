@@ -74,6 +74,9 @@ def format_advice(state, frame, assumptions) -> str:
         samples = frame.attrs["race_samples"]
         lines.append("Overall cards use race odds " + (
             "computed exactly." if samples == 0 else f"from {samples:,} simulated races (seed {frame.attrs['seed']})."))
+    from .inference import face_down_lines
+
+    lines += face_down_lines(state)
     lines.append("")
     lines.append(f"{'action':<10} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}  details")
     for row in frame.to_dict(orient="records"):

@@ -31,7 +31,9 @@ def _pick(path, game: int):
 def record_state(args):
     """The state of ``camelup best GAMES.jsonl [--game N] [--turn T]
     [--player P]``: the game replayed to turn T (before it), as the advised
-    player (default: the one to move) sees it; and no assumptions."""
+    player (default: the one to move) sees it, other players' face-down
+    cards inferred from the game's history (:func:`advisor.inference.infer_view`)
+    unless ``--no-infer``; and no assumptions."""
     from .files import check_input
     from .game import replay
 
@@ -55,6 +57,10 @@ def record_state(args):
     if player >= game.state.n_players:
         raise AdvisorError(f"--player {player}: the game has {game.state.n_players} players")
     args.player = player
+    if not getattr(args, "no_infer", False):
+        from .inference import infer_view
+
+        return infer_view(record, turn, player), []
     return game.view(player), []
 
 

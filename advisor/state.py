@@ -17,7 +17,8 @@ optional)::
         {"money": 4}, {"money": 2}, {"money": 3}
       ],
       "to_move": 0,
-      "winner_pile": [{"player": 2}, {"player": 0, "colour": "B"}],
+      "winner_pile": [{"player": 2}, {"player": 0, "colour": "B"},
+                      {"player": 1, "model": {"B": 0.6, "G": 0.1, "P": 0.1, "R": 0.1, "Y": 0.1}}],
       "loser_pile": [],
       "pile_model": {"winner": {"B": 0.2, "G": 0.2, "P": 0.2, "R": 0.2, "Y": 0.2}}
     }
@@ -36,7 +37,10 @@ overall cards in hand (less those the piles show as theirs), no partner.
 Pile entries are in placement order; ``colour`` is known for the advised
 player's own cards (and may be given for others' if known).  ``pile_model``
 overrides, per pile, the probability that an unknown card names each camel
-(default: the camel's current race probability to win / to lose).
+(default: the camel's current race probability to win / to lose); a
+face-down card's own ``model`` (P(it names each camel), as ``camelup best``
+infers from a game's history) overrides both for that card, in the payout
+of later cards and in the colours its owner may still hold.
 
 ``overall_cards`` takes three forms:
 
@@ -115,10 +119,14 @@ class PlayerState:
 
 @dataclass(frozen=True)
 class PileCard:
-    """A card on an overall pile: its owner and, if known, its colour."""
+    """A card on an overall pile: its owner and, if known, its colour;
+    a face-down card may carry ``model``, ``((camel, probability), ...)``:
+    P(it names each camel), in place of the pile model (e.g. inferred from
+    the game's history, :mod:`advisor.inference`)."""
 
     player: int
     colour: str | None = None
+    model: tuple[tuple[str, float], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +265,8 @@ class GameState:
                     raise StateError(where, "must be a PileCard")
                 if not _is_int(card.player) or not 0 <= card.player < n:
                     raise StateError(f"{where}.player", f"must be a player 0..{n - 1}")
+                if card.model is not None:
+                    _check_card_model(where, card, ed.racing)
                 if card.colour is not None:
                     if not isinstance(card.colour, str) or len(card.colour) != 1 or card.colour not in ed.racing:
                         raise StateError(f"{where}.colour", f"must be one racing colour of {ed.racing}, not {shown(card.colour)}")
@@ -509,7 +519,27 @@ def _check_bounds(state: "GameState") -> None:
 
 
 def _card_json(card: PileCard) -> dict:
-    return {"player": card.player} if card.colour is None else {"player": card.player, "colour": card.colour}
+    out: dict[str, Any] = {"player": card.player}
+    if card.colour is not None:
+        out["colour"] = card.colour
+    if card.model is not None:
+        out["model"] = dict(card.model)
+    return out
+
+
+def _check_card_model(where: str, card: PileCard, racing: str) -> None:
+    """A face-down card's ``model``: a probability per racing camel, >= 0,
+    summing to 1; a card whose colour is known has none."""
+    if card.colour is not None:
+        raise StateError(f"{where}.model", "a card whose colour is given has no model")
+    model = card.model
+    if not isinstance(model, tuple) or any(not isinstance(e, tuple) or len(e) != 2 for e in model) \
+            or sorted(c for c, _ in model) != sorted(racing):
+        raise StateError(f"{where}.model", f"give a probability for each of {racing}")
+    values = [p for _, p in model]
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 <= v <= 1
+           for v in values) or abs(sum(values) - 1) > 1e-6:
+        raise StateError(f"{where}.model", "probabilities must be >= 0 and sum to 1")
 
 
 def _player_from_json(i: int, raw: object, start_money: int = DEFAULT_MONEY) -> PlayerState:
@@ -542,7 +572,13 @@ def _pile_from_json(name: str, raw: object) -> tuple[PileCard, ...]:
         raise StateError(name, "must be a list of cards in placement order")
     cards = []
     for k, entry in enumerate(raw):
-        if not isinstance(entry, Mapping) or "player" not in entry or set(entry) - {"player", "colour"}:
-            raise StateError(f"{name}[{k}]", 'must be {"player": P} or {"player": P, "colour": C}')
-        cards.append(PileCard(entry["player"], entry.get("colour")))
+        if not isinstance(entry, Mapping) or "player" not in entry or set(entry) - {"player", "colour", "model"}:
+            raise StateError(f"{name}[{k}]", 'must be {"player": P}, {"player": P, "colour": C} or '
+                                             '{"player": P, "model": {C: p, ...}}')
+        model = entry.get("model")
+        if model is not None:
+            if not isinstance(model, Mapping) or len(model) > 16:
+                raise StateError(f"{name}[{k}].model", 'must be an object such as {"B": 0.6, "G": 0.1, ...}')
+            model = tuple((str(c), p) for c, p in model.items())
+        cards.append(PileCard(entry["player"], entry.get("colour"), model))
     return tuple(cards)

@@ -24,7 +24,9 @@ caused by the action (compared with the same state without it):
   card costs 1.  Face-down cards of other players are modelled explicitly:
   each names camel X with probability ``q_X``, independently (default: X's
   current race probability to win, resp. to finish last; ``pile_model`` of
-  the state overrides it).  The money floor applies as the rules settle
+  the state overrides it; a card's own ``model``, e.g. inferred from the
+  game's history by :mod:`advisor.inference`, overrides both for that card:
+  the number of earlier cards naming a camel is then a Poisson binomial).  The money floor applies as the rules settle
   it, at the race end, to the sum of all the player's overall payouts and
   the money they have then; that money is taken as the least they can make
   sure to have: this leg's settled money (exact per leg outcome) plus one
@@ -107,8 +109,8 @@ import numpy as np
 
 from .errors import IllegalActionError
 from .explain import sort_by_ev
-from .overall import (PILES, card_gains, floor_binds, hand_distribution, plain_gains, race_end_money,
-                      right_payout, right_payouts)
+from .overall import (PILES, card_gains, floor_binds, hand_distribution, hand_distribution_cards, plain_gains,
+                      race_end_money, right_payout, right_payouts, right_payouts_cards)
 from . import turns as core
 from .rules.actions import Action, leg_bet_value, place_tile, take_leg_tile
 from .turns import partner_options, tile_spaces
@@ -349,8 +351,31 @@ class Valuation:
         the cards ``earlier`` (see :func:`advisor.overall.right_payout`; the
         player's own face-down cards never name that colour)."""
         known = sum(1 for e in earlier if e.colour == colour)
+        c = self.racing.index(colour)
+        cards_q = self.cards_q(pile, earlier, player)
+        if cards_q is not None:
+            counts = [known if k == c else 0 for k in range(len(self.racing))]
+            values, probs = right_payouts_cards(counts, cards_q, self.ed)
+            return values[c], probs[c]
         unknown = sum(1 for e in earlier if e.colour is None and e.player != player)
-        return right_payout(known, unknown, float(self.pile_q(pile)[self.racing.index(colour)]), self.ed)
+        return right_payout(known, unknown, float(self.pile_q(pile)[c]), self.ed)
+
+    def card_q(self, pile: str, card: PileCard) -> np.ndarray:
+        """P(the face-down ``card`` of ``pile`` names each camel): its own
+        model when it has one, else the pile model."""
+        if card.model is None:
+            return self.pile_q(pile)
+        model = dict(card.model)
+        return np.array([model[c] for c in self.racing], float)
+
+    def cards_q(self, pile: str, earlier: tuple[PileCard, ...], player: int) -> np.ndarray | None:
+        """The models of the face-down cards of other players in ``earlier``
+        (a row per card), or ``None`` when none of them has its own model
+        (the binomial of the pile model applies)."""
+        unknown = [e for e in earlier if e.colour is None and e.player != player]
+        if not any(e.model is not None for e in unknown):
+            return None
+        return np.array([self.card_q(pile, e) for e in unknown]).reshape(len(unknown), len(self.racing))
 
     def card_payouts(self, pile: str, earlier: tuple[PileCard, ...], colour: str, outcome_probs: np.ndarray,
                      player: int | None = None):
@@ -449,8 +474,12 @@ class Valuation:
         key = (name, player, pile)
         if key not in cache:
             known = [sum(1 for e in pile if e.colour == colour) for colour in self.racing]
-            unknown = sum(1 for e in pile if e.colour is None and e.player != player)
-            right = right_payouts(known, unknown, self.pile_q(name), self.ed)
+            cards_q = self.cards_q(name, pile, player)
+            if cards_q is not None:
+                right = right_payouts_cards(known, cards_q, self.ed)
+            else:
+                unknown = sum(1 for e in pile if e.colour is None and e.player != player)
+                right = right_payouts(known, unknown, self.pile_q(name), self.ed)
             cards = sum(1 for c in self.state.winner_pile + self.state.loser_pile if c.player == player and c.colour)
             if floor_binds(self.least_leg_money(player), cards, self.ed):
                 odds = {pname: self.overall_odds(pname) for pname in PILES}
@@ -512,8 +541,13 @@ class Valuation:
                 cache[player] = ([st.hand_candidates(player) if st.hand_size(player) else ""], np.ones(1))
             else:
                 candidates = [self.racing.index(c) for c in st.hand_candidates(player)]
-                q = {name: self.pile_q(name) for name in PILES}
-                hands, probs = hand_distribution(st.hand_size(player), candidates, placed, q)
+                down = [(name, c) for name in PILES for c in self.pile(name) if c.player == player and c.colour is None]
+                if any(c.model is not None for _, c in down):  # each card its own model
+                    hands, probs = hand_distribution_cards(st.hand_size(player), candidates,
+                                                           [self.card_q(name, c) for name, c in down])
+                else:
+                    q = {name: self.pile_q(name) for name in PILES}
+                    hands, probs = hand_distribution(st.hand_size(player), candidates, placed, q)
                 cache[player] = (["".join(self.racing[c] for c in h) for h in hands], probs)
         return cache[player]
 

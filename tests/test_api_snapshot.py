@@ -85,3 +85,21 @@ def test_variant_json_keys():
     assert list(best_json(state, frame, ["assumed"])) == VARIANT_KEYS["best"]
     assert list(Game(house, 3, seed=1).record[0]) == VARIANT_KEYS["setup"]
     assert Game(house, 3, seed=1).record[0]["rules"] == {"name": "house", "money_floor": None}
+
+
+def test_face_down_card_model_layout():
+    """A pile card's JSON keys (``model``: P(each camel), an added key) and
+    the ``inferred`` object that ``best --json`` adds when cards carry models
+    (README, Face-down cards inferred from the game's history)."""
+    from advisor.inference import face_down_json
+    from advisor.state import GameState
+
+    model = {"B": 0.6, "G": 0.1, "P": 0.1, "R": 0.1, "Y": 0.1}
+    state = GameState.from_json({"board": "1:B 2:YG 3:PR 14:w 15:k", "players": [{}, {"overall_cards": 4}, {}, {}],
+                                 "winner_pile": [{"player": 1, "model": model}, {"player": 0, "colour": "B"}]})
+    assert state.to_json()["winner_pile"] == [{"player": 1, "model": model}, {"player": 0, "colour": "B"}]
+    out = face_down_json(state)
+    assert list(out) == ["inferred"] and list(out["inferred"]) == ["cards", "hands"]
+    assert out["inferred"]["cards"] == [{"pile": "winner", "index": 0, "player": 1, "model": model}]
+    assert list(out["inferred"]["hands"]) == ["1"] and list(out["inferred"]["hands"]["1"]) == list("BGPRY")
+    assert abs(out["inferred"]["hands"]["1"]["B"] - 0.4) < 1e-12  # P(B still in the hand) = 1 - 0.6

@@ -16,7 +16,7 @@ ROOT = Path(advisor.__file__).resolve().parent
 #: package's own name).
 FLOORS = [
     # 0: plain tools and the kernels
-    ["advisor._version", "advisor.errors", "advisor.tokens", "advisor.cluster", "advisor.jsonio", "advisor.jsonout", "advisor.files",
+    ["advisor._version", "advisor.data", "advisor.errors", "advisor.tokens", "advisor.cluster", "advisor.jsonio", "advisor.jsonout", "advisor.files",
      "advisor.sampling", "advisor.kernels", "advisor.kernels.*"],
     # 1: the rules as data (editions, positions, scoring, the actions as values), notation, encoding, one roll
     ["advisor.rules", "advisor.rules.editions", "advisor.rules.boardtext", "advisor.rules.position",
@@ -32,7 +32,7 @@ FLOORS = [
     ["advisor.overall", "advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
      "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
-    ["advisor.dice", "advisor.game", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
+    ["advisor.dice", "advisor.game", "advisor.inference", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
     # 7: many positions, recorded games, tournaments
     ["advisor.batchio", "advisor.batch", "advisor.distributed", "advisor.simulate", "advisor.duel",
      "advisor.gamereview"],

@@ -439,8 +439,10 @@ def test_a_game_played_through_the_api_replays(client):
     assert len(view["log"]) == 5 and "rolled G 2" in view["log"][1] and "grey die: black 1" in view["log"][3]
     again = replay(record)
     assert again.board() == view["board"] and again.state.to_json() == view["state"]
-    # the player to move sees other players' pile cards face down
-    assert view["advised"]["winner_pile"] == [{"player": 0}]
+    # the player to move sees other players' pile cards face down, their
+    # colours inferred from the game's history (advisor.inference)
+    [card] = view["advised"]["winner_pile"]
+    assert card["player"] == 0 and "colour" not in card and sum(card["model"].values()) == pytest.approx(1)
     # undo: the record less its last entry
     undone = client.post("/api/game/replay", json={"record": record[:-1]}).json()
     assert undone["turns"] == 4 and undone["record"] == record[:-1]

@@ -398,7 +398,9 @@ def _game_lane(record: list) -> str:
 async def game_replay(request: Request) -> Response:
     body = await _body(request)
     record = _record(body)
-    return JSONResponse(await _lanes(request).run(_game_lane(record), "game_replay", record=record))
+    infer = get_bool(body, "infer", True)
+    return JSONResponse(await _lanes(request).run(_game_lane(record), "game_replay", record=record,
+                                                  **({} if infer else {"infer": False})))
 
 
 async def game_act(request: Request) -> Response:
@@ -434,8 +436,10 @@ async def game_act(request: Request) -> Response:
                 raise InputError(f"reveals[{k}]: give pile (winner or loser), index and colour")
             checked.append({"pile": pile, "index": index, "colour": colour})
         reveals = checked
+    infer = get_bool(body, "infer", True)
     return JSONResponse(await _lanes(request).run(_game_lane(record), "game_act", record=record, action=action,
-                                                  roll=roll, random_roll=random, reveals=reveals))
+                                                  roll=roll, random_roll=random, reveals=reveals,
+                                                  **({} if infer else {"infer": False})))
 
 
 async def game_load(request: Request) -> Response:
@@ -444,7 +448,9 @@ async def game_load(request: Request) -> Response:
     if not isinstance(text, str):
         raise InputError("text: expected the text of a JSON-lines file of game records")
     index = get_int(body, "game", 0, low=0)
-    return JSONResponse(await _lanes(request).run("fast", "game_load", text=text, index=index))
+    infer = get_bool(body, "infer", True)
+    return JSONResponse(await _lanes(request).run("fast", "game_load", text=text, index=index,
+                                                  **({} if infer else {"infer": False})))
 
 
 async def openapi(request: Request) -> Response:

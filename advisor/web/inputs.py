@@ -58,16 +58,18 @@ FIELDS["/api/game/new"] = {"edition": "second (default), first or cards (Camel U
                                     "at least one human (default: human, heuristic, greedy, random...)",
                            "track": "Camel Up Cards: the track cards after the start card, n/s/h (default: the "
                                     "default track for the players)"}
-FIELDS["/api/game/replay"] = {"record": "a game record: the list of its JSON-lines entries"}
+_INFER = {"infer": "board games: infer other players' face-down cards in `advised` from the game's history "
+                   "(default true; false: the race odds)"}
+FIELDS["/api/game/replay"] = {"record": "a game record: the list of its JSON-lines entries", **_INFER}
 FIELDS["/api/game/act"] = {"record": "the game record so far",
                            "action": "the action of the player to move (Camel Up Cards: reveal, hand, palm:N, "
                                      "fennec:N, leg:C, mid:C, winner:C, loser:C, pass, build:H/S/D/X)",
                            "roll": "for pyramid: {die, value, colour} (colour for the grey die)",
                            "random": "for pyramid: draw the roll at random (default false)",
                            "reveals": "face-down cards of unseen colour turned over first: [{pile, index, colour}] "
-                                      "(asked for by reveal_needed when a roll ends the race)"}
+                                      "(asked for by reveal_needed when a roll ends the race)", **_INFER}
 FIELDS["/api/game/load"] = {"text": "the text of a JSON-lines file of game records",
-                            "game": "which game of the file (default 0)"}
+                            "game": "which game of the file (default 0)", **_INFER}
 
 
 class InputError(AdvisorError):

@@ -37,7 +37,10 @@ DESCRIPTIONS = {
                      "(build:H/S/D/X in the deck building, then reveal, hand, palm:N, fennec:N, a bet or pass), "
                      "then the bots' moves until a human is to move.",
     "/api/game/load": "Read the text of a JSON-lines file of game records (as `camelup simulate` writes, board "
-                      "games or Camel Up Cards): a summary of each game and the view of one.",
+                      "games or Camel Up Cards): a summary of each game and the view of one. Board games (replay, "
+                      "act, load): `advised`, the state the player to move sees, carries each other player's "
+                      "face-down card's colours inferred from the game's history (`inferred`); `infer: false` "
+                      "leaves them to the race odds.",
 }
 
 _ERROR = {"description": "one-line error", "content": {"application/json": {"schema": {

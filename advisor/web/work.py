@@ -247,9 +247,12 @@ def _describe(entry: dict) -> str:
     return f"{who} formed a partnership with P{action.partner}"
 
 
-def game_view(game) -> dict:
+def game_view(game, infer: bool = True) -> dict:
     """Everything the page shows of a game: its record (which the browser
-    keeps), the table, whose turn it is and what they may do."""
+    keeps), the table, whose turn it is and what they may do.  ``advised``
+    is the state the player to move sees, other players' face-down cards
+    inferred from the game's history (``inferred``; :mod:`advisor.inference`)
+    unless ``infer`` is false (the pile model: the race odds)."""
     st = game.state
     legs = [1]
     for entry in game.record[1:]:
@@ -279,7 +282,14 @@ def game_view(game) -> dict:
     }
     if not game.finished:
         # what the player to move knows: others' overall cards face down
-        out["advised"] = game.view(st.to_move).to_json()
+        if infer:
+            from ..inference import face_down_json, infer_view
+
+            advised = infer_view(game.record, game.turns, st.to_move)
+            out.update(face_down_json(advised))
+        else:
+            advised = game.view(st.to_move)
+        out["advised"] = advised.to_json()
     return out
 
 
@@ -327,16 +337,16 @@ def _is_cards(record: list) -> bool:
     return is_cards_record(record)
 
 
-def game_replay(record: list) -> dict:
+def game_replay(record: list, infer: bool = True) -> dict:
     if _is_cards(record):
         from .cardsgame import cards_replay
 
         return cards_replay(record)
-    return game_view(_replay(record))
+    return game_view(_replay(record), infer)
 
 
 def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
-             reveals: list[dict] | None = None) -> dict:
+             reveals: list[dict] | None = None, infer: bool = True) -> dict:
     """Replay ``record`` and play ``action`` for the player to move; for
     ``pyramid`` the die that came out of the pyramid and its face
     (``roll``), or a roll drawn at random by the game's rules.
@@ -373,17 +383,17 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
         try:
             game.apply("pyramid", rolled)
         except UnrevealedCards:
-            view = game_view(game)
+            view = game_view(game, infer)
             view["reveal_needed"] = {"roll": rolled.to_json(), "cards": view["hidden_cards"]}
             return view
     else:
         if roll is not None or random_roll:
             raise IllegalActionError("only the pyramid action takes a roll")
         game.apply(action)
-    return game_view(game)
+    return game_view(game, infer)
 
 
-def game_load(text: str, index: int) -> dict:
+def game_load(text: str, index: int, infer: bool = True) -> dict:
     """The games of a JSON-lines file (as ``camelup simulate`` writes it)
     sent by the browser: a summary of each and the view of game ``index``."""
     from ..cards.record import is_cards_file, read_cards_records
@@ -422,7 +432,7 @@ def game_load(text: str, index: int) -> dict:
             "winner_camel": end.get("winner_camel") if end.get("type") == "end" else None,
             "winners": end.get("winners") if end.get("type") == "end" else None,
         })
-    view = game_view(_replay(games[index]))
+    view = game_view(_replay(games[index]), infer)
     view["games"] = summaries
     view["index"] = index
     return view

@@ -1,0 +1,1 @@
+"""Fitted model parameters shipped with the package (read with importlib.resources)."""
