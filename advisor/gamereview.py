@@ -2,7 +2,7 @@
 each player's money taken apart into skill, the others' play and luck.
 
 :func:`review` takes one game record (the JSON-lines format of
-:mod:`advisor.game`, both editions) and returns a :class:`Review` of three
+:mod:`advisor.game`, both editions, or of :mod:`advisor.cards.record`) and returns a :class:`Review` of three
 pandas DataFrames:
 
 * ``decisions``: one row per turn: the action taken and its EV, the best
@@ -55,6 +55,17 @@ money.  Each turn changes every W_p; for the player q who acts:
 So ``W(start) + skill + others + luck == W(end)`` exactly for every player
 (the parts are kept as fractions: :attr:`Review.exact`), ``W(start)`` being
 the start money and ``W(end)`` the final money of a finished game.
+
+**Camel Up Cards records** (setup line ``game: cards``) go through the same
+loop (:func:`review`); what differs is the edition's side of it
+(:class:`_CardsSide`): a decision is one action of a turn (deck building is
+not valued), valued from the mover's view by
+:func:`advisor.cards.steps.step_values` (an action at a turn's start with
+the best way to finish the turn; sampled figures, seeded by ``seed``).
+There is no exact decomposition: players value one state from different
+information and the figures are sampled, so ``skill`` is the sum of the
+own EV of the player's actions (floats) and ``others`` and ``luck`` are
+NaN (README, Game review).
 """
 
 from __future__ import annotations
@@ -349,8 +360,7 @@ class _BoardSide:
         self.n = self.game.state.n_players
         self.valuer = Valuer(precision)
         self.decide = _Decisions(precision, seed, full, details)
-        self.value = self.valuer.values(self.game)
-        self.start = list(self.value)
+        self.start = self.valuer.values(self.game)
 
     def steps(self) -> Iterator[_Step]:
         game = self.game
@@ -369,7 +379,6 @@ class _BoardSide:
         expected = self.valuer.expected_roll(game) if step.action == "pyramid" else None
         game.apply(step.action, roll)
         after = self.valuer.values(game)
-        self.value = after
         return (after if expected is None else expected), after
 
     def summary(self) -> dict:
@@ -408,10 +417,12 @@ class _CardsSide:
     def steps(self) -> Iterator[_Step]:
         # visit() saw the game after each deal, shuffle and action line: the
         # state before a line is the one after the line before it
-        before = None
+        before, turn = None, 0
         for entry, after in zip(self.record[1:], self.states):
-            if entry.get("type") == "action" and not entry["action"].startswith("build"):
-                yield _Step(entry["turn"], before.leg, entry["player"], entry["action"], before)
+            if entry.get("type") == "action":
+                if not entry["action"].startswith("build"):
+                    yield _Step(turn, before.leg, before.current, entry["action"], before)
+                turn += 1
             before = after
 
     def value_decision(self, step: _Step) -> dict:
@@ -707,7 +718,9 @@ def review_records(path, *, games: set[int] | None = None, processes: int | None
         elif processes == 1 or (total is not None and total <= 1) or (os.cpu_count() or 1) == 1 and not processes:
             source = (review_one(*job) for job in jobs)
         else:
-            source = _on_processes(jobs, processes)
+            from .cards.record import is_cards_file
+
+            source = _on_processes(jobs, processes, is_cards_file(path))
         for result in source:
             bar.update()
             yield result
@@ -715,14 +728,14 @@ def review_records(path, *, games: set[int] | None = None, processes: int | None
         bar.close()
 
 
-def _on_processes(jobs, processes: int | None) -> Iterator[Reviewed]:
+def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[Reviewed]:
     import multiprocessing as mp
     import os
     from collections import deque
 
     from .warm import cold_groups, needs, warmup
 
-    cold = cold_groups(needs("review"))
+    cold = cold_groups(needs("review", cards=cards))
     if cold:  # compile once here, not in every worker
         warmup(groups=cold)
     workers = processes or os.cpu_count() or 1
