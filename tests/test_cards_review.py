@@ -127,21 +127,33 @@ def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(
     assert frame["ev"].max() == pytest.approx(whole["ev"].max())
 
 
+def test_the_text_of_a_review(short):
+    from advisor.review_cli import format_review
+
+    _, rev = short
+    text = format_review(rev)
+    assert text.startswith("Game 0: Camel Up Cards, 3 players")
+    assert "one row per action of a turn" in text
+    assert "others and luck are not computed for Camel Up Cards" in text
+    assert "exactly" not in text.splitlines()[-1]
+
+
 def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
-    record = first_leg(seed=6, players=2, legs=9)
+    from advisor.cards.bots import play_cards_game
+
+    record = play_cards_game(["random", "heuristic"], seed=6)
     assert record[-1]["type"] == "end"
     path = tmp_path / "cards.jsonl"
     write_cards_records([record], path)
     chart, table = tmp_path / "review.png", tmp_path / "decisions.csv"
-    assert main(["review", str(path), "--precision", "0.05", "--chart", str(chart), "-o", str(table)]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("Game 0: Camel Up Cards, 2 players")
-    assert "others and luck are not computed for Camel Up Cards" in out
+    assert main(["review", str(path), "--precision", "0.05", "--chart", str(chart), "-o", str(table), "--json",
+                 "--player", "1"]) == 0
+    data = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"not strict JSON: {c}"))
     assert chart.stat().st_size > 10_000
     frame = pd.read_csv(table)
-    assert len(frame) == sum(1 for e in record if e.get("type") == "action" and not e["action"].startswith("build"))
-    assert main(["review", str(path), "--precision", "0.05", "--json", "--player", "1"]) == 0
-    data = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"not strict JSON: {c}"))
+    assert frame["player"].unique().tolist() == [1]
+    assert len(frame) == sum(1 for e in record if e.get("type") == "action" and e["player"] == 1
+                             and not e["action"].startswith("build"))
     (game,) = data["games"]
     assert game["edition"] == "cards" and game["finished"] and game["money"] == record[-1]["money"]
     assert {d["player"] for d in game["decisions"]} == {1}
@@ -151,7 +163,11 @@ def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
 
 def test_two_cards_games_on_two_processes_equal_one_process(tmp_path):
     path = tmp_path / "cards.jsonl"
-    write_cards_records([first_leg(seed=s, players=2) for s in (1, 2)], path)
+    from advisor.cards.bots import play_cards_game
+
+    games = [play_cards_game(["random", "heuristic"], seed=s) for s in (1, 2)]
+    cuts = [next(k for k, e in enumerate(g) if e.get("type") == "deal" and e["leg"] == 2) for g in games]
+    write_cards_records([g[:k] for g, k in zip(games, cuts)], path)
     one = list(review_records(path, processes=1, precision=PRECISION, details=False))
     two = list(review_records(path, processes=2, precision=PRECISION, details=False))
     assert [r.error for r in one] == [None, None] == [r.error for r in two]
