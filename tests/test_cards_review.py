@@ -69,11 +69,14 @@ def test_the_greedy_bot_loses_nothing_when_it_values_as_the_review_does(short):
 def test_the_greedy_bot_as_it_plays_loses_only_sampling_error():
     """The bot values with its own seeds and a coarser precision (0.02): what
     it loses against the review's figures is their sampling error."""
-    from advisor.cards.bots import play_cards_game
-
-    record = play_cards_game(["greedy", "random"], seed=11)
-    cut = next(k for k, e in enumerate(record) if e.get("type") == "deal" and e["leg"] == 2)
-    rev = review(record[:cut], precision=0.01, details=False)
+    game = CardsGame(CardsSetup(players=2), 11)
+    game.record[0]["bots"] = ["greedy", "random"]
+    bots = [GreedyCardsBot(), RandomCardsBot()]  # as play_cards_game seats them, the first leg only
+    rngs = [np.random.default_rng([11, s]) for s in range(2)]
+    while not game.finished and game.state.leg == 1:
+        p = game.state.current
+        game.play(bots[p].choose(game.state, p, rngs[p]))
+    rev = review(game.record, precision=0.01, details=False)
     mine = rev.decisions[rev.decisions["seat"] == "greedy"]
     assert len(mine) >= 5 and mine["ev_lost"].max() < 0.3 and mine["ev_lost"].mean() < 0.05
     others = rev.decisions[rev.decisions["seat"] == "random"]
