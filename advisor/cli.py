@@ -128,12 +128,12 @@ def _build_parser() -> _Parser:
     review = sub.add_parser(
         "review", help="every decision of recorded games against the best one; skill and luck apart",
         description="Review game records (JSON lines, from camelup simulate, camelup play, the web page or "
-        "written by hand; 1st and 2nd edition): each decision's EV against the best action's (EV lost, rank, "
+        "written by hand; 1st and 2nd edition, Camel Up Cards): each decision's EV against the best action's (EV lost, rank, "
         "the figures behind both), per player the EV lost, mistakes (> 0.5 coin) and blunders (> 1.5), "
         "accuracy (within 0.1 coin), and the final money taken apart exactly into start + skill + others + "
         "luck (see README, Game review). A record that does not replay is reported with its game and turn "
-        "(exit status 2) and the other games are still reviewed. Camel Up Cards games cannot be reviewed "
-        "yet.")
+        "(exit status 2) and the other games are still reviewed. Camel Up Cards records are reviewed action "
+        "by action from the mover's view, the EVs sampled; their money is not taken apart (README).")
     review.add_argument("records", help="game records (.jsonl)")
     review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
     review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")
@@ -180,8 +180,9 @@ def _build_parser() -> _Parser:
                          help="continue an interrupted run: keep the complete games of OUTPUT.part")
         _engine_args(cmd)
         cmd.add_argument("--dice", choices=("game", "leg"), default="game",
-                         help="game (default): one random stream per game; leg: each leg's dice fixed by the "
-                         "game's seed and the leg's number, whatever the players do (see camelup duel)")
+                         help="game (default): one random stream per game; leg: each leg's dice (Camel Up "
+                         "Cards: its deal and deck order) fixed by the game's seed and the leg's number, whatever "
+                         "the players do (see camelup duel)")
         if name == "tournament":
             cmd.add_argument("--json", action="store_true",
                              help="print the table as one JSON object (null where there is no interval)")
@@ -292,16 +293,18 @@ def _duel_parser(sub) -> None:
         "above (error rates --alpha, --beta; normal model of the per-pair win differences, variance estimated "
         "from the pairs; looked at after every turn of the seats from --sprt-min pairs on). With -o the records stream "
         "into OUTPUT.part, renamed when the run is complete; after Ctrl-C, --resume continues the run. "
-        f"Bots: {_BOARD_BOTS_PLACEHOLDER}.")
+        "--edition cards: Camel Up Cards, each leg's deal and race deck order drawn from the seed and the leg "
+        "(the deck holds the cards the players put into it, in the order of a key drawn per card; README, "
+        f"Paired duels). Bots: {_BOTS_PLACEHOLDER}.")
     duel.add_argument("a", metavar="A", help="a bot")
     duel.add_argument("b", metavar="B", help="the bot it is compared with")
     duel.add_argument("--players", type=_positive_int, default=4, help="players (default 4)")
     duel.add_argument("--field", metavar="BOTS", help="comma-separated bots of the other seats, in order after the duelist, or one "
-                      "bot for all of them (default: rival in every other seat)")
+                      "bot for all of them (default: rival in every other seat; Camel Up Cards: greedy)")
     duel.add_argument("--games", type=_int_option(1, MAX_GAMES // 2, f"1..{MAX_GAMES // 2:,}"), default=500,
                       help="pairs of games to play (default 500; each pair is two games); with --sprt the most")
-    duel.add_argument("--edition", choices=("second", "first"), default="second",
-                      help="second (default) or first")
+    duel.add_argument("--edition", choices=("second", "first", "cards"), default="second",
+                      help="second (default), first, or cards: Camel Up Cards with its default set-up")
     duel.add_argument("--rules", help=_RULES_HELP)
     duel.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
     duel.add_argument("--sprt", metavar="D0,D1",
@@ -804,9 +807,6 @@ def _engine_kwargs(args: argparse.Namespace) -> dict:
         raise AdvisorError("--scheduler applies to --engine dask only")
     out = {"engine": args.engine, "scheduler": args.scheduler}
     if getattr(args, "dice", "game") != "game":
-        if args.edition == "cards":
-            raise AdvisorError("--dice leg applies to the board games (first and second editions), "
-                               "not to Camel Up Cards")
         out["dice"] = args.dice
     return out
 

@@ -13,6 +13,16 @@ set-up cancels in the difference, which is what makes small differences
 measurable with far fewer games than independent games need
 (``benchmarks/bench_duel.py`` measures how many fewer).
 
+**Camel Up Cards** (``edition="cards"``): a Cards game's chance is each
+leg's deal and the order of its race deck, and the deck holds the cards
+the players chose to put into it.  A pair's two games draw them per leg
+(:mod:`advisor.cards.chance`, ``dice="leg"``): the same set-up cards, the
+same deal in every leg, and a race deck in the order of a key drawn per
+physical card, so the cards both decks hold come in the same relative
+order (the same deck when the players built the same one).  That is the
+ruling of what "the same dice" means in Camel Up Cards.  The default field
+is the greedy Cards bot.
+
 Per pair the result of each side is its win (1, or ``1/k`` for a first
 place shared by ``k`` players, as :class:`advisor.simulate.Standings`
 counts it) and its final money; the paired differences ``A - B`` give the
@@ -54,13 +64,16 @@ __all__ = ["duel", "DuelSchedule", "DuelTally", "SPRT", "default_field", "DEFAUL
 #: The bot of every other seat when no field is given: the strongest
 #: built-in bot, as a difference among strong players is what needs measuring.
 DEFAULT_FIELD_BOT = "rival"
+#: The same for Camel Up Cards.
+DEFAULT_CARDS_FIELD_BOT = "greedy"
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
-def default_field(players: int) -> list[str]:
-    """The field of a duel at ``players`` seats when none is given."""
-    return [DEFAULT_FIELD_BOT] * (players - 1)
+def default_field(players: int, cards: bool = False) -> list[str]:
+    """The field of a duel at ``players`` seats when none is given
+    (``cards``: of Camel Up Cards)."""
+    return [DEFAULT_CARDS_FIELD_BOT if cards else DEFAULT_FIELD_BOT] * (players - 1)
 
 
 class DuelSchedule(Schedule):
@@ -257,15 +270,26 @@ class DuelTally:
 
 def _check_duel(a: str, b: str, players: int, field: Sequence[str] | None, edition) -> list[str]:
     from .rules.editions import get_edition
+    from .simulate import is_cards_edition
 
-    problem = get_edition(edition).players_problem(players)
+    cards = is_cards_edition(edition)
+    if cards:
+        from .cards.game import CardsSetup
+
+        try:
+            CardsSetup(players=players)
+            problem = None
+        except AdvisorError as exc:
+            problem = str(exc)
+    else:
+        problem = get_edition(edition).players_problem(players)
     if problem:
         raise AdvisorError(problem)
     for name in (a, b):
         if not isinstance(name, str):
             raise AdvisorError(f"a duelist is a bot's name, not {name!r:.40}")
     if field is None:
-        return default_field(players)
+        return default_field(players, cards)
     field = [field] if isinstance(field, str) else list(field)
     if len(field) == 1 and players > 2:
         field = field * (players - 1)  # one bot fills every other seat
@@ -295,11 +319,6 @@ def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] |
     collect the records into.  ``processes``, ``progress``, ``engine``,
     ``scheduler``: as for :func:`advisor.simulate.simulate`; the result is
     the same whatever they are."""
-    from .simulate import is_cards_edition
-
-    if is_cards_edition(edition):
-        raise AdvisorError("paired duels are played in the board games (first and second editions), "
-                           "not in Camel Up Cards")
     if sprt is not None and not isinstance(sprt, SPRT):
         raise AdvisorError(f"sprt must be an advisor.duel.SPRT, not {type(sprt).__name__}")
     field = _check_duel(a, b, players, field, edition)

@@ -78,9 +78,12 @@ def format_duel(frame, edition: str, rules: dict | None = None) -> str:
     attrs = frame.attrs
     a, b, pairs = attrs["a"], attrs["b"], attrs["pairs"]
     variant = "" if rules is None else f", {rules['name']} rules"
-    lines = [f"Duel, {edition} edition{variant}, {attrs['players']} players, seed {attrs['seed']}: A {a} against "
+    game = "Camel Up Cards" if edition == "cards" else f"{edition} edition"
+    lines = [f"Duel, {game}{variant}, {attrs['players']} players, seed {attrs['seed']}: A {a} against "
              f"B {b}, {pairs:,} pair{'s' * (pairs != 1)} ({attrs['games']:,} games).",
-             f"Each pair: two games from one seed with the same dice, A then B in seat pair mod {attrs['players']}; "
+             f"Each pair: two games from one seed with the same "
+             f"{'deals and race-deck keys per leg' if edition == 'cards' else 'dice'}, "
+             f"A then B in seat pair mod {attrs['players']}; "
              f"field: {', '.join(attrs['field'])}.",
              f"{'':<10}{'A ' + a:>14}{'B ' + b:>14}{'A - B':>10}   95% interval"]
     win, money = frame.loc["win_rate"], frame.loc["money"]

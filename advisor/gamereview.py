@@ -2,7 +2,7 @@
 each player's money taken apart into skill, the others' play and luck.
 
 :func:`review` takes one game record (the JSON-lines format of
-:mod:`advisor.game`, both editions) and returns a :class:`Review` of three
+:mod:`advisor.game`, both editions, or of :mod:`advisor.cards.record`) and returns a :class:`Review` of three
 pandas DataFrames:
 
 * ``decisions``: one row per turn: the action taken and its EV, the best
@@ -55,6 +55,17 @@ money.  Each turn changes every W_p; for the player q who acts:
 So ``W(start) + skill + others + luck == W(end)`` exactly for every player
 (the parts are kept as fractions: :attr:`Review.exact`), ``W(start)`` being
 the start money and ``W(end)`` the final money of a finished game.
+
+**Camel Up Cards records** (setup line ``game: cards``) go through the same
+loop (:func:`review`); what differs is the edition's side of it
+(:class:`_CardsSide`): a decision is one action of a turn (deck building is
+not valued), valued from the mover's view by
+:func:`advisor.cards.steps.step_values` (an action at a turn's start with
+the best way to finish the turn; sampled figures, seeded by ``seed``).
+There is no exact decomposition: players value one state from different
+information and the figures are sampled, so ``skill`` is the sum of the
+own EV of the player's actions (floats) and ``others`` and ``luck`` are
+NaN (README, Game review).
 """
 
 from __future__ import annotations
@@ -68,7 +79,7 @@ import numpy as np
 from .errors import AdvisorError
 from .game import Game, RecordError, Roll, check_entry, leg_rewards, overall_rewards, race_order, replay
 
-__all__ = ["review", "Review", "Valuer", "review_records", "read_games", "CARDS_UNSUPPORTED",
+__all__ = ["review", "Review", "Valuer", "review_records", "read_games",
            "MISTAKE", "BLUNDER", "CLOSE", "DECISION_COLUMNS", "PLAYER_COLUMNS"]
 
 #: EV lost (coins) above which a decision is a mistake, and a blunder.
@@ -76,10 +87,6 @@ MISTAKE = 0.5
 BLUNDER = 1.5
 #: A decision within this many coins of the best counts as accurate.
 CLOSE = 0.1
-
-CARDS_UNSUPPORTED = ("Camel Up Cards games cannot be reviewed yet "
-                     "(review takes games of the 1st and 2nd edition)")
-
 
 def _cards_setup(entry) -> bool:
     """Whether ``entry`` is the setup line of a Camel Up Cards game: the
@@ -232,8 +239,6 @@ def _seats(setup: dict, n: int) -> list[str]:
 
 def _check_record(record) -> None:
     """Refuse what cannot be reviewed, naming the turn at fault."""
-    if isinstance(record, list) and record and _cards_setup(record[0]):
-        raise AdvisorError(CARDS_UNSUPPORTED)
     try:
         replay(record)
     except AdvisorError as exc:
@@ -332,72 +337,241 @@ class _Decisions:
                 "best_details": _details(rows[best]) if self.details else None}
 
 
+class _Step:
+    """One decision of a record: who acted, what, and when."""
+
+    __slots__ = ("turn", "leg", "player", "action", "state")
+
+    def __init__(self, turn: int, leg: int, player: int, action: str, state):
+        self.turn, self.leg, self.player, self.action, self.state = turn, leg, player, action, state
+
+
+class _BoardSide:
+    """The board games' part of a review: the replay, the valuation of a
+    decision (:class:`_Decisions`) and the exact decomposition
+    (:class:`Valuer`)."""
+
+    decomposed = True
+
+    def __init__(self, record: list[dict], precision: float, seed: int, full: bool, details: bool):
+        _check_record(record)
+        self.record = record
+        self.game = replay(record, upto=0)
+        self.n = self.game.state.n_players
+        self.valuer = Valuer(precision)
+        self.decide = _Decisions(precision, seed, full, details)
+        self.start = self.valuer.values(self.game)
+
+    def steps(self) -> Iterator[_Step]:
+        game = self.game
+        for entry in self.record[1:]:
+            if entry.get("type") == "action":
+                yield _Step(game.turns, game.legs, game.to_move, entry["action"], entry)
+
+    def value_decision(self, step: _Step) -> dict:
+        return self.decide(self.game.view(step.player), step.player, step.action)
+
+    def advance(self, step: _Step) -> tuple[list, list]:
+        """Play the step: each player's expected value after it and the
+        value after it (fractions; they differ only when a die is rolled)."""
+        game, entry = self.game, step.state
+        roll = Roll(**entry["roll"]) if "roll" in entry else None
+        expected = self.valuer.expected_roll(game) if step.action == "pyramid" else None
+        game.apply(step.action, roll)
+        after = self.valuer.values(game)
+        return (after if expected is None else expected), after
+
+    def summary(self) -> dict:
+        game = self.game
+        return {"edition": game.state.position.rules.name, "turns": game.turns, "legs": game.legs,
+                "finished": game.finished, "money": game.money(), "winner_camel": game.winner_camel,
+                "loser_camel": game.loser_camel}
+
+
+class _CardsSide:
+    """Camel Up Cards' part of a review: the replay
+    (:func:`advisor.cards.record.replay_cards`, every line checked) and the
+    valuation of a decision from the mover's view
+    (:func:`advisor.cards.steps.step_values`: sampled figures).  There is no
+    exact decomposition (README, Game review): the parts ``others`` and
+    ``luck`` are not computed; ``skill`` is the sum of what the player's own
+    actions added, each valued from their view when they took it."""
+
+    decomposed = False
+
+    def __init__(self, record: list[dict], precision: float, seed: int, full: bool, details: bool):
+        from .cards.record import replay_cards
+
+        states: list = []
+        try:
+            self.game = replay_cards(record, visit=lambda g: states.append(g.state))
+        except RecordError:
+            raise
+        except AdvisorError as exc:  # an illegal action: name it
+            raise RecordError(f"turn {_cards_failing_turn(record)}: {exc}") from None
+        self.record, self.states = record, states
+        self.precision, self.seed, self.details = precision, seed, details
+        self.n = self.game.setup.players
+        self.start = [self.game.setup.start_money] * self.n
+
+    def steps(self) -> Iterator[_Step]:
+        # visit() saw the game after each deal, shuffle and action line: the
+        # state before a line is the one after the line before it
+        before, turn = None, 0
+        for entry, after in zip(self.record[1:], self.states):
+            if entry.get("type") == "action":
+                if not entry["action"].startswith("build"):
+                    yield _Step(turn, before.leg, before.current, entry["action"], before)
+                turn += 1
+            before = after
+
+    def value_decision(self, step: _Step) -> dict:
+        """The action taken and every legal action of its step, from the
+        mover's view (deck building is not valued: it is not a decision
+        the advisor models)."""
+        from .cards.steps import step_values
+
+        frame = step_values(step.state, seed=self.seed, precision=self.precision)
+        actions = list(frame["action"])
+        ev = frame["ev"].to_numpy(float)
+        chosen = actions.index(step.action)
+        best = 0 if ev[0] - ev[chosen] > 1e-12 else chosen
+        turns = list(frame["turn"])
+        row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
+               "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions),
+               "skill": float(frame["own"].iloc[chosen])}
+        if self.details:
+            row["details"] = _cards_details(actions[chosen], turns[chosen])
+            row["best_details"] = _cards_details(actions[best], turns[best])
+        return row
+
+    def advance(self, step: _Step):
+        return None
+
+    def summary(self) -> dict:
+        from .cards.game import ranking
+
+        game = self.game
+        state = game.state
+        order = ranking(state.sp, state.ht) if game.finished else (None, None)
+        return {"edition": "cards", "turns": game.turns, "legs": state.leg, "finished": game.finished,
+                "money": [p.money for p in state.players], "winner_camel": order[0], "loser_camel": order[-1]}
+
+
+def _cards_details(action: str, turn: str) -> str:
+    """The whole turn behind a Camel Up Cards step's value."""
+    if turn == action:
+        return "the turn as it stands"
+    if turn.endswith("+reveal") and turn != "reveal":
+        return f"as the turn {turn} (the bet before the reveal)"
+    if turn == "reveal+best":
+        return "as the turn reveal+best (then the bet best on the card seen, if any)"
+    return f"as the turn {turn}"
+
+
+def _cards_failing_turn(record) -> int:
+    """The action at which a Camel Up Cards record stops replaying."""
+    from .cards.record import replay_cards
+
+    turns = [e.get("turn") for e in record[1:] if isinstance(e, dict) and e.get("type") == "action"]
+    last = 0
+    for k, turn in enumerate(turns):
+        try:
+            replay_cards(record, upto=k + 1)
+        except AdvisorError:
+            return turn if isinstance(turn, int) else k
+        last = k
+    return last
+
+
+def _side(record: list[dict], precision: float, seed: int, full: bool, details: bool):
+    from .cards.record import is_cards_record
+
+    if is_cards_record(record):
+        if full:
+            raise AdvisorError("full applies to the board games' review (a Camel Up Cards step has one valuation)")
+        return _CardsSide(record, precision, seed, full, details)
+    if record and _cards_setup(record[0]):
+        raise RecordError("line 1 of the game: a Camel Up Cards record's setup line says game: cards "
+                          "(as camelup simulate --edition cards writes it)")
+    return _BoardSide(record, precision, seed, full, details)
+
+
 def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, full: bool = False,
            details: bool = True, game_index: int = 0) -> Review:
-    """Review one game record (module docstring).  ``precision``: of the
-    race odds behind the overall cards (default 0.002, as ``camelup best``);
-    ``seed``: of the race odds behind the ``details`` (and of every figure
-    with ``full``); ``full``: value each decision with
-    :func:`advisor.best_moves` instead of its one-pass form; ``details``:
-    the figures behind the action taken and the best one (text, as
-    ``camelup best`` prints them); ``game_index``: the ``game`` column.
+    """Review one game record (module docstring): a board game's or a Camel
+    Up Cards game's (the edition-specific part is the valuation of a
+    decision and the decomposition, :class:`_BoardSide` and
+    :class:`_CardsSide`; the loop and the tables are the same).
+    ``precision``: of the race odds behind the overall cards (default
+    0.002, as ``camelup best``); ``seed``: of the race odds behind the
+    ``details`` (and of every figure with ``full``; of every figure of a
+    Camel Up Cards review); ``full``: value each decision with
+    :func:`advisor.best_moves` instead of its one-pass form (board games);
+    ``details``: the figures behind the action taken and the best one
+    (text, as ``camelup best`` prints them); ``game_index``: the ``game``
+    column.
 
     A record that does not replay raises :class:`~advisor.game.RecordError`
-    naming the turn at fault; a Camel Up Cards record an
-    :class:`~advisor.errors.AdvisorError`."""
+    naming the turn at fault."""
     import pandas as pd
 
     from .montecarlo import check_precision
 
     precision = check_precision(precision)
     record = list(record)
-    _check_record(record)
-    game = replay(record, upto=0)
-    n = game.state.n_players
+    side = _side(record, precision, seed, full, details)
+    n = side.n
     seats = _seats(record[0], n)
-    valuer = Valuer(precision)
-    decide = _Decisions(precision, seed, full, details)
-    value = valuer.values(game)
-    start = list(value)
-    parts = {k: [Fraction(0)] * n for k in ("skill", "others", "luck")}
+    start = list(side.start)
+    value = list(start)
+    zero = Fraction(0) if side.decomposed else 0.0
+    parts = {k: [zero] * n for k in ("skill", "others", "luck")}
     decisions, steps = [], []
-    for entry in record[1:]:
-        if entry.get("type") != "action":
-            continue
-        q = game.to_move
-        turn, leg = game.turns, game.legs
-        action = entry["action"]
-        row = decide(game.view(q), q, action)
-        roll = Roll(**entry["roll"]) if "roll" in entry else None
-        expected = valuer.expected_roll(game) if action == "pyramid" else None
-        game.apply(action, roll)
-        after = valuer.values(game)
-        if expected is None:
-            expected = after  # no chance in the step
-        for p in range(n):
-            exp = expected[p] - value[p]
-            luck = after[p] - expected[p]
-            kind = "skill" if p == q else "others"
-            parts[kind][p] += exp
-            parts["luck"][p] += luck
-            steps.append({"game": game_index, "turn": turn, "leg": leg, "actor": q, "player": p,
-                          "skill": float(exp) if p == q else 0.0, "others": 0.0 if p == q else float(exp),
-                          "luck": float(luck), "value": float(after[p])})
-        decisions.append({"game": game_index, "turn": turn, "leg": leg, "player": q, "seat": seats[q],
-                          "action": action, "kind": action.partition(":")[0], **row,
-                          "ev_lost": max(0.0, row["best_ev"] - row["ev"]), "skill": float(expected[q] - value[q])})
-        value = after
-    exact = [{"start": start[p], "skill": parts["skill"][p], "others": parts["others"][p],
-              "luck": parts["luck"][p], "final": value[p]} for p in range(n)]
+    for step in side.steps():
+        q = step.player
+        row = side.value_decision(step)
+        change = side.advance(step)
+        if change is None:  # no decomposition: the mover's own value, the others' parts unknown
+            skill = row.pop("skill")
+            parts["skill"][q] += skill
+            for p in range(n):
+                steps.append({"game": game_index, "turn": step.turn, "leg": step.leg, "actor": q, "player": p,
+                              "skill": skill if p == q else 0.0, "others": np.nan, "luck": np.nan,
+                              "value": np.nan})
+        else:
+            expected, after = change
+            skill = float(expected[q] - value[q])
+            for p in range(n):
+                exp = expected[p] - value[p]
+                luck = after[p] - expected[p]
+                parts["skill" if p == q else "others"][p] += exp
+                parts["luck"][p] += luck
+                steps.append({"game": game_index, "turn": step.turn, "leg": step.leg, "actor": q, "player": p,
+                              "skill": float(exp) if p == q else 0.0, "others": 0.0 if p == q else float(exp),
+                              "luck": float(luck), "value": float(after[p])})
+            value = after
+        decisions.append({"game": game_index, "turn": step.turn, "leg": step.leg, "player": q, "seat": seats[q],
+                          "action": step.action, "kind": step.action.partition(":")[0], **row,
+                          "ev_lost": max(0.0, row["best_ev"] - row["ev"]), "skill": skill})
+    summary = side.summary()
+    money = summary["money"]
+    if side.decomposed:
+        exact = [{"start": start[p], "skill": parts["skill"][p], "others": parts["others"][p],
+                  "luck": parts["luck"][p], "final": value[p]} for p in range(n)]
+        table = exact
+    else:
+        exact = []
+        table = [{"start": start[p], "skill": parts["skill"][p], "others": np.nan, "luck": np.nan,
+                  "final": money[p] if summary["finished"] else np.nan} for p in range(n)]
     dec = pd.DataFrame(decisions, columns=DECISION_COLUMNS)
     step_frame = pd.DataFrame(steps, columns=STEP_COLUMNS)
-    money = game.money()
-    won = [game.finished and m == max(money) for m in money]
-    players = _player_table(dec, exact, seats, won, game_index)
-    info = {"game": game_index, "edition": game.state.position.rules.name, "players": n, "turns": game.turns,
-            "legs": game.legs, "finished": game.finished, "seats": seats, "money": money,
-            "winner_camel": game.winner_camel, "loser_camel": game.loser_camel, "precision": precision,
-            "seed": seed, "full": full}
+    won = [summary["finished"] and m == max(money) for m in money]
+    players = _player_table(dec, table, seats, won, game_index)
+    info = {"game": game_index, "edition": summary["edition"], "players": n, "turns": summary["turns"],
+            "legs": summary["legs"], "finished": summary["finished"], "seats": seats, "money": money,
+            "winner_camel": summary["winner_camel"], "loser_camel": summary["loser_camel"],
+            "precision": precision, "seed": seed, "full": full, "decomposed": side.decomposed}
     for frame in (dec, players, step_frame):
         frame.attrs.update(info)
     return Review(dec, players, step_frame, exact, info)
@@ -442,6 +616,30 @@ class Reviewed:
     error: str | None = None
 
 
+def read_games(path) -> Iterator[tuple[int, int, list[dict]]]:
+    """``(index, line, record)`` for each game of a JSON-lines file, one in
+    memory at a time: a file of board-game records
+    (:func:`advisor.game.iter_records`) or of Camel Up Cards records
+    (:func:`advisor.cards.record.iter_cards_records`, told by its first
+    setup line).  A file that is not a file of game records raises
+    :class:`RecordError`."""
+    from .cards.record import is_cards_file, iter_cards_records
+    from .game import iter_records
+
+    if is_cards_file(path):
+        for index, (line, record) in enumerate(iter_cards_records(path)):
+            yield index, line, record
+        return
+    try:
+        for index, (line, record) in enumerate(iter_records(path)):
+            yield index, line, record
+    except RecordError as exc:
+        if _cards_line(path, exc):
+            raise RecordError(f"{exc}: a Camel Up Cards game among board-game records (review one kind of "
+                              "game per file)") from None
+        raise
+
+
 def _cards_line(path, exc: RecordError) -> bool:
     """Whether ``exc`` (from reading ``path``) is about a Camel Up Cards setup line."""
     import json
@@ -459,22 +657,6 @@ def _cards_line(path, exc: RecordError) -> bool:
     except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
         return False
     return False
-
-
-def read_games(path) -> Iterator[tuple[int, int, list[dict]]]:
-    """``(index, line, record)`` for each game of a JSON-lines file, one in
-    memory at a time (see :func:`advisor.game.iter_records`; a file that is
-    not a file of game records raises :class:`RecordError`, a Camel Up Cards
-    game :class:`AdvisorError`)."""
-    from .game import iter_records
-
-    try:
-        for index, (line, record) in enumerate(iter_records(path)):
-            yield index, line, record
-    except RecordError as exc:
-        if _cards_line(path, exc):
-            raise AdvisorError(f"{path}: {CARDS_UNSUPPORTED}") from None
-        raise
 
 
 def count_games(path, games: set[int] | None = None) -> int:
@@ -536,7 +718,9 @@ def review_records(path, *, games: set[int] | None = None, processes: int | None
         elif processes == 1 or (total is not None and total <= 1) or (os.cpu_count() or 1) == 1 and not processes:
             source = (review_one(*job) for job in jobs)
         else:
-            source = _on_processes(jobs, processes)
+            from .cards.record import is_cards_file
+
+            source = _on_processes(jobs, processes, is_cards_file(path))
         for result in source:
             bar.update()
             yield result
@@ -544,14 +728,14 @@ def review_records(path, *, games: set[int] | None = None, processes: int | None
         bar.close()
 
 
-def _on_processes(jobs, processes: int | None) -> Iterator[Reviewed]:
+def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[Reviewed]:
     import multiprocessing as mp
     import os
     from collections import deque
 
     from .warm import cold_groups, needs, warmup
 
-    cold = cold_groups(needs("review"))
+    cold = cold_groups(needs("review", cards=cards))
     if cold:  # compile once here, not in every worker
         warmup(groups=cold)
     workers = processes or os.cpu_count() or 1

@@ -326,8 +326,9 @@ def plot_review(review, ax=None):
         mine = steps[steps["player"] == p].sort_values("turn")
         ax.plot(mine["turn"], mine["skill"].cumsum(), color=colours[p], linewidth=1.8,
                 label=f"{p} {seats[p]}: skill")
-        ax.plot(mine["turn"], mine["luck"].cumsum(), color=colours[p], linewidth=1.2, linestyle="--",
-                label=f"{p} {seats[p]}: luck")
+        if mine["luck"].notna().any():  # a Camel Up Cards review has no luck part
+            ax.plot(mine["turn"], mine["luck"].cumsum(), color=colours[p], linewidth=1.2, linestyle="--",
+                    label=f"{p} {seats[p]}: luck")
     for turn in dec["turn"][dec["leg"].diff().fillna(0) > 0]:
         ax.axvline(turn - 0.5, color="grey", linestyle=":", linewidth=0.8)
     ax.axhline(0, color="black", linewidth=0.8)

@@ -116,13 +116,14 @@ def _check_paths(args) -> None:
 
 
 def _coins(x: float) -> str:
-    return f"{x:+.2f}"
+    return "-" if x != x else f"{x:+.2f}"  # NaN: a part not computed (Camel Up Cards)
 
 
 def format_review(rev, player: int | None = None) -> str:
     """One game's review as text: every decision, then the players."""
     info = rev.info
-    title = {"second": "Camel Up (2nd edition)", "first": "Camel Up (1st edition)"}[info["edition"]]
+    title = {"second": "Camel Up (2nd edition)", "first": "Camel Up (1st edition)",
+             "cards": "Camel Up Cards"}[info["edition"]]
     end = (f"race won by {info['winner_camel']}, last {info['loser_camel']}; money "
            + " ".join(str(m) for m in info["money"])) if info["finished"] else "unfinished record"
     lines = [f"Game {info['game']}: {title}, {info['players']} players, {info['turns']} turns, {info['legs']} legs; "
@@ -130,6 +131,11 @@ def format_review(rev, player: int | None = None) -> str:
     dec = rev.decisions if player is None else rev.decisions[rev.decisions["player"] == player]
     lines.append(f"{'turn':>4} {'leg':>3} {'player':<12} {'action':<10} {'EV':>7}  {'best':<10} {'EV':>7} "
                  f"{'lost':>6} {'rank':>7}")
+    if info["edition"] == "cards":
+        lines[-1:-1] = ["Camel Up Cards: one row per action of a turn (deck building not valued), its turn the "
+                        "action's number in the record (camelup best FILE --turn T advises it); EV from the "
+                        "mover's view, an action at a turn's start with the best way to finish the turn "
+                        f"(race odds to {info['precision']:g}, seed {info['seed']}: sampled figures).", ""]
     for r in dec.itertuples():
         mark = " ??" if r.ev_lost > 1.5 else " ?" if r.ev_lost > 0.5 else ""
         lines.append(f"{r.turn:>4} {r.leg:>3} {f'{r.player} {r.seat}'[:12]:<12} {r.action:<10} {r.ev:+7.3f}  "
@@ -149,12 +155,16 @@ def _players_text(players) -> str:
         lines.append(f"{f'{r.player} {r.seat}'[:14]:<14}{r.decisions:>9} {r.ev_lost_total:8.2f} "
                      f"{r.ev_lost_mean:6.3f} {r.mistakes:>8} {r.blunders:>8} {100 * r.accurate:7.0f}% | "
                      f"{r.start:5.1f} {_coins(r.skill):>7} {_coins(r.others):>7} {_coins(r.luck):>7} = "
-                     f"{r.final:6.1f}{'  won' if r.won else ''}")
+                     f"{'-' if r.final != r.final else f'{r.final:.1f}':>6}{'  won' if r.won else ''}")
     for r in players.itertuples():
         if r.mistake_list:
             lines.append(f"player {r.player} mistakes: {r.mistake_list}")
-    lines.append("start + skill (EV of own actions) + others (EV others' actions moved) + luck (the dice beyond "
-                 "expectation) = final money, exactly.")
+    if players.attrs.get("decomposed", True):
+        lines.append("start + skill (EV of own actions) + others (EV others' actions moved) + luck (the dice "
+                     "beyond expectation) = final money, exactly.")
+    else:
+        lines.append("skill: the EV of own actions, each from the mover's view (sampled figures); others and "
+                     "luck are not computed for Camel Up Cards (README, Game review).")
     return "\n".join(lines)
 
 

@@ -56,7 +56,7 @@ def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: in
     if is_cards_edition(edition):
         from .cards.bots import play_cards_game
 
-        return play_cards_game(bots, seed=seed)
+        return play_cards_game(bots, seed=seed, dice=dice)
     from .bots import make_bot
     from .game import Game
 
@@ -117,8 +117,6 @@ def _check(schedule: Schedule, edition: "str | Edition", games: int, processes: 
         except AdvisorError as exc:
             problem = str(exc)
         what = "Camel Up Cards bot"
-        if schedule.dice != "game":
-            raise AdvisorError("per-leg dice (dice='leg') apply to the board games, not to Camel Up Cards")
     else:
         from .bots import BOTS as known
         from .rules.editions import get_edition
@@ -502,7 +500,7 @@ def _check_setup(shown: str, entry: dict, index: int, schedule: Schedule, editio
     from .rules.editions import get_edition
 
     if is_cards_edition(edition):  # a Cards record names its game, not an edition
-        expected = {"game": CARDS}
+        expected = {"game": CARDS, "dice": None if schedule.dice == "game" else schedule.dice}
     else:
         ed = get_edition(edition)
         expected = {"edition": ed.name, "rules": ed.rules_json(),

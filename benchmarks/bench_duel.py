@@ -66,6 +66,17 @@ def bootstrap_ratio(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, roun
     return np.percentile(ratios, [2.5, 97.5])
 
 
+def race_end(end: dict):
+    """How a race ended: its winning and losing camel (a Camel Up Cards end
+    line names neither: read from its final board, whose stacks are listed
+    by space, bottom to top)."""
+    if "winner_camel" in end:
+        return end["winner_camel"], end["loser_camel"]
+    stacks = [part.split(":") for part in end["board"].split()[1:] if part[0].isdigit()]
+    stacks = sorted((int(space), camels) for space, camels in stacks)
+    return stacks[-1][1][-1], stacks[0][1][0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", default="rival")
@@ -88,7 +99,7 @@ def main() -> None:
         field = field * (args.players - 1)
     schedule = DuelSchedule(args.a, args.b, field, args.seed)
     tally = DuelTally(schedule)
-    cold = cold_groups(needs("duel", bots=schedule.names()))
+    cold = cold_groups(needs("duel", bots=schedule.names(), cards=args.edition == "cards"))
     if cold:
         warmup(groups=cold)
     play_game([args.a, *field], args.edition, 1, dice="leg")  # this process warm too
@@ -110,8 +121,7 @@ def main() -> None:
             continue
         other, end = first
         split.append(next((t for t, (x, y) in enumerate(zip(other, actions)) if x != y), min(len(other), len(actions))))
-        same_race += (end["winner_camel"], end["loser_camel"]) == (record[-1]["winner_camel"],
-                                                                    record[-1]["loser_camel"])
+        same_race += race_end(end) == race_end(record[-1])
     wall = time.perf_counter() - start
     print(f"  {wall:.0f} s of games ({2 * args.pairs / wall:.2f} games/s); load average after: "
           f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")

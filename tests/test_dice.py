@@ -212,15 +212,3 @@ def test_simulate_with_per_leg_dice_and_resume_checks_them(tmp_path, capsys, mon
     assert code == 2 and "dice" in err and "--dice" in err
     assert main(argv + ["-o", str(tmp_path / "h.jsonl"), "--resume"]) == 0
     assert (tmp_path / "h.jsonl").read_bytes() == (tmp_path / "g.jsonl").read_bytes()
-
-
-def test_per_leg_dice_are_refused_for_camel_up_cards(capsys, tmp_path):
-    from advisor.cli import main
-    from advisor.simulate import simulate
-
-    code = main(["simulate", "--edition", "cards", "--dice", "leg", "-o", str(tmp_path / "c.jsonl")])
-    err = capsys.readouterr().err
-    assert code == 2 and "--dice leg applies to the board games" in err and len(err.strip().splitlines()) == 1
-    with pytest.raises(AdvisorError, match="board games"):
-        simulate(["greedy", "random"], 1, edition="cards", dice="leg")
-    assert list(tmp_path.iterdir()) == []

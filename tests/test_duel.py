@@ -244,7 +244,7 @@ def test_without_output_ctrl_c_is_one_line(capsys, monkeypatch):
     (["duel", "heuristic", "random", "--resume"], "give -o"),
     (["duel", "heuristic", "random", "--engine", "dask"], "--engine dask needs --scheduler"),
     (["duel", "heuristic", "random", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler applies to --engine dask"),
-    (["duel", "heuristic", "random", "--edition", "cards"], "invalid choice"),
+    (["duel", "advisor", "random", "--edition", "cards"], "unknown Camel Up Cards bot 'advisor'"),
     (["duel", "heuristic", "random", "-o", "out.txt"], ".jsonl"),
     (["duel", "heuristic", "random", "--games", "0"], "--games"),
 ])
@@ -257,8 +257,8 @@ def test_bad_input_is_one_line(argv, fragment, capsys, tmp_path, monkeypatch):
 
 
 def test_python_api_refuses_bad_input():
-    with pytest.raises(AdvisorError, match="Camel Up Cards"):
-        duel("greedy", "random", 2, edition="cards")
+    with pytest.raises(AdvisorError, match="2..6 players"):
+        duel("greedy", "random", 2, edition="cards", players=7)
     with pytest.raises(AdvisorError, match="pairs"):
         duel("heuristic", "random", 0)
     with pytest.raises(AdvisorError, match="3-8 players, not 0"):  # the count given, not the field's

@@ -27,12 +27,13 @@ FLOORS = [
     # 3: the game state
     ["advisor.state"],
     # 4: the rules core of a turn on a game state: legality, apply, scoring of a turn
-    ["advisor.turns", "advisor.cards.actions", "advisor.cards.game"],
+    ["advisor.turns", "advisor.cards.actions", "advisor.cards.game", "advisor.cards.chance"],
     # 5: valuation
     ["advisor.overall", "advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
      "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
-    ["advisor.dice", "advisor.game", "advisor.inference", "advisor.bots", "advisor.scoresheet", "advisor.warm", "advisor.cards.record", "advisor.cards.bots"],
+    ["advisor.dice", "advisor.game", "advisor.inference", "advisor.bots", "advisor.scoresheet", "advisor.warm",
+     "advisor.cards.record", "advisor.cards.bots", "advisor.cards.steps"],
     # 7: many positions, recorded games, tournaments
     ["advisor.batchio", "advisor.batch", "advisor.distributed", "advisor.simulate", "advisor.duel",
      "advisor.gamereview"],

@@ -304,27 +304,16 @@ def test_output_never_overwrites_the_records(tmp_path, capsys):
     assert "is the input file" in capsys.readouterr().err and path.read_bytes() == before
 
 
-def test_camel_up_cards_records_are_refused_with_one_line(tmp_path, capsys):
+def test_a_board_game_setup_line_naming_the_cards_edition_is_refused_with_one_line(tmp_path, capsys):
+    # Camel Up Cards records say game: cards (tests/test_cards_review.py reviews them)
     path = tmp_path / "cards.jsonl"
     path.write_text(json.dumps({"type": "setup", "edition": "cards", "players": 4, "seed": 1, "start": 0,
                                 "board": "cards 0:BGOWY"}) + "\n")
     assert main(["review", str(path)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "Camel Up Cards games cannot be reviewed yet" in err
-    with pytest.raises(AdvisorError, match="Camel Up Cards"):
+    assert err.count("\n") == 0 and "Camel Up Cards" in err
+    with pytest.raises(RecordError, match="setup line says game: cards"):
         review([json.loads(path.read_text())])
-    # a record as camelup simulate --edition cards writes it (setup line: game cards)
-    from advisor.cards.record import write_cards_records
-    from advisor.simulate import play_game
-
-    real = tmp_path / "cards-game.jsonl"
-    record = play_game(["random", "random"], seed=1, edition="cards")
-    write_cards_records([record], real)
-    assert main(["review", str(real)]) == 2
-    err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "Camel Up Cards games cannot be reviewed yet" in err
-    with pytest.raises(AdvisorError, match="Camel Up Cards games cannot be reviewed yet"):
-        review(record)
 
 
 def test_review_of_a_record_with_an_illegal_action_names_the_turn():

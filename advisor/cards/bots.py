@@ -124,15 +124,16 @@ def make_cards_bot(name: str) -> CardsBot:
     return CARDS_BOTS[name]()
 
 
-def play_cards_game(bots, setup: CardsSetup | None = None, seed: int = 0) -> list[dict]:
+def play_cards_game(bots, setup: CardsSetup | None = None, seed: int = 0, dice: str = "game") -> list[dict]:
     """One game, bot ``bots[s]`` in seat ``s`` (each drawing from its own
     stream ``(seed, s)``); returns its record (the setup line names the
-    bots)."""
+    bots).  ``dice``: the source of the deals and shuffles
+    (:mod:`advisor.cards.chance`; ``"leg"``: each leg's own)."""
     players = [make_cards_bot(name) for name in bots]
     setup = setup or CardsSetup(players=len(players))
     if setup.players != len(players):
         raise AdvisorError(f"{len(players)} bots for {setup.players} players: one per seat")
-    game = CardsGame(setup, seed)
+    game = CardsGame(setup, seed, dice=dice)
     game.record[0]["bots"] = list(bots)
     rngs = [np.random.default_rng([seed, s]) for s in range(len(players))]
     while not game.finished:

@@ -602,16 +602,27 @@ class CardsGame:
     replays a record, checking every line."""
 
     def __init__(self, setup: CardsSetup | None = None, seed: int | None = None, *, start: tuple | None = None,
-                 draw: bool = True):
+                 draw: bool = True, dice: str = "game"):
         """``start``: the five set-up cards (default: drawn); ``draw=False``:
-        chance steps only through :meth:`chance` with their outcome (replays)."""
+        chance steps only through :meth:`chance` with their outcome (replays);
+        ``dice``: the source of the deals and shuffles
+        (:mod:`advisor.cards.chance`: ``"game"``, one stream; ``"leg"``, each
+        leg's own, whatever the players decide)."""
+        from .chance import CARD_MODES, LegCards
+
+        if dice not in CARD_MODES:
+            raise IllegalActionError(f"dice must be one of {', '.join(map(repr, CARD_MODES))}, not {dice!r:.40}")
         self.setup = setup or CardsSetup()
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**63))
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+        self.legcards = LegCards(seed) if dice == "leg" else None
         self.draw = draw
-        first = tuple(start) if start is not None else self._order(FULL_CARDS)[:5]
+        if start is not None:
+            first = tuple(start)
+        else:
+            first = (self.legcards.setup() if self.legcards else self._order(FULL_CARDS))[:5]
         self.state = start_game(self.setup, first)
         self.turns = 0
         s = self.setup
@@ -620,6 +631,8 @@ class CardsGame:
             "start_money": s.start_money, "dealt": s.dealt, "shown": s.shown, "down": s.down,
             "cards": card_text(first), "board": self.state.board(),
         }]
+        if dice != "game":
+            self.record[0]["dice"] = dice
         if draw:
             self.chance()
 
@@ -633,11 +646,12 @@ class CardsGame:
         while self.state.phase in ("deal", "shuffle"):
             s = self.state
             if s.phase == "deal":
-                order = outcome or self._order(FULL_CARDS)
+                order = outcome or (self.legcards.deal(s.leg) if self.legcards else self._order(FULL_CARDS))
                 self.state = deal(s, order)
                 self.record.append({"type": "deal", "leg": s.leg, "cards": card_text(order)})
             else:
-                order = outcome or self._order(sorted(s.shown + tuple(c for p in s.players for c in p.down)))
+                cards = sorted(s.shown + tuple(c for p in s.players for c in p.down))
+                order = outcome or (self.legcards.shuffle(s.leg, cards) if self.legcards else self._order(cards))
                 self.state = shuffle(s, order)
                 self.record.append({"type": "shuffle", "leg": s.leg, "deck": card_text(order)})
             if outcome is not None:

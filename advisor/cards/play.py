@@ -508,36 +508,13 @@ def format_cards_scores(record: Sequence[dict], state: CardsState, names: Sequen
 
 def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precision: float | None = None,
                 others: str = "random", progress: bool | None = None):
-    """The advisor's ranking for ``player`` from their view of ``state``
-    (:meth:`~advisor.cards.game.CardsState.view`, then its position: their
-    cards and holdings, nothing hidden from them), for the step of the turn
-    they are at: whole turns (:func:`~advisor.cards.advice.cards_best`);
-    once the player to act has taken a bet, the race actions; once they
-    have played their race action, the bets at the odds now or ``pass``
-    (``timing`` ``now``).  A pandas DataFrame as ``cards_best`` gives,
-    best first, with its ``attrs``."""
-    import pandas as pd
+    """The advisor's ranking for ``player`` at the step of the turn they
+    are at, from their view (:func:`advisor.cards.steps.step_advice`);
+    ``precision`` by default the table's."""
+    from .steps import step_advice as advice
 
-    from ..explain import sort_by_ev
-    from .advice import cards_best
-
-    if state.phase != "turn":
-        raise AdvisorError(f"leg {state.leg}'s race deck is being built: the advice comes with the leg's turns")
     precision = _ADVICE_PRECISION if precision is None else precision
-    view = state.view(player)
-    frame = cards_best(view.position(player), seed=seed, precision=precision, others=others, progress=progress)
-    if player != state.current or not (state.raced or state.bet):
-        return frame
-    if state.raced:  # the race action is played: a bet at the odds now, or none
-        rows = [{"action": r.bet, "race": "", "bet": r.bet, "timing": "now", "ev": r.ev}
-                for r in frame.itertuples() if r.timing == "before"]
-        rows.append({"action": "pass", "race": "", "bet": "", "timing": "", "ev": 0.0})
-    else:  # the bet is taken: the race action
-        rows = [{"action": r.race, "race": r.race, "bet": "", "timing": "", "ev": r.ev}
-                for r in frame.itertuples() if not r.bet]
-    out = sort_by_ev(pd.DataFrame(rows, columns=list(frame.columns)))
-    out.attrs.update(frame.attrs)
-    return out
+    return advice(state, player, seed=seed, precision=precision, others=others, progress=progress)
 
 
 def _best_text(state: CardsState, player: int) -> str:

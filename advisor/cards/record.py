@@ -51,7 +51,8 @@ def replay_cards(record: list[dict], upto: int | None = None, visit=None) -> Car
     try:
         setup = CardsSetup(players=head["players"], track=head["track"], start_money=head["start_money"],
                            dealt=head["dealt"], shown=head["shown"], down=head["down"])
-        game = CardsGame(setup, seed=head["seed"], start=_cards(head["cards"], 1), draw=False)
+        game = CardsGame(setup, seed=head["seed"], start=_cards(head["cards"], 1), draw=False,
+                         dice=head.get("dice", "game"))
         game.record[0] = dict(head)
     except (KeyError, TypeError) as exc:
         raise RecordError(f"line 1 of the game: the setup line lacks or mistypes {exc}") from None

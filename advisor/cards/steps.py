@@ -1,0 +1,118 @@
+"""Camel Up Cards advice step by step, as the engine takes a turn: one
+action at a time.
+
+:func:`~advisor.cards.advice.cards_best` values whole turns (a race action
+with at most one bet before or after it); the engine
+(:mod:`advisor.cards.game`) and a game record take a turn's actions one by
+one.  :func:`step_advice` gives the advice for the step a player is at
+(``camelup best CARDS.jsonl --turn T``, ``camelup play``'s ``best``), and
+:func:`step_values` values every legal action of that step (``camelup
+review``):
+
+* at a turn's start, an action is valued with the best way to finish the
+  turn after it (within the turn the player decides again, and a review
+  values that decision on its own): a bet ``X`` is the best of the turns
+  taking ``X`` first (``X+reveal``, or ``R+X`` for a hand card or a figure,
+  whose value is the same either way); ``reveal`` is ``reveal+best`` (the
+  bet best on the card seen, if any); a hand card or a figure ``R`` is the
+  best of ``R`` alone and ``R+X``;
+* once the bet is taken: the race actions, the bet held;
+* once the race action is played: the bets at the odds now, or ``pass``.
+
+Each action's ``own`` value is what the action itself adds, the rest of the
+turn aside: a bet at the odds now (``X+reveal``: a reveal is worth nothing
+by itself in the model, the deck being revealed anyway), a race action
+alone, 0 for ``pass``.  All values are from the player's view
+(:meth:`~advisor.cards.game.CardsState.view`: their own cards, nothing
+hidden from them) and are changes of the player's expected money against
+the position as it stands, as ``cards_best`` gives them.
+"""
+
+from __future__ import annotations
+
+from ..errors import AdvisorError
+from .game import CardsState, legal_actions
+
+__all__ = ["step_advice", "step_values"]
+
+
+def _turn_start(state: CardsState, player: int) -> bool:
+    return player != state.current or not (state.raced or state.bet)
+
+
+def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precision: float = 0.002,
+                others: str = "random", progress: bool | None = None):
+    """The advisor's ranking for ``player`` from their view of ``state``
+    (:meth:`~advisor.cards.game.CardsState.view`, then its position: their
+    cards and holdings, nothing hidden from them), for the step of the turn
+    they are at: whole turns (:func:`~advisor.cards.advice.cards_best`);
+    once the player to act has taken a bet, the race actions; once they
+    have played their race action, the bets at the odds now or ``pass``
+    (``timing`` ``now``).  A pandas DataFrame as ``cards_best`` gives,
+    best first, with its ``attrs``."""
+    import pandas as pd
+
+    from ..explain import sort_by_ev
+    from .advice import cards_best
+
+    if state.phase != "turn":
+        raise AdvisorError(f"leg {state.leg}'s race deck is being built: the advice comes with the leg's turns")
+    view = state.view(player)
+    frame = cards_best(view.position(player), seed=seed, precision=precision, others=others, progress=progress)
+    if _turn_start(state, player):
+        return frame
+    if state.raced:  # the race action is played: a bet at the odds now, or none
+        rows = [{"action": r.bet, "race": "", "bet": r.bet, "timing": "now", "ev": r.ev}
+                for r in frame.itertuples() if r.timing == "before"]
+        rows.append({"action": "pass", "race": "", "bet": "", "timing": "", "ev": 0.0})
+    else:  # the bet is taken: the race action
+        rows = [{"action": r.race, "race": r.race, "bet": "", "timing": "", "ev": r.ev}
+                for r in frame.itertuples() if not r.bet]
+    out = sort_by_ev(pd.DataFrame(rows, columns=list(frame.columns)))
+    out.attrs.update(frame.attrs)
+    return out
+
+
+def _first_step(row) -> str:
+    """The action a whole turn of ``cards_best`` starts with."""
+    return row.bet if row.bet and row.timing in ("before", "either") else row.race
+
+
+def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0.002, others: str = "random"):
+    """Every legal action of the player to act at this step of ``state``,
+    valued from their view (module text): a pandas DataFrame, best first,
+    with columns ``action``, ``ev`` (the action with the best way to finish
+    the turn after it), ``own`` (what the action itself adds) and ``turn``
+    (the whole turn behind ``ev``, as ``cards_best`` names it).  Its
+    ``attrs`` are those of the ``cards_best`` frame behind it (position,
+    seed, race odds)."""
+    import pandas as pd
+
+    from ..explain import sort_by_ev
+
+    player = state.current
+    frame = step_advice(state, player, seed=seed, precision=precision, others=others, progress=False)
+    legal = [str(a) for a in legal_actions(state)]
+    best: dict[str, tuple[float, str]] = {}
+    own: dict[str, float] = {}
+    if _turn_start(state, player):
+        for r in frame.itertuples():
+            first = _first_step(r)
+            if first not in best or r.ev > best[first][0]:
+                best[first] = (float(r.ev), r.action)
+            if r.bet and r.timing == "before":
+                own[r.bet] = float(r.ev)  # the bet at the odds now (a reveal adds nothing)
+            elif not r.bet:
+                own[r.race] = float(r.ev)  # the race action alone
+    else:
+        for r in frame.itertuples():
+            best[r.action] = (float(r.ev), r.action)
+            own[r.action] = float(r.ev)
+    missing = [a for a in legal if a not in best]
+    if missing:
+        raise AdvisorError(f"the advice does not value the legal action(s) {', '.join(missing)} "
+                           f"at {frame.attrs['position']}")
+    rows = [{"action": a, "ev": best[a][0], "own": own.get(a, 0.0), "turn": best[a][1]} for a in legal]
+    out = sort_by_ev(pd.DataFrame(rows, columns=["action", "ev", "own", "turn"]))
+    out.attrs.update(frame.attrs)
+    return out

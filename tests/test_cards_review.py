@@ -1,0 +1,223 @@
+"""Game review of Camel Up Cards records: every action of a turn against the
+best one, from the mover's view (the board games' review loop, the Cards
+valuation of a decision)."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from advisor.cards.bots import GreedyCardsBot, RandomCardsBot
+from advisor.cards.game import CardsGame, CardsSetup
+from advisor.cards.record import write_cards_records
+from advisor.cards.steps import step_values
+from advisor.cli import main
+from advisor.game import RecordError
+from advisor.gamereview import review, review_records
+
+PRECISION = 0.05  # coarse race odds keep the tests quick
+
+
+class _Seed0:
+    """An rng whose every draw is 0: the greedy bot then values with seed 0,
+    the review's seed."""
+
+    def integers(self, *args, **kwargs):
+        return 0
+
+
+def first_leg(seed=5, players=3, legs=1):
+    """A game cut after its first ``legs`` legs: a greedy bot valuing with the
+    review's seed and precision in seat 0, random bots in the others.
+    Returns the record and the greedy bot's decisions (turn -> action)."""
+    game = CardsGame(CardsSetup(players=players), seed)
+    bots = [GreedyCardsBot(precision=PRECISION)] + [RandomCardsBot() for _ in range(players - 1)]
+    rngs = [_Seed0()] + [np.random.default_rng([seed, s]) for s in range(1, players)]
+    while not game.finished and game.state.leg <= legs:
+        p = game.state.current
+        game.play(bots[p].choose(game.state, p, rngs[p]))
+    return game.record
+
+
+@pytest.fixture(scope="module")
+def short():
+    record = first_leg()
+    return record, review(record, precision=PRECISION)
+
+
+def test_every_action_of_a_turn_is_a_decision_and_deck_building_is_not(short):
+    record, rev = short
+    actions = [e for e in record if e.get("type") == "action"]
+    turns = [e["turn"] for e in actions if not e["action"].startswith("build")]
+    assert rev.decisions["turn"].tolist() == turns
+    assert rev.decisions["action"].tolist() == [e["action"] for e in actions if e["turn"] in set(turns)]
+    assert rev.decisions["player"].tolist() == [e["player"] for e in actions if e["turn"] in set(turns)]
+    assert (rev.decisions["ev_lost"] >= 0).all() and (rev.decisions["rank"] >= 1).all()
+    assert ((rev.decisions["ev_lost"] == 0) == (rev.decisions["rank"] == 1)).all()
+    assert rev.info["edition"] == "cards" and not rev.info["finished"] and rev.exact == []
+
+
+def test_the_greedy_bot_loses_nothing_when_it_values_as_the_review_does(short):
+    _, rev = short
+    mine = rev.decisions[rev.decisions["player"] == 0]
+    assert len(mine) >= 5
+    assert (mine["ev_lost"] <= 1e-9).all(), mine[["turn", "action", "best_action", "ev_lost"]]
+    assert rev.players.loc[0, "mistakes"] == 0 and rev.players.loc[0, "accurate"] == 1.0
+
+
+def test_the_greedy_bot_as_it_plays_loses_only_sampling_error():
+    """The bot values with its own seeds and a coarser precision (0.02): what
+    it loses against the review's figures is their sampling error."""
+    game = CardsGame(CardsSetup(players=2), 11)
+    game.record[0]["bots"] = ["greedy", "random"]
+    bots = [GreedyCardsBot(), RandomCardsBot()]  # as play_cards_game seats them, the first leg only
+    rngs = [np.random.default_rng([11, s]) for s in range(2)]
+    while not game.finished and game.state.leg == 1:
+        p = game.state.current
+        game.play(bots[p].choose(game.state, p, rngs[p]))
+    rev = review(game.record, precision=0.01, details=False)
+    mine = rev.decisions[rev.decisions["seat"] == "greedy"]
+    assert len(mine) >= 5 and mine["ev_lost"].max() < 0.3 and mine["ev_lost"].mean() < 0.05
+    others = rev.decisions[rev.decisions["seat"] == "random"]
+    assert others["ev_lost"].mean() > 0.3  # a random player does lose
+
+
+def test_a_decision_is_valued_as_step_values_gives_from_the_movers_view(short):
+    from advisor.cards.record import replay_cards
+
+    record, rev = short
+    for k in (0, 1, len(rev.decisions) - 1):
+        row = rev.decisions.iloc[k]
+        state = replay_cards(record, upto=int(row["turn"])).state
+        frame = step_values(state, precision=PRECISION)
+        values = dict(zip(frame["action"], frame["ev"]))
+        assert row["ev"] == pytest.approx(values[row["action"]], abs=1e-12)
+        assert row["best_ev"] == pytest.approx(frame["ev"].max(), abs=1e-12)
+        assert row["options"] == len(frame)
+        # from the mover's view: the state with the others' cards and the deck face down values the same
+        seen = step_values(state.view(state.current), precision=PRECISION)
+        pd.testing.assert_frame_equal(seen, frame)
+
+
+def test_the_players_table_and_what_is_not_computed(short):
+    _, rev = short
+    players = rev.players
+    assert players["decisions"].sum() == len(rev.decisions)
+    for p in range(3):
+        mine = rev.decisions[rev.decisions["player"] == p]
+        assert players.loc[p, "ev_lost_total"] == pytest.approx(mine["ev_lost"].sum())
+        assert players.loc[p, "skill"] == pytest.approx(mine["skill"].sum())
+        assert players.loc[p, "mistakes"] == int((mine["ev_lost"] > 0.5).sum())
+    assert players["start"].tolist() == [3.0, 3.0, 3.0]
+    assert players[["others", "luck", "final"]].isna().all().all()  # unfinished: no final money either
+
+
+def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(short):
+    record, rev = short
+    from advisor.cards.advice import cards_best
+    from advisor.cards.record import replay_cards
+
+    row = rev.decisions.iloc[0]  # the leg's first step: a turn's start
+    state = replay_cards(record, upto=int(row["turn"])).state
+    assert not state.raced and not state.bet
+    whole = cards_best(state.view(state.current).position(state.current), seed=0, precision=PRECISION)
+    frame = step_values(state, precision=PRECISION)
+    values = dict(zip(frame["action"], frame["ev"]))
+    assert values["reveal"] == pytest.approx(whole.loc[whole.action == "reveal+best", "ev"].iloc[0])
+    bet = next(a for a in values if a.startswith("leg:"))
+    assert values[bet] == pytest.approx(whole.loc[(whole.bet == bet) & (whole.timing != "after"), "ev"].max())
+    assert frame["ev"].max() == pytest.approx(whole["ev"].max())
+
+
+def test_the_text_of_a_review(short):
+    from advisor.review_cli import format_review
+
+    _, rev = short
+    text = format_review(rev)
+    assert text.startswith("Game 0: Camel Up Cards, 3 players")
+    assert "one row per action of a turn" in text
+    assert "others and luck are not computed for Camel Up Cards" in text
+    assert "exactly" not in text.splitlines()[-1]
+
+
+def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
+    from advisor.cards.bots import play_cards_game
+
+    record = play_cards_game(["random", "heuristic"], seed=6)
+    assert record[-1]["type"] == "end"
+    path = tmp_path / "cards.jsonl"
+    write_cards_records([record], path)
+    chart, table = tmp_path / "review.png", tmp_path / "decisions.csv"
+    assert main(["review", str(path), "--precision", "0.05", "--chart", str(chart), "-o", str(table), "--json",
+                 "--player", "1"]) == 0
+    data = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"not strict JSON: {c}"))
+    assert chart.stat().st_size > 10_000
+    frame = pd.read_csv(table)
+    assert frame["player"].unique().tolist() == [1]
+    assert len(frame) == sum(1 for e in record if e.get("type") == "action" and e["player"] == 1
+                             and not e["action"].startswith("build"))
+    (game,) = data["games"]
+    assert game["edition"] == "cards" and game["finished"] and game["money"] == record[-1]["money"]
+    assert {d["player"] for d in game["decisions"]} == {1}
+    (row,) = game["players"]
+    assert row["final"] == record[-1]["money"][1] and row["luck"] is None and game["exact"] == []
+
+
+def test_two_cards_games_on_two_processes_equal_one_process(tmp_path):
+    path = tmp_path / "cards.jsonl"
+    from advisor.cards.bots import play_cards_game
+
+    games = [play_cards_game(["random", "heuristic"], seed=s) for s in (1, 2)]
+    cuts = [next(k for k, e in enumerate(g) if e.get("type") == "deal" and e["leg"] == 2) for g in games]
+    write_cards_records([g[:k] for g, k in zip(games, cuts)], path)
+    one = list(review_records(path, processes=1, precision=PRECISION, details=False))
+    two = list(review_records(path, processes=2, precision=PRECISION, details=False))
+    assert [r.error for r in one] == [None, None] == [r.error for r in two]
+    for a, b in zip(one, two):
+        pd.testing.assert_frame_equal(a.review.decisions, b.review.decisions)
+
+
+# --------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------
+
+
+def test_an_illegal_action_is_named_by_its_turn(short):
+    record, _ = short
+    bad = [dict(e) for e in record]
+    k = next(i for i, e in enumerate(bad) if e.get("type") == "action" and e["action"] == "reveal")
+    bad[k]["action"] = "palm:99"
+    with pytest.raises(RecordError, match=f"turn {bad[k]['turn']}: "):
+        review(bad, precision=PRECISION)
+
+
+def test_a_record_whose_board_does_not_match_is_refused(short):
+    record, _ = short
+    bad = [dict(e) for e in record]
+    k = next(i for i, e in enumerate(bad) if e.get("type") == "action" and e["action"] == "reveal")
+    bad[k]["board"] = "track:nnnnnn 1:BGOWY"
+    with pytest.raises(RecordError, match=f"line {k + 1} of the game: the record's board"):
+        review(bad, precision=PRECISION)
+
+
+def test_bad_cards_files_are_refused_in_one_line(tmp_path, capsys, short):
+    record, _ = short
+    path = tmp_path / "cards.jsonl"
+    write_cards_records([record], path)
+    assert main(["review", str(path), "--full"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "full applies to the board games" in err
+    # a board game's file with a Cards game in it
+    from advisor.game import Game, write_records
+
+    board = Game("second", 3, seed=1)
+    while not board.finished:
+        board.apply(board.legal_actions()[0])
+    mixed = tmp_path / "mixed.jsonl"
+    write_records([board.record], mixed)
+    with open(mixed, "a") as fh:
+        fh.write(path.read_text())
+    assert main(["review", str(mixed)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "a Camel Up Cards game among board-game records" in err
