@@ -670,9 +670,10 @@ def _deck_level(codes, known, pool, unknown, top, radix, msize):
 
 
 @njit(inline="always")
-def _chunk_size(n):
-    """Nodes per parallel chunk of a level's boards (at most 16 chunks)."""
-    return max(512, (n + 15) // 16)
+def _chunk_size(n, chunk):
+    """Nodes per parallel chunk of a level's boards (at most 16 chunks,
+    at least ``chunk`` // 40 nodes each)."""
+    return max(1, chunk // 40, (n + 15) // 16)
 
 
 @njit(inline="always")
@@ -889,7 +890,7 @@ def _leg_counts_work(sp, ht, fig, length, known, pool, unknown, *_):
 
 @njit(parallel=True, work=_leg_counts_work)
 def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs, states, limit=-1,
-               top=MOMENT_CARDS):
+               top=MOMENT_CARDS, chunk=CHUNK_WORK):
     """Every order and content of the rest of the race deck, revealed card
     by card until it is empty or the race is over, counted exactly (see the
     counting convention above); returns the number of outcomes, or -1 if
@@ -911,7 +912,9 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
     growth shrinking as it did), would exceed it at a later card while
     unseen cards drawn are still kept apart.  ``top`` (0..3): unknown cards left when a
     board's deck states are folded (:data:`MOMENT_CARDS`; any value gives the
-    same counts).  The caller makes sure the number of outcomes fits in
+    same counts).  ``chunk``: the least work (incoming deck entries; nodes
+    for moves) of a parallel chunk of a level (any value gives the same
+    counts; :data:`CHUNK_WORK`).  The caller makes sure the number of outcomes fits in
     int64 (every count kept is at most that number)."""
     pool_total = 0
     for t in range(KINDS):
@@ -997,7 +1000,7 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
                 cur_left[l] = 0
         # A. this level's boards: their moves (worked out once per board, in
         # parallel chunks of nodes), the legs that end, the boards after
-        nodes_per = _chunk_size(n_nodes)
+        nodes_per = _chunk_size(n_nodes, chunk)
         n_chunks = (n_nodes + nodes_per - 1) // nodes_per
         out = np.empty((n_nodes, KINDS), np.int64)
         for k in prange(n_chunks):
@@ -1088,8 +1091,7 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
         for i in range(ne):
             sorted_e[fill[edge_c[i]]] = edge[i]
             fill[edge_c[i]] += 1
-        # chunks of about equal work (incoming entries), at least as big as
-        # the accumulator each one clears
+        # chunks of about equal work (incoming entries)
         work = np.zeros(nc + 1, np.int64)
         for c in range(nc):
             w = 0
@@ -1097,7 +1099,7 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
                 p = sorted_e[j] // KINDS
                 w += node_start[p + 1] - node_start[p]
             work[c + 1] = work[c] + w
-        per = max(CHUNK_WORK, nf * nnext, (work[nc] + MAX_CHUNKS - 1) // MAX_CHUNKS)
+        per = max(chunk, (work[nc] + MAX_CHUNKS - 1) // MAX_CHUNKS)
         cut = np.zeros(MAX_CHUNKS + 2, np.int64)
         n_parts = 0
         c = 0
