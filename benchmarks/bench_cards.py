@@ -8,8 +8,9 @@ cards drawn folded into moment vectors once two unknown cards remain) by
 number of unknown cards, on a mid-leg position and on a game start, with
 the pure-Python reference (tests/naive_cards.py) on the same positions and
 the ratio (the reference is too slow beyond a few cards); a leg start with
-the whole 12-card deck unknown (cold and warm, wall and CPU seconds, the
-load average, the states per card) and the former merged kernel
+the whole 12-card deck unknown (cold and warm, wall and CPU seconds on one
+thread and on all, the load average, the states per card, the pure-Python
+reference on the same start with 4 cards and the ratio) and the former merged kernel
 (tests/pairs_cards.py) on a 9-card deck for comparison; legs and races
 sampled per second; `cards_odds` and `cards_best` on a leg start and
 mid-leg.  Timings are medians of repeated calls on this machine.
@@ -109,26 +110,45 @@ def main() -> None:
                f"exact leg of a whole unknown {deck}-card deck")
     state = kernel_state(parse_cards(text))
 
-    def whole(by_first):
+    import numba
+
+    def whole(by_first, threads):
         states = np.zeros(deck, np.int64)
         counts = np.zeros((KINDS, 8, CODES), np.int64)
-        t0, c0 = time.perf_counter(), time.process_time()
-        total = leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown,
-                           by_first, counts, np.zeros((KINDS, 2), np.int64), states)
-        return total, time.perf_counter() - t0, time.process_time() - c0, states
+        saved = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            t0, c0 = time.perf_counter(), time.process_time()
+            total = leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool,
+                               state.unknown, by_first, counts, np.zeros((KINDS, 2), np.int64), states)
+            return total, time.perf_counter() - t0, time.process_time() - c0, states
+        finally:
+            numba.set_num_threads(saved)
 
+    cores = numba.get_num_threads()
     print(f"\nExact leg, a leg start with the whole {deck}-card deck unknown ({text}), warm, "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores:")
     for by_first in (False, True):
-        runs = [whole(by_first) for _ in range(1 if by_first or args.quick else 3)]
-        total, _, _, states = runs[0]
-        wall = statistics.median(r[1] for r in runs)
-        cpu = statistics.median(r[2] for r in runs)
-        print(f"  {'by first card (advice)' if by_first else 'odds':<24} {wall:7.2f} s wall  {cpu:7.2f} s CPU  "
-              f"({total:,} outcomes)")
+        for threads in sorted({1, cores}):
+            runs = [whole(by_first, threads) for _ in range(1 if by_first or args.quick else 3)]
+            total, _, _, states = runs[0]
+            wall = statistics.median(r[1] for r in runs)
+            cpu = statistics.median(r[2] for r in runs)
+            print(f"  {'by first card (advice)' if by_first else 'odds':<24} {threads} thread{'s' if threads > 1 else ' '}"
+                  f" {wall:7.2f} s wall  {cpu:7.2f} s CPU  ({total:,} outcomes)")
         print("    (board, deck state) pairs reached after each card: " + " ".join(f"{x:,}" for x in states[:-1]))
     print("  (they grow about fourfold per card while the unseen cards drawn are kept apart; folded into\n"
           "   55-entry moment vectors with two unknown cards left, they stop growing)")
+    # the pure-Python reference in the same run, on a deck it can do
+    small = parse_cards(START.format(deck=4))
+    s4 = kernel_state(small)
+    t_naive = median_time(lambda: naive_cards.leg_distribution(naive_board(small), Counter(small.known),
+                                                               Counter(small.unseen()), small.unknown), 1)
+    t_kernel = median_time(lambda: leg_counts(s4.sp, s4.ht, s4.fig, s4.length, s4.known, s4.pool, s4.unknown,
+                                              False, np.zeros((KINDS, 8, CODES), np.int64),
+                                              np.zeros((KINDS, 2), np.int64), np.zeros(4, np.int64)), reps)
+    print(f"  the same leg start with 4 unknown cards: pure-Python reference {t_naive:.3f} s, kernel "
+          f"{1e3 * t_kernel:.2f} ms ({t_naive / t_kernel:,.0f}x)")
     import pairs_cards
 
     nine = kernel_state(parse_cards(START.format(deck=9)))

@@ -517,6 +517,88 @@ def test_leg_counts_match_former_merged_kernel(length, text, known, pool, unknow
                                (want, want_codes, want_figs))
 
 
+# Any thread count and any cut of a level into parallel chunks (``chunk`` 1:
+# as many chunks as a level allows) give the same integers.
+THREADED_LEGS = ["palm-mixed", "start-card-figures", "race-can-end", "mixed-start-figures", "repeated-known",
+                 "figure-passed-at-finish-in-play", "unknown-only-5-small-pool"]
+
+
+def kernel_leg_threads(length, board, known, pool, unknown, by_first, threads, chunk):
+    import numba
+
+    saved = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        sp, ht, fig = arrays(board)
+        codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+        figs = np.zeros((K.KINDS, 2), np.int64)
+        states = np.zeros(sum(known.values()) + unknown, np.int64)
+        total = K.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs,
+                             states, -1, K.MOMENT_CARDS, chunk)
+        return total, codes, figs, states
+    finally:
+        numba.set_num_threads(saved)
+
+
+@pytest.mark.parametrize("name", THREADED_LEGS)
+def test_leg_counts_same_on_any_threads_and_chunks(name, every_thread):
+    length, text, known, pool, unknown = LEG_BY_ID[name]
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    total = outcomes(known, pool, unknown)
+    want_codes, want_figs = reference_leg(board, known, pool, unknown, total)
+    for threads in (1, 2, 3):
+        for chunk in (K.CHUNK_WORK, 1, 3):
+            got = kernel_leg_threads(length, board, known, pool, unknown, True, threads, chunk)
+            assert_same_counts(got[:3], (total, want_codes, want_figs))
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", PAIRS_LEGS[1:])
+def test_bigger_leg_counts_same_on_any_threads_and_chunks(length, text, known, pool, unknown, every_thread):
+    """8-card decks with known cards and figures: against the former merged
+    kernel, integer for integer, on 1 and 2 threads, in few and many chunks."""
+    try:
+        from . import pairs_cards
+    except ImportError:  # pragma: no cover - depends on how pytest imports
+        import pairs_cards
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    sp, ht, fig = arrays(board)
+    for by_first in (True, False):
+        want_codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+        want_figs = np.zeros((K.KINDS, 2), np.int64)
+        want = pairs_cards.pairs_leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first,
+                                            want_codes, want_figs, np.zeros(sum(known.values()) + unknown, np.int64))
+        runs = [kernel_leg_threads(length, board, known, pool, unknown, by_first, threads, chunk)
+                for threads in (1, 2) for chunk in (K.CHUNK_WORK, 1, 50)]
+        for got in runs:
+            assert_same_counts(got[:3], (want, want_codes, want_figs))
+            assert np.array_equal(got[3], runs[0][3])  # the same states per card
+
+
+def test_whole_unknown_deck_exact_agrees_with_sampling():
+    """A leg start with the whole 12-card deck unknown, counted exactly,
+    against 200,000 sampled legs: every camel's rank probabilities, the
+    race-over probability, within 4 standard errors."""
+    board, known, pool, unknown = leg_inputs(19, "0:BGOWY", "", None, 12)
+    sp, ht, fig = arrays(board)
+    codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+    figs = np.zeros((K.KINDS, 2), np.int64)
+    states = np.zeros(12, np.int64)
+    total = K.leg_counts(sp, ht, fig, 19, kinds(known), kinds(pool), unknown, False, codes, figs, states)
+    assert total == outcomes(known, pool, unknown) == codes.sum()
+    assert states.max() > 1_000_000 and states[-1] == 0
+    exact = codes / total
+    samples = 200_000
+    counts = np.zeros((K.KINDS, 8, K.CODES))
+    sfigs = np.zeros((K.KINDS, 2))
+    K.leg_sample(sp, ht, fig, 19, kinds(known), kinds(pool), unknown, samples, 2024, counts, sfigs)
+    p = camel_ranks(exact)
+    q = camel_ranks(counts) / samples
+    se = np.sqrt(p * (1 - p) / samples)
+    assert (np.abs(q - p) <= 4 * se + 1e-12).all(), (p, q)
+    over = exact[:, 1::2].sum()
+    assert abs(counts[:, 1::2].sum() / samples - over) <= 4 * math.sqrt(over * (1 - over) / samples) + 1e-12
+
+
 def test_leg_counts_gives_up_beyond_its_state_limit():
     """A whole unknown 12-card deck on one stack: the states grow about
     sixfold per card, so a limit of 100,000 is seen to be exceeded early

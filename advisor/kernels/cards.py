@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from numba import prange
+from numba.typed import List
 
 from ._jit import njit
 from .ranks import RANK_CODES, code_of_ranks, ranks_of_code
@@ -299,6 +300,14 @@ def _end_state(over, fig):
 #: Unknown cards left when a board's deck states are folded into moment
 #: vectors (multisets of that many of the 10 kinds: 55 entries for 2).
 MOMENT_CARDS = 2
+#: Parallel pieces of a level of :func:`leg_counts`: at most this many
+#: chunks of boards (the result never depends on how they are cut nor on the
+#: thread count), each with at least this many incoming deck entries.
+MAX_CHUNKS = 64
+CHUNK_WORK = 20_000
+#: Seconds on one thread per (board, deck state) pair of :func:`leg_counts`,
+#: about: sizes a call's thread count.
+LEG_STATE_SECONDS = 1e-7
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -428,6 +437,14 @@ def _grow(a, rows):
     return out
 
 
+@njit
+def _grow_filled(a, rows, fill):
+    """:func:`_grow` with the new rows set to ``fill``."""
+    out = np.full((rows,) + a.shape[1:], fill, a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
 @njit(inline="always")
 def _slot(key, bits):
     return np.int64((np.uint64(key) * _HASH) >> np.uint64(64 - bits))
@@ -492,18 +509,18 @@ def _deck_level(codes, known, pool, unknown, top, radix, msize):
     A pair state's code is mixed radix, per kind ``t``: known left
     (``known[t] + 1`` values) and unseen drawn (``radix[t]`` values); a
     moment state's code is ``-(1 + known-left code * (top + 1) + unknown
-    left)``.  Returns ``(next codes, move[l, 2 * t + side], mult[l, 2 * t +
-    side])``: the next state's index after a known (``side`` 0) or an
-    unknown (1) card of kind ``t`` (-1: impossible) and its multiplicity
-    (pair states; moment states: 0 for a known card, which keeps the
-    vector, -1 for an unknown one, which shifts it); and per next state its
+    left)``.  Returns ``(next codes, step[2 * t + side, l])``: the next
+    state's index ``l2`` after a known (``side`` 0) or an unknown (1) card of
+    kind ``t`` and its multiplicity ``w`` (pair states; moment states: 0 for
+    a known card, which keeps the vector, -1 for an unknown one, which
+    shifts it) as ``l2 * 8 + w + 1`` (-1: impossible; one table, laid out
+    by move, read along a parent's entries); and per next state its
     size (1 or a moment vector's), completions (pair: of the rest of the
     deck; moment: the known cards' places only), kinds it may reveal,
     unknown cards left, the moment state it folds into (-1 if none) and
     its unseen counts left ``r`` (for folding)."""
     n = codes.size
-    move_to = np.full((n, 2 * KINDS), -1, np.int64)
-    mult = np.zeros((n, 2 * KINDS), np.int64)
+    step = np.full((2 * KINDS, n), -1, np.int64)
     cap = 64
     while cap < 8 * n:
         cap *= 2
@@ -575,8 +592,7 @@ def _deck_level(codes, known, pool, unknown, top, radix, msize):
                 table[2 * h + 1] = m
                 out[m] = nxt
                 m += 1
-            move_to[l, mv] = table[2 * h + 1]
-            mult[l, mv] = w
+            step[mv, l] = table[2 * h + 1] * 8 + w + 1
     # the next states' attributes; pair states with ``top`` unknown cards
     # left fold into a moment state (added to the level)
     cap = out.size
@@ -650,12 +666,231 @@ def _deck_level(codes, known, pool, unknown, top, radix, msize):
                     m += 1
                 fold[i] = table[2 * h + 1]
         i += 1
-    return out[:m], move_to, mult, size[:m], comp[:m], mask[:m], left[:m], fold[:m], r[:m]
+    return out[:m], step, size[:m], comp[:m], mask[:m], left[:m], fold[:m], r[:m]
+
+
+@njit(inline="always")
+def _chunk_size(n, chunk):
+    """Nodes per parallel chunk of a level's boards (at most 16 chunks,
+    at least ``chunk`` // 40 nodes each)."""
+    return max(1, chunk // 40, (n + 15) // 16)
+
+
+@njit(inline="always")
+def _state_of(lf, ncur, nf):
+    """``(first, deck state)`` of an entry's ``first * ncur + state``."""
+    if nf == 1:
+        return 0, lf
+    f = lf // ncur
+    return f, lf - f * ncur
+
+
+@njit(inline="always")
+def _entry_count(vals, off, w, l2, t, msize, mways, mup, l_left):
+    """The outcomes an entry (its values at ``vals[off:]``) gives a move to
+    deck state ``l2`` of multiplicity ``w`` (see :func:`_deck_level`) when
+    the leg ends there: before the completions of the rest of the deck."""
+    if w > 0:
+        return vals[off] * w
+    u2 = l_left[l2]
+    n = 0
+    if w == 0:
+        for i in range(msize[u2]):
+            n += mways[u2, i] * vals[off + i]
+    else:
+        for i in range(msize[u2]):
+            n += mways[u2, i] * vals[off + mup[u2, i, t]]
+    return n
 
 
 @njit
+def _node_moves(p0, p1, node_board, b_key, b_move, node_mask, last, length, out):
+    """The moves of the boards of nodes ``p0 .. p1 - 1`` not worked out yet
+    (every node at the last card): ``out[p, kind]`` the key of the board
+    after (> 0), or ``-1 - (end * CODES + code)`` if the move ends the leg
+    (or ``-1 - ...`` too at the last card); 0 if not needed."""
+    c_sp = np.empty(N_CAMELS, np.int64)
+    c_ht = np.empty(N_CAMELS, np.int64)
+    c_fig = np.empty(2, np.int64)
+    d_sp = np.empty(N_CAMELS, np.int64)
+    d_ht = np.empty(N_CAMELS, np.int64)
+    d_fig = np.empty(2, np.int64)
+    for p in range(p0, p1):
+        b = node_board[p]
+        for t in range(KINDS):
+            out[p, t] = 0
+        if not last and b_move[b, 0] != -1:
+            continue
+        _board_of(b_key[b], d_sp, d_ht, d_fig)
+        for t in range(KINDS):
+            if last and not (node_mask[p] >> t) & 1:
+                continue
+            for x in range(N_CAMELS):
+                c_sp[x] = d_sp[x]
+                c_ht[x] = d_ht[x]
+            c_fig[0] = d_fig[0]
+            c_fig[1] = d_fig[1]
+            over = move(c_sp, c_ht, c_fig, length, t // 2, t % 2 + 1)
+            if last or over:
+                out[p, t] = -1 - (_end_state(over, c_fig) * CODES + rank_code(c_sp, c_ht))
+            else:
+                out[p, t] = _board_key(c_sp, c_ht, c_fig)
+
+
+@njit
+def _count_ends(p0, p1, node_start, node_mask, ends, ent_state, ent_off, vals, ncur, nf, side0, dstep,
+                l_comp, l_left, msize, mways, mup, codes, figs):
+    """Count the legs that end at this card from nodes ``p0 .. p1 - 1``
+    (``ends[p, kind]``: the outcome ``end * CODES + code`` of a move that
+    ends the leg, -1 if it does not): every completion of the rest of the
+    deck counts.  Adds to ``codes`` and ``figs``."""
+    for p in range(p0, p1):
+        for t in range(KINDS):
+            o = ends[p, t]
+            if o < 0 or not (node_mask[p] >> t) & 1:
+                continue
+            oe = o // CODES
+            oc = o - oe * CODES
+            for e in range(node_start[p], node_start[p + 1]):
+                f, l = _state_of(ent_state[e], ncur, nf)
+                f2 = t if f == KINDS else f
+                off = ent_off[e]
+                for side in range(side0, 2):
+                    mv = 2 * t + side
+                    code = dstep[mv, l]
+                    if code < 0:
+                        continue
+                    l2 = code >> 3
+                    n = _entry_count(vals, off, (code & 7) - 1, l2, t, msize, mways, mup, l_left) * l_comp[l2]
+                    codes[f2, oe, oc] += n
+                    if oe & 2:
+                        figs[f2, 0] += n
+                    if oe & 4:
+                        figs[f2, 1] += n
+
+
+@njit
+def _merge_children(c0, c1, order, sorted_e, node_start, ent_state, ent_off, vals, ncur, nnext, nf, side0,
+                    dstep, l_size, l_fold, l_r, l_mask, cur_left, mup, top, width):
+    """Build the boards after, children ``c0 .. c1 - 1``, one at a time: the
+    moves into each gathered and merged by deck state in a dense
+    accumulator, then the pair states with ``top`` unknown cards left
+    folded.  Returns ``(states, offsets into values, values, entries per
+    child, kinds each child may reveal, kept)``: ``kept`` the (board, deck
+    state) pairs, the pair states folded included."""
+    nfull = nf * nnext
+    acc = np.zeros(nfull, np.int64)  # stamp << 32 | slot in buf
+    touched = np.empty(nfull, np.int64)
+    buf = np.zeros(4096, np.int64)
+    new_state = np.empty(64, np.int64)
+    new_off = np.empty(64, np.int64)
+    new_vals = np.empty(256, np.int64)
+    count = np.zeros(c1 - c0, np.int64)
+    masks = np.zeros(c1 - c0, np.int64)
+    n_ent = 0
+    n_val = 0
+    kept = 0
+    stamp = 0
+    for c in range(c0, c1):
+        stamp += 1
+        nt = 0
+        used = 0
+        for j in range(order[c], order[c + 1]):
+            p = sorted_e[j] // KINDS
+            t = sorted_e[j] - p * KINDS
+            for e in range(node_start[p], node_start[p + 1]):
+                f, l = _state_of(ent_state[e], ncur, nf)
+                f2 = t if f == KINDS else f
+                off = ent_off[e]
+                for side in range(side0, 2):
+                    mv = 2 * t + side
+                    code = dstep[mv, l]
+                    if code < 0:
+                        continue
+                    l2 = code >> 3
+                    s2 = f2 * nnext + l2
+                    a = acc[s2]
+                    if (a >> 32) != stamp:
+                        sz = l_size[l2]
+                        acc[s2] = (stamp << 32) | used
+                        slot = used
+                        if used + sz > buf.size:
+                            buf = _grow(buf, 2 * (used + sz))
+                        for i in range(sz):
+                            buf[used + i] = 0
+                        used += sz
+                        touched[nt] = s2
+                        nt += 1
+                    else:
+                        slot = a & 0xFFFFFFFF
+                    w = (code & 7) - 1
+                    if w > 0:
+                        buf[slot] += vals[off] * w
+                    elif w == 0:
+                        for i in range(l_size[l2]):
+                            buf[slot + i] += vals[off + i]
+                    else:
+                        u = cur_left[l] - 1
+                        for i in range(l_size[l2]):
+                            buf[slot + i] += vals[off + mup[u, i, t]]
+        # fold the pair states with ``top`` unknown cards left
+        n_touched = nt
+        for q in range(n_touched):
+            f, l2 = _state_of(touched[q], nnext, nf)
+            l3 = l_fold[l2]
+            if l3 < 0:
+                continue
+            s3 = f * nnext + l3
+            if (acc[s3] >> 32) != stamp:
+                acc[s3] = (stamp << 32) | used
+                if used + width > buf.size:
+                    buf = _grow(buf, 2 * (used + width))
+                for i in range(width):
+                    buf[used + i] = 0
+                used += width
+                touched[nt] = s3
+                nt += 1
+            _fold(buf, acc[s3] & 0xFFFFFFFF, buf[acc[touched[q]] & 0xFFFFFFFF], l_r[l2], top)
+        m = 0
+        n0 = n_ent
+        for q in range(nt):
+            s2 = touched[q]
+            _, l2 = _state_of(s2, nnext, nf)
+            if l_fold[l2] >= 0:
+                continue
+            sz = l_size[l2]
+            m |= l_mask[l2]
+            if n_ent == new_state.size:
+                new_state = _grow(new_state, 2 * n_ent)
+                new_off = _grow(new_off, 2 * n_ent)
+            if n_val + sz > new_vals.size:
+                new_vals = _grow(new_vals, 2 * (n_val + sz))
+            new_state[n_ent] = s2
+            new_off[n_ent] = n_val
+            slot = acc[s2] & 0xFFFFFFFF
+            for i in range(sz):
+                new_vals[n_val + i] = buf[slot + i]
+            n_val += sz
+            n_ent += 1
+        masks[c - c0] = m
+        count[c - c0] = n_ent - n0
+        kept += nt
+    return new_state[:n_ent], new_off[:n_ent], new_vals[:n_val], count, masks, kept
+
+
+def _leg_counts_work(sp, ht, fig, length, known, pool, unknown, *_):
+    """About the seconds of a :func:`leg_counts` call on one thread (the
+    states grow at most about fourfold per card) and its pieces."""
+    kinds = 0
+    for t in range(KINDS):
+        kinds += known[t] > 0 or (unknown > 0 and pool[t] > 0)
+    cards = int(known.sum()) + unknown
+    return LEG_STATE_SECONDS * float(min(max(kinds, 1), 4)) ** cards, MAX_CHUNKS
+
+
+@njit(parallel=True, work=_leg_counts_work)
 def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs, states, limit=-1,
-               top=MOMENT_CARDS):
+               top=MOMENT_CARDS, chunk=CHUNK_WORK):
     """Every order and content of the rest of the race deck, revealed card
     by card until it is empty or the race is over, counted exactly (see the
     counting convention above); returns the number of outcomes, or -1 if
@@ -677,7 +912,9 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
     growth shrinking as it did), would exceed it at a later card while
     unseen cards drawn are still kept apart.  ``top`` (0..3): unknown cards left when a
     board's deck states are folded (:data:`MOMENT_CARDS`; any value gives the
-    same counts).  The caller makes sure the number of outcomes fits in
+    same counts).  ``chunk``: the least work (incoming deck entries; nodes
+    for moves) of a parallel chunk of a level (any value gives the same
+    counts; :data:`CHUNK_WORK`).  The caller makes sure the number of outcomes fits in
     int64 (every count kept is at most that number)."""
     pool_total = 0
     for t in range(KINDS):
@@ -747,20 +984,11 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
     ncur = 1
     side0 = 0 if depth > unknown else 1  # no known cards: never side 0
 
-    c_sp = np.empty(N_CAMELS, np.int64)
-    c_ht = np.empty(N_CAMELS, np.int64)
-    c_fig = np.empty(2, np.int64)
-    d_sp = np.empty(N_CAMELS, np.int64)
-    d_ht = np.empty(N_CAMELS, np.int64)
-    d_fig = np.empty(2, np.int64)
-    outcome = np.empty(KINDS, np.int64)
-    buf = np.zeros(4096, np.int64)
-    stamp = 0
     before = 0
     before2 = 0
     for level in range(depth):
         last = level == depth - 1
-        dnext, dmove, dmult, l_size, l_comp, l_mask, l_left, l_fold, l_r = _deck_level(
+        dnext, dstep, l_size, l_comp, l_mask, l_left, l_fold, l_r = _deck_level(
             dcodes, known, pool, unknown, top, radix, msize)
         nnext = dnext.size
         cur_left = np.empty(ncur, np.int64)
@@ -770,7 +998,15 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
                 cur_left[l] = (-1 - code) % tp1
             else:
                 cur_left[l] = 0
-        # A. this level's boards: their moves, the legs that end, the boards after
+        # A. this level's boards: their moves (worked out once per board, in
+        # parallel chunks of nodes), the legs that end, the boards after
+        nodes_per = _chunk_size(n_nodes, chunk)
+        n_chunks = (n_nodes + nodes_per - 1) // nodes_per
+        out = np.empty((n_nodes, KINDS), np.int64)
+        for k in prange(n_chunks):
+            _node_moves(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), node_board, b_key, b_move, node_mask,
+                        last, length, out)
+        ends = np.full((n_nodes, KINDS), -1, np.int64)
         edge = np.empty(n_nodes * KINDS, np.int64)  # parent * KINDS + kind
         edge_c = np.empty(n_nodes * KINDS, np.int64)
         child_board = np.empty(1 if last else n_nodes * KINDS, np.int64)
@@ -778,35 +1014,23 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
         nc = 0
         for p in range(n_nodes):
             b = node_board[p]
-            if last or b_move[b, 0] == -1:
-                _board_of(b_key[b], d_sp, d_ht, d_fig)
-                for t in range(KINDS):
-                    if last and not (node_mask[p] >> t) & 1:
-                        continue
-                    c_sp[:] = d_sp
-                    c_ht[:] = d_ht
-                    c_fig[:] = d_fig
-                    over = move(c_sp, c_ht, c_fig, length, t // 2, t % 2 + 1)
-                    if last or over:
-                        o = _end_state(over, c_fig) * CODES + rank_code(c_sp, c_ht)
-                        if last:
-                            outcome[t] = o
-                        else:
-                            b_move[b, t] = -2 - o
-                        continue
-                    key = _board_key(c_sp, c_ht, c_fig)
+            for t in range(KINDS):
+                key = out[p, t]
+                if last:
+                    if key < 0:
+                        ends[p, t] = -1 - key
+                    continue
+                if key < 0:
+                    b_move[b, t] = -1 + key  # -2 - outcome
+                elif key > 0:
                     h = _find(htab, hbits, key)
                     if htab[2 * h] == 0:
                         if nb == bcap:
                             bcap *= 2
                             b_key = _grow(b_key, bcap)
                             b_node = _grow(b_node, bcap)
-                            more = np.full((bcap, KINDS), -1, np.int64)
-                            more[:nb] = b_move[:nb]
-                            b_move = more
-                            more1 = np.full(bcap, -1, np.int64)
-                            more1[:nb] = b_level[:nb]
-                            b_level = more1
+                            b_move = _grow_filled(b_move, bcap, -1)
+                            b_level = _grow_filled(b_level, bcap, -1)
                         b_key[nb] = key
                         htab[2 * h] = key
                         htab[2 * h + 1] = nb
@@ -816,170 +1040,131 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
                             htab = _rehash(htab, hbits)
                             h = _find(htab, hbits, key)
                     b_move[b, t] = htab[2 * h + 1]
-            for t in range(KINDS):
                 if not (node_mask[p] >> t) & 1:
                     continue
-                if last:
-                    o = outcome[t]
+                c = b_move[b, t]
+                if c >= 0:
+                    if b_level[c] != level:
+                        b_level[c] = level
+                        b_node[c] = nc
+                        child_board[nc] = c
+                        nc += 1
+                    edge[ne] = p * KINDS + t
+                    edge_c[ne] = b_node[c]
+                    ne += 1
                 else:
-                    c = b_move[b, t]
-                    if c >= 0:
-                        if b_level[c] != level:
-                            b_level[c] = level
-                            b_node[c] = nc
-                            child_board[nc] = c
-                            nc += 1
-                        edge[ne] = p * KINDS + t
-                        edge_c[ne] = b_node[c]
-                        ne += 1
-                        continue
-                    o = -2 - c
-                # the leg ends (race over, or deck empty): every completion
-                # of the rest of the deck counts
-                oe = o // CODES
-                oc = o % CODES
-                for e in range(node_start[p], node_start[p + 1]):
-                    lf = ent_state[e]
-                    f = lf // ncur
-                    l = lf - f * ncur
-                    f2 = t if f == KINDS else f
-                    off = ent_off[e]
-                    for side in range(side0, 2):
-                        mv = 2 * t + side
-                        l2 = dmove[l, mv]
-                        if l2 < 0:
-                            continue
-                        w = dmult[l, mv]
-                        if w > 0:
-                            n = vals[off] * w * l_comp[l2]
-                        else:
-                            u2 = l_left[l2]
-                            n = 0
-                            if w == 0:
-                                for i in range(msize[u2]):
-                                    n += mways[u2, i] * vals[off + i]
-                            else:
-                                for i in range(msize[u2]):
-                                    n += mways[u2, i] * vals[off + mup[u2, i, t]]
-                            n *= l_comp[l2]
-                        codes[f2, oe, oc] += n
-                        if oe & 2:
-                            figs[f2, 0] += n
-                        if oe & 4:
-                            figs[f2, 1] += n
+                    ends[p, t] = -2 - c
+        # the legs that end (race over, or deck empty): every completion of
+        # the rest of the deck counts; chunks of nodes count apart, summed
+        n_ends = 0
+        for p in range(n_nodes):
+            for t in range(KINDS):
+                n_ends += ends[p, t] >= 0
+        if n_ends:
+            nfc = KINDS if by_first else 1
+            part_codes = np.zeros((n_chunks, nfc, 8, CODES), np.int64)
+            part_figs = np.zeros((n_chunks, nfc, 2), np.int64)
+            for k in prange(n_chunks):
+                _count_ends(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), node_start, node_mask, ends,
+                            ent_state, ent_off, vals, ncur, nf, side0, dstep, l_comp, l_left, msize, mways,
+                            mup, part_codes[k], part_figs[k])
+            for k in range(n_chunks):
+                for f in range(nfc):
+                    for e in range(8):
+                        for o in range(CODES):
+                            codes[f, e, o] += part_codes[k, f, e, o]
+                    figs[f, 0] += part_figs[k, f, 0]
+                    figs[f, 1] += part_figs[k, f, 1]
         if last:
             break
-        # B. the boards after, one at a time: the moves into each gathered
-        # and merged by deck state in a dense accumulator
+        # B. the boards after, in parallel chunks of boards (each built one
+        # at a time), joined in order
         order = np.zeros(nc + 1, np.int64)
         for i in range(ne):
             order[edge_c[i] + 1] += 1
         for i in range(nc):
             order[i + 1] += order[i]
-        fill = order[:nc].copy()
+        fill = np.empty(nc, np.int64)
+        for i in range(nc):
+            fill[i] = order[i]
         sorted_e = np.empty(ne, np.int64)
         for i in range(ne):
             sorted_e[fill[edge_c[i]]] = edge[i]
             fill[edge_c[i]] += 1
-        nfull = nf * nnext
-        acc = np.zeros(nfull, np.int64)  # stamp << 32 | slot in buf
-        touched = np.empty(nfull, np.int64)
-        new_start = np.zeros(nc + 1, np.int64)
-        new_mask = np.zeros(nc, np.int64)
-        new_state = np.empty(max(16, 2 * ent_state.size), np.int64)
-        new_off = np.empty(new_state.size, np.int64)
-        new_vals = np.empty(max(16, 2 * vals.size), np.int64)
-        n_ent = 0
-        n_val = 0
-        kept = 0  # (board, deck state) pairs, the pair states folded included
+        # chunks of about equal work (incoming entries)
+        work = np.zeros(nc + 1, np.int64)
         for c in range(nc):
-            stamp += 1
-            nt = 0
-            used = 0
+            w = 0
             for j in range(order[c], order[c + 1]):
                 p = sorted_e[j] // KINDS
-                t = sorted_e[j] - p * KINDS
-                for e in range(node_start[p], node_start[p + 1]):
-                    lf = ent_state[e]
-                    f = lf // ncur
-                    l = lf - f * ncur
-                    f2 = t if f == KINDS else f
-                    off = ent_off[e]
-                    for side in range(side0, 2):
-                        mv = 2 * t + side
-                        l2 = dmove[l, mv]
-                        if l2 < 0:
-                            continue
-                        s2 = f2 * nnext + l2
-                        a = acc[s2]
-                        if (a >> 32) != stamp:
-                            sz = l_size[l2]
-                            acc[s2] = (stamp << 32) | used
-                            slot = used
-                            if used + sz > buf.size:
-                                buf = _grow(buf, 2 * (used + sz))
-                            for i in range(sz):
-                                buf[used + i] = 0
-                            used += sz
-                            touched[nt] = s2
-                            nt += 1
-                        else:
-                            slot = a & 0xFFFFFFFF
-                        w = dmult[l, mv]
-                        if w > 0:
-                            buf[slot] += vals[off] * w
-                        elif w == 0:
-                            for i in range(l_size[l2]):
-                                buf[slot + i] += vals[off + i]
-                        else:
-                            u = cur_left[l] - 1
-                            for i in range(l_size[l2]):
-                                buf[slot + i] += vals[off + mup[u, i, t]]
-            # fold the pair states with ``top`` unknown cards left
-            n_touched = nt
-            for q in range(n_touched):
-                s2 = touched[q]
-                f = s2 // nnext
-                l2 = s2 - f * nnext
-                l3 = l_fold[l2]
-                if l3 < 0:
-                    continue
-                s3 = f * nnext + l3
-                if (acc[s3] >> 32) != stamp:
-                    acc[s3] = (stamp << 32) | used
-                    if used + width > buf.size:
-                        buf = _grow(buf, 2 * (used + width))
-                    for i in range(width):
-                        buf[used + i] = 0
-                    used += width
-                    touched[nt] = s3
-                    nt += 1
-                _fold(buf, acc[s3] & 0xFFFFFFFF, buf[acc[s2] & 0xFFFFFFFF], l_r[l2], top)
-            m = 0
-            for q in range(nt):
-                s2 = touched[q]
-                l2 = s2 % nnext
-                if l_fold[l2] >= 0:
-                    continue
-                sz = l_size[l2]
-                m |= l_mask[l2]
-                if n_ent == new_state.size:
-                    new_state = _grow(new_state, 2 * n_ent)
-                    new_off = _grow(new_off, 2 * n_ent)
-                if n_val + sz > new_vals.size:
-                    new_vals = _grow(new_vals, 2 * (n_val + sz))
-                new_state[n_ent] = s2
-                new_off[n_ent] = n_val
-                slot = acc[s2] & 0xFFFFFFFF
-                for i in range(sz):
-                    new_vals[n_val + i] = buf[slot + i]
-                n_val += sz
-                n_ent += 1
-            new_mask[c] = m
-            new_start[c + 1] = n_ent
-            kept += nt
-            if 0 < limit < kept:
-                return -1
+                w += node_start[p + 1] - node_start[p]
+            work[c + 1] = work[c] + w
+        per = max(chunk, (work[nc] + MAX_CHUNKS - 1) // MAX_CHUNKS)
+        cut = np.zeros(MAX_CHUNKS + 2, np.int64)
+        n_parts = 0
+        c = 0
+        while c < nc:
+            cut[n_parts] = c
+            n_parts += 1
+            goal = work[c] + per
+            while c < nc and work[c] < goal:
+                c += 1
+        cut[n_parts] = nc
+        p_state = List()
+        p_off = List()
+        p_vals = List()
+        p_count = List()
+        p_mask = List()
+        for k in range(n_parts):
+            p_state.append(np.empty(0, np.int64))
+            p_off.append(np.empty(0, np.int64))
+            p_vals.append(np.empty(0, np.int64))
+            p_count.append(np.empty(0, np.int64))
+            p_mask.append(np.empty(0, np.int64))
+        p_kept = np.zeros(n_parts, np.int64)
+        for k in prange(n_parts):
+            st, of, vl, cnt, msk, kp = _merge_children(cut[k], cut[k + 1], order, sorted_e, node_start, ent_state,
+                                                       ent_off, vals, ncur, nnext, nf, side0, dstep, l_size,
+                                                       l_fold, l_r, l_mask, cur_left, mup, top, width)
+            p_state[k] = st
+            p_off[k] = of
+            p_vals[k] = vl
+            p_count[k] = cnt
+            p_mask[k] = msk
+            p_kept[k] = kp
+        kept = 0
+        n_ent = 0
+        n_val = 0
+        for k in range(n_parts):
+            kept += p_kept[k]
+            n_ent += p_state[k].size
+            n_val += p_vals[k].size
+        if 0 < limit < kept:
+            return -1
+        new_state = np.empty(n_ent, np.int64)
+        new_off = np.empty(n_ent, np.int64)
+        new_vals = np.empty(n_val, np.int64)
+        new_start = np.zeros(nc + 1, np.int64)
+        new_mask = np.empty(nc, np.int64)
+        e0 = 0
+        v0 = 0
+        for k in range(n_parts):
+            a_state = p_state[k]
+            a_off = p_off[k]
+            a_vals = p_vals[k]
+            for i in range(a_state.size):
+                new_state[e0 + i] = a_state[i]
+                new_off[e0 + i] = a_off[i] + v0
+            for i in range(a_vals.size):
+                new_vals[v0 + i] = a_vals[i]
+            a_count = p_count[k]
+            a_mask = p_mask[k]
+            for i in range(a_count.size):
+                c = cut[k] + i
+                new_start[c + 1] = new_start[c] + a_count[i]
+                new_mask[c] = a_mask[i]
+            e0 += a_state.size
+            v0 += a_vals.size
         states[level] = kept
         # give up early if the states, growing as they did (the growth
         # itself shrinking as it did), would exceed the limit before the
