@@ -892,12 +892,14 @@ class FastValues:
     denial: np.ndarray
     rivals: np.ndarray
 
+    def scores(self, denial_weight: float = 0.0, rivals_weight: float = 0.0) -> np.ndarray:
+        """Per action, ``ev + denial_weight * denial - rivals_weight * rivals``."""
+        return self.ev + denial_weight * self.denial - rivals_weight * self.rivals
+
     def best(self, denial_weight: float = 0.0, rivals_weight: float = 0.0) -> str:
-        """The action with the highest ``ev + denial_weight * denial -
-        rivals_weight * rivals`` (the first in :func:`legal_actions` order on
-        ties)."""
-        score = self.ev + denial_weight * self.denial - rivals_weight * self.rivals
-        return self.actions[int(np.argmax(score))]
+        """The action with the highest :meth:`scores` (the first in
+        :func:`legal_actions` order on ties)."""
+        return self.actions[int(np.argmax(self.scores(denial_weight, rivals_weight)))]
 
 
 class _Memo:

@@ -252,6 +252,7 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
         "simulate": games,
         "tournament": games,
         "duel": games,
+        "bot": games,
         "play": games + ("leg", "joint", "race"),
         "review": ("moves", "leg", "joint", "race", "bots"),
     }
