@@ -39,7 +39,7 @@ import numpy as np
 
 from .state import GameState
 
-__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "BOTS", "make_bot",
+__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "PortfolioBot", "BOTS", "make_bot",
            "order", "first", "first_accepted", "ask"]
 
 
@@ -189,7 +189,76 @@ class RivalBot(GreedyBot):
         return order(values.actions, values.scores(rivals_weight=weight * others))
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot}
+class PortfolioBot(RivalBot):
+    """``rival``'s score with the portfolio view of its own bets
+    (:mod:`advisor.portfolio`): ``score - lam * cov`` (``portfolio``: the
+    covariance of the action's payout with what the bot holds, leg tiles
+    and overall cards, over the joint distribution of this leg's order and
+    the race's winner and last camel) and ``- lam / 2 * nearness * var``
+    (``risk``: the action's own variance, weighted by how near the race's
+    end is, :func:`advisor.portfolio.nearness`), with ``lam`` the risk
+    attitude of the lead (:func:`advisor.portfolio.risk_attitude`:
+    ``risk_scale`` at a lead of ``lead_scale`` coins or more, its negative
+    when as far behind, 0 when level): diversify when ahead, concentrate
+    when behind."""
+
+    name = "portfolio"
+    summary = "rival plus its bets as a portfolio: diversify when ahead, concentrate when behind, by the race end"
+
+    def __init__(self, precision: float = 0.02, weight: float | None = None, portfolio: bool = True,
+                 risk: bool = True, risk_scale: float | None = None, lead_scale: float | None = None):
+        super().__init__(precision, weight)
+        from .portfolio import LEAD_SCALE, RISK
+
+        self.portfolio, self.risk = portfolio, risk
+        self.risk_scale = RISK if risk_scale is None else risk_scale
+        self.lead_scale = LEAD_SCALE if lead_scale is None else lead_scale
+
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
+        from .portfolio import Portfolio, joint_counts, nearness, risk_attitude
+        from .valuation import fast_values
+
+        values = fast_values(state, player, precision=self.precision, rivals=True)
+        others = state.n_players - 1
+        weight = 1 / others if self.weight is None else self.weight
+        scores = values.scores(rivals_weight=weight * others)
+        lam = risk_attitude([p.money for p in state.players], player, self.risk_scale, self.lead_scale)
+        if lam and (self.portfolio or self.risk):
+            ctx = values.context
+            book = Portfolio(ctx, joint_counts(ctx.pos))
+            var, cov = np.zeros(len(scores)), np.zeros(len(scores))
+            for i, action in enumerate(values.actions):
+                if not action.startswith("tile:"):
+                    var[i], cov[i] = book.of(action)
+            if values.tables is not None and values.tables.placements:
+                index = {a: i for i, a in enumerate(values.actions)}
+                rows = [index[f"tile:{sign}{space}"] for space, sign in values.tables.placements]
+                var[rows], cov[rows] = book.of_tiles(values.tables.orders)
+            if self.portfolio:
+                scores = scores - lam * cov
+            if self.risk:
+                scores = scores - lam / 2 * nearness(ctx.race()) * var
+        return order(values.actions, scores)
+
+
+class PortfolioCovBot(PortfolioBot):
+    name = "portfolio-cov"
+    summary = "portfolio with its covariance term only (to measure it)"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, risk=False)
+
+
+class PortfolioRiskBot(PortfolioBot):
+    name = "portfolio-risk"
+    summary = "portfolio with its risk term only (to measure it)"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, portfolio=False)
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot,
+        "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot}
 
 
 def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) -> list[tuple[str, float]]:
