@@ -206,8 +206,10 @@ class PortfolioBot(RivalBot):
     summary = "rival plus its bets as a portfolio: diversify when ahead, concentrate when behind, by the race end"
 
     def __init__(self, precision: float = 0.02, weight: float | None = None, portfolio: bool = True,
-                 risk: bool = True, risk_scale: float | None = None, lead_scale: float | None = None):
+                 risk: bool = True, risk_scale: float | None = None, lead_scale: float | None = None,
+                 endgame: bool = False):
         super().__init__(precision, weight)
+        self.endgame = endgame
         from .portfolio import LEAD_SCALE, RISK
 
         self.portfolio, self.risk = portfolio, risk
@@ -238,7 +240,24 @@ class PortfolioBot(RivalBot):
                 scores = scores - lam * cov
             if self.risk:
                 scores = scores - lam / 2 * nearness(ctx.race()) * var
+        if self.endgame:
+            from .portfolio import endgame_shares, race_ends_now
+
+            ctx = values.context
+            if race_ends_now(ctx):
+                # the race ends in this leg: the exact share of first place, the score as the tie-break
+                shares = endgame_shares(ctx, values.actions, values.tables)
+                ranks = sorted(range(len(scores)), key=lambda i: (-shares[i], -scores[i]))
+                return [(values.actions[i], float(shares[i])) for i in ranks]
         return order(values.actions, scores)
+
+
+class PortfolioEndBot(PortfolioBot):
+    name = "portfolio-end"
+    summary = "rival with exact values in the endgame only (to measure them)"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, portfolio=False, risk=False, endgame=True)
 
 
 class PortfolioCovBot(PortfolioBot):
@@ -258,7 +277,8 @@ class PortfolioRiskBot(PortfolioBot):
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot,
-        "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot}
+        "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot,
+        "portfolio-end": PortfolioEndBot}
 
 
 def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) -> list[tuple[str, float]]:

@@ -40,7 +40,7 @@ import numpy as np
 
 from .rules.actions import Action, leg_bet_value
 
-__all__ = ["Portfolio", "risk_attitude", "lead_of", "add_columns", "joint_counts", "nearness", "LEAD_SCALE", "RISK", "JOINT_SAMPLES"]
+__all__ = ["Portfolio", "risk_attitude", "lead_of", "add_columns", "joint_counts", "nearness", "race_ends_now", "endgame_shares", "LEAD_SCALE", "RISK", "JOINT_SAMPLES"]
 
 #: The lead (coins, the player's money minus the richest other player's)
 #: at which the risk attitude is full.
@@ -215,3 +215,107 @@ def _own_cards(ctx) -> list[tuple[str, int, float]]:
                 values, probs = ctx.card_payouts(name, pile[:j], card.colour, np.ones(5))
                 out.append((name, ctx.racing.index(card.colour), float(values[:-1] @ probs[:-1])))
     return out
+
+
+# --------------------------------------------------------------------------
+# The endgame: the race ends in this leg
+# --------------------------------------------------------------------------
+
+
+def race_ends_now(ctx) -> bool:
+    """The race surely ends during this leg (exact race odds say so)."""
+    race = ctx.race()
+    return bool(race.exact and race.legs.size and race.legs[0] == 1.0)
+
+
+def endgame_shares(ctx, actions, tables=None) -> np.ndarray:
+    """Per action of ``actions``, the player's expected share of first place
+    when the race ends in this leg (a first place shared by ``k`` players
+    counts ``1/k``), exactly over the leg's outcomes: every player's final
+    money per race order (this leg's scoring with the money floor, then the
+    overall cards at the race's end, which this leg's order decides), the
+    others' face-down cards at their expected payout under the pile model,
+    nobody else betting before the leg ends.  ``tables``: the tile
+    placements' joint tables (their action is valued on its own table)."""
+    from .kernels.ranks import RANK_CODES
+    from .rules.scoring import settle
+
+    ed, codes = ctx.ed, ctx.rank_code_table()
+    winner = np.argmin(codes.ranks, axis=1)  # per code
+    loser = np.argmax(codes.ranks, axis=1)
+    state = ctx.state
+    best_other = np.full(RANK_CODES, -np.inf)
+    for q in range(state.n_players):
+        if q == ctx.player:
+            continue
+        money = settle(ed, state.players[q].money, ctx.holdings(q, codes)) + _cards_of(ctx, q, winner, loser)
+        best_other = np.maximum(best_other, np.maximum(money, 0.0))
+    ties = np.zeros(RANK_CODES)
+    for q in range(state.n_players):  # how many others share the best other money
+        if q != ctx.player:
+            money = settle(ed, state.players[q].money, ctx.holdings(q, codes)) + _cards_of(ctx, q, winner, loser)
+            ties += np.maximum(money, 0.0) == best_other
+    mine = _cards_of(ctx, ctx.player, winner, loser)
+    held = ctx.holdings(ctx.player, codes)
+    me = state.players[ctx.player].money
+
+    def share(grid: np.ndarray, extra_leg, extra_card) -> float:
+        """``grid[code, n]``: counts (or probabilities) of race order and
+        landings on the player's tile."""
+        n = np.arange(grid.shape[1])
+        final = settle(ed, me + n[None, :], (held + extra_leg)[:, None]) + (mine + extra_card)[:, None]
+        final = np.maximum(final, 0.0)
+        win = np.where(final > best_other[:, None], 1.0,
+                       np.where(final == best_other[:, None], 1.0 / (ties[:, None] + 1), 0.0))
+        return float((grid * win).sum() / grid.sum())
+
+    base = np.zeros((RANK_CODES, int(ctx.base.landings.max(initial=0)) + 1))
+    from .kernels.ranks import codes_of
+
+    np.add.at(base, (codes_of(ctx.base.ranks), ctx.base.landings), ctx.base.prob)
+    tile_grid = {}
+    if tables is not None:
+        tile_grid = {f"tile:{sign}{space}": tables.orders[k] for k, (space, sign) in enumerate(tables.placements)}
+    out = np.zeros(len(actions))
+    zero = np.zeros(RANK_CODES)
+    for i, action in enumerate(actions):
+        a = Action.parse(action)
+        if a.kind == "leg":
+            c = ctx.racing.index(a.colour)
+            out[i] = share(base, codes.tile_payout(c, leg_bet_value(ed, ctx.pos.legtiles[c])), zero)
+        elif a.kind == "pyramid":
+            out[i] = share(base, np.ones(RANK_CODES), zero)
+        elif a.kind == "partner":
+            out[i] = share(base, ctx.copy_value(a.partner, codes), zero)
+        elif a.kind in ("winner", "loser"):
+            values, probs = ctx.card_payouts(a.kind, ctx.pile(a.kind), a.colour, np.ones(5))
+            c = ctx.racing.index(a.colour)
+            right = (winner if a.kind == "winner" else loser) == c
+            out[i] = share(base, zero, np.where(right, float(values[:-1] @ probs[:-1]), float(ed.wrong_card)))
+        elif action in tile_grid:
+            out[i] = share(tile_grid[action].astype(float), zero, zero)
+        else:  # a tile no move of this leg reaches: the leg as it stands
+            out[i] = share(base, zero, zero)
+    return out
+
+
+def _cards_of(ctx, player: int, winner: np.ndarray, loser: np.ndarray) -> np.ndarray:
+    """Per race order, what ``player``'s cards on the piles pay (a card of
+    unknown colour at its expectation under the pile model)."""
+    total = np.zeros(winner.size)
+    wrong = float(ctx.ed.wrong_card)
+    for name, camel_of in (("winner", winner), ("loser", loser)):
+        pile = ctx.pile(name)
+        for j, card in enumerate(pile):
+            if card.player != player:
+                continue
+            if card.colour:
+                values, probs = ctx.right_payout(name, pile[:j], card.colour, player)
+                right = float(values @ probs)
+                total += np.where(camel_of == ctx.racing.index(card.colour), right, wrong)
+            else:
+                q = ctx.pile_q(name)
+                expected = np.array([q[c] * float(np.dot(*ctx.right_payout(name, pile[:j], colour, player)))
+                                     - (1 - q[c]) for c, colour in enumerate(ctx.racing)])
+                total += expected[camel_of]
+    return total

@@ -129,3 +129,37 @@ def test_portfolio_bot_scores_by_hand():
             assert scores[action] == pytest.approx(want, abs=1e-9), (name, action)
     level = hand_state(money=3)  # level: the rival's ranking
     assert make_bot("portfolio").ranked(level, 0) == make_bot("rival").ranked(level, 0)
+
+
+def test_endgame_shares_by_hand():
+    """The race ends in this leg.  Player 0 has 3 coins and the B5 tile
+    (4 or 8 coins after the leg: G wins / B wins), player 1 has 10 and
+    nothing else, the others 3.  Player 0's final money per action:
+    loser:O 12 / 16 (wins both: 1), winner:G 12 / 7 (1/2), winner:B 3 / 16
+    (1/2), leg:B (3) 5 / 11 (1/2), leg:G (5) 9 / 9 (0), pyramid 5 / 9 (0)."""
+    from advisor.portfolio import endgame_shares, race_ends_now
+
+    data = {**HAND, "players": [{**HAND["players"][0], "money": 3}, {"money": 10}, {"money": 3}, {"money": 3}]}
+    state = GameState.from_json(data)
+    values = fast_values(state, 0)
+    assert race_ends_now(values.context)
+    want = {"loser:O": 1.0, "winner:G": 0.5, "winner:B": 0.5, "leg:B": 0.5, "leg:G": 0.0, "pyramid": 0.0,
+            "loser:W": 0.0}
+    shares = dict(zip(values.actions, endgame_shares(values.context, values.actions, values.tables)))
+    for action, share in want.items():
+        assert shares[action] == pytest.approx(share), action
+    ranking = make_bot("portfolio-end").ranked(state, 0)
+    assert ranking[0] == ("loser:O", 1.0)
+    # a tie with player 1 (10 coins) counts half: 3 + 5 (leg:G) + 2 more coins would tie; here 7 coins
+    data["players"][1]["money"] = 9
+    shares = dict(zip(values.actions, endgame_shares(fast_values(GameState.from_json(data), 0).context,
+                                                     values.actions, values.tables)))
+    assert shares["leg:G"] == pytest.approx(0.5)  # 9 against 9 in both outcomes: a shared first place
+
+
+def test_endgame_only_when_the_race_ends_in_this_leg():
+    from advisor.portfolio import race_ends_now
+
+    state = GameState.from_board("1:B 2:YG 3:PR 14:w 15:k dice:GPRx")
+    assert not race_ends_now(fast_values(state, 0).context)
+    assert make_bot("portfolio-end").ranked(state, 0) == make_bot("rival").ranked(state, 0)
