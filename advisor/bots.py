@@ -254,7 +254,7 @@ class PortfolioBot(RivalBot):
 
 class PortfolioEndBot(PortfolioBot):
     name = "portfolio-end"
-    summary = "rival with exact values in the endgame only (to measure them)"
+    summary = "rival with exact values in the endgame only, to measure them"
 
     def __init__(self, precision: float = 0.02):
         super().__init__(precision, portfolio=False, risk=False, endgame=True)
@@ -262,7 +262,7 @@ class PortfolioEndBot(PortfolioBot):
 
 class PortfolioCovBot(PortfolioBot):
     name = "portfolio-cov"
-    summary = "portfolio with its covariance term only (to measure it)"
+    summary = "portfolio with its covariance term only, to measure it"
 
     def __init__(self, precision: float = 0.02):
         super().__init__(precision, risk=False)
@@ -270,7 +270,7 @@ class PortfolioCovBot(PortfolioBot):
 
 class PortfolioRiskBot(PortfolioBot):
     name = "portfolio-risk"
-    summary = "portfolio with its risk term only (to measure it)"
+    summary = "portfolio with its risk term only, to measure it"
 
     def __init__(self, precision: float = 0.02):
         super().__init__(precision, portfolio=False)
