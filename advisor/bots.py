@@ -5,6 +5,20 @@ action: ``policy.choose(state, player, rng) -> str``.  ``rng`` is a
 ``numpy.random.Generator`` owned by the seat, so a seeded game is
 reproducible.
 
+Every bot also gives its whole ranking: ``policy.ranked(state, player, rng)
+-> list[(action, score)]``, every legal action of ``player`` once, best
+first (ties in :func:`advisor.valuation.legal_actions` order), so a host
+that refuses an action (its own rules engine, a time limit) takes the next
+one.  ``choose`` is the first action of ``ranked`` (:func:`first`), drawing
+the same random numbers.  The scores are the bot's own: EVs in coins for
+the valuing bots (``advisor``: EV; ``denial``: EV + half the denial;
+``rival``: EV minus the others' gain), the rule's figure for ``heuristic``
+(a leg tile's EV, 1 for the pyramid, ``-inf`` for an action its rule never
+takes) and the probability of being drawn for ``random`` (the drawn action
+first, then the others in legal order).  :func:`ask` asks a bot for its
+ranking from a game state (a :class:`~advisor.state.GameState`, its JSON
+object or file).
+
 * ``random``: a uniformly random legal action.
 * ``heuristic``: takes the leg bet tile with the highest expected value if
   that value exceeds 1 coin, else takes a pyramid tile (the "roll unless a leg
@@ -25,48 +39,89 @@ import numpy as np
 
 from .state import GameState
 
-__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "BOTS", "make_bot"]
+__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "PortfolioBot", "BOTS", "make_bot",
+           "order", "first", "first_accepted", "ask"]
 
 
 class Policy(Protocol):
     name: str
     summary: str  # one line for the help texts
 
+    def ranked(self, state: GameState, player: int,
+               rng: np.random.Generator | None = None) -> list[tuple[str, float]]: ...
+
     def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str: ...
+
+
+def order(actions, scores) -> list[tuple[str, float]]:
+    """``(action, score)`` pairs, highest score first; ties keep the order of
+    ``actions`` (the first of the ties is what ``np.argmax`` picks)."""
+    scores = [float(x) for x in scores]
+    return [(actions[i], scores[i]) for i in sorted(range(len(actions)), key=lambda i: -scores[i])]
+
+
+def first(ranking: list[tuple[str, float]]) -> str:
+    """The action a bot plays: the first of its ranking."""
+    return ranking[0][0]
+
+
+def first_accepted(ranking: list[tuple[str, float]], accept) -> str:
+    """The first action of ``ranking`` that ``accept(action)`` allows: a
+    host's fallback when it refuses the bot's first choice (its own rules
+    engine, a time limit).  Raises :class:`~advisor.errors.IllegalActionError`
+    when it refuses every one."""
+    from .errors import IllegalActionError
+
+    for action, _ in ranking:
+        if accept(action):
+            return action
+    raise IllegalActionError(f"every one of the {len(ranking)} ranked actions was refused")
+
+
+def _rng(rng):
+    return np.random.default_rng(0) if rng is None else rng
 
 
 class RandomBot:
     name = "random"
     summary = "a uniformly random legal action"
 
-    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
         from .valuation import legal_actions
 
         actions = legal_actions(state, player)
-        return actions[int(rng.integers(len(actions)))]
+        k = int(_rng(rng).integers(len(actions)))
+        return [(a, 1 / len(actions)) for a in [actions[k], *actions[:k], *actions[k + 1:]]]
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        return first(self.ranked(state, player, rng))
 
 
 class HeuristicBot:
     name = "heuristic"
     summary = "the best leg tile if its EV exceeds 1 coin, else roll"
 
-    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
         from .exact import leg_odds
         from .rules.actions import leg_bet_value
+        from .valuation import legal_actions
 
         pos = state.position
         ed = pos.rules
         odds = leg_odds(pos)
-        best, best_ev = "pyramid", 1.0
+        scores = {"pyramid": 1.0}  # the pyramid first: it wins a tie at 1 coin
         for i, (colour, stack) in enumerate(zip(pos.racing, pos.legtiles)):
             value = leg_bet_value(ed, stack)  # the top tile, or a variant's unlimited tile
             if value is not None:
                 p = odds.rank[i]
                 # what the tile pays by the rules (value / +1 / -1), without the money floor
-                ev = value * p[0] + ed.leg_second * p[1] + ed.leg_other * p[2:].sum()
-                if ev > best_ev:
-                    best, best_ev = f"leg:{colour}", ev
-        return best
+                scores[f"leg:{colour}"] = value * p[0] + ed.leg_second * p[1] + ed.leg_other * p[2:].sum()
+        legal = legal_actions(state, player)
+        actions = [a for a in scores if a in legal] + [a for a in legal if a not in scores]
+        return order(actions, [scores.get(a, -np.inf) for a in actions])
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        return first(self.ranked(state, player, rng))
 
 
 class GreedyBot:
@@ -79,10 +134,14 @@ class GreedyBot:
     def __init__(self, precision: float = 0.02):
         self.precision = precision
 
-    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
         from .valuation import fast_values
 
-        return fast_values(state, player, precision=self.precision).best()
+        values = fast_values(state, player, precision=self.precision)
+        return order(values.actions, values.scores())
+
+    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+        return first(self.ranked(state, player, rng))
 
 
 class DenialBot(GreedyBot):
@@ -97,10 +156,11 @@ class DenialBot(GreedyBot):
         super().__init__(precision)
         self.weight = weight
 
-    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
         from .valuation import fast_values
 
-        return fast_values(state, player, precision=self.precision, denial=True).best(self.weight)
+        values = fast_values(state, player, precision=self.precision, denial=True)
+        return order(values.actions, values.scores(self.weight))
 
 
 class RivalBot(GreedyBot):
@@ -119,17 +179,128 @@ class RivalBot(GreedyBot):
         super().__init__(precision)
         self.weight = weight
 
-    def choose(self, state: GameState, player: int, rng: np.random.Generator) -> str:
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
         from .valuation import fast_values
 
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1
         weight = 1 / others if self.weight is None else self.weight
         # rivals is the mean gain of the others: weight it by their number
-        return values.best(rivals_weight=weight * others)
+        return order(values.actions, values.scores(rivals_weight=weight * others))
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot}
+class PortfolioBot(RivalBot):
+    """``rival``'s score with the portfolio view of its own bets
+    (:mod:`advisor.portfolio`): ``score - lam * cov`` (``portfolio``: the
+    covariance of the action's payout with what the bot holds, leg tiles
+    and overall cards, over the joint distribution of this leg's order and
+    the race's winner and last camel) and ``- lam / 2 * nearness * var``
+    (``risk``: the action's own variance, weighted by how near the race's
+    end is, :func:`advisor.portfolio.nearness`), with ``lam`` the risk
+    attitude of the lead (:func:`advisor.portfolio.risk_attitude`:
+    ``risk_scale`` at a lead of ``lead_scale`` coins or more, its negative
+    when as far behind, 0 when level): diversify when ahead, concentrate
+    when behind."""
+
+    name = "portfolio"
+    summary = "rival plus its bets as a portfolio: diversify when ahead, concentrate when behind, by the race end"
+
+    def __init__(self, precision: float = 0.02, weight: float | None = None, portfolio: bool = True,
+                 risk: bool = True, risk_scale: float | None = None, lead_scale: float | None = None,
+                 endgame: bool = False):
+        super().__init__(precision, weight)
+        self.endgame = endgame
+        from .portfolio import LEAD_SCALE, RISK
+
+        self.portfolio, self.risk = portfolio, risk
+        self.risk_scale = RISK if risk_scale is None else risk_scale
+        self.lead_scale = LEAD_SCALE if lead_scale is None else lead_scale
+
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
+        from .portfolio import Portfolio, joint_counts, nearness, risk_attitude
+        from .valuation import fast_values
+
+        values = fast_values(state, player, precision=self.precision, rivals=True)
+        others = state.n_players - 1
+        weight = 1 / others if self.weight is None else self.weight
+        scores = values.scores(rivals_weight=weight * others)
+        lam = risk_attitude([p.money for p in state.players], player, self.risk_scale, self.lead_scale)
+        if lam and (self.portfolio or self.risk):
+            ctx = values.context
+            book = Portfolio(ctx, joint_counts(ctx.pos))
+            var, cov = np.zeros(len(scores)), np.zeros(len(scores))
+            for i, action in enumerate(values.actions):
+                if not action.startswith("tile:"):
+                    var[i], cov[i] = book.of(action)
+            if values.tables is not None and values.tables.placements:
+                index = {a: i for i, a in enumerate(values.actions)}
+                rows = [index[f"tile:{sign}{space}"] for space, sign in values.tables.placements]
+                var[rows], cov[rows] = book.of_tiles(values.tables.orders)
+            if self.portfolio:
+                scores = scores - lam * cov
+            if self.risk:
+                scores = scores - lam / 2 * nearness(ctx.race()) * var
+        if self.endgame:
+            from .portfolio import endgame_shares, race_ends_now
+
+            ctx = values.context
+            if race_ends_now(ctx):
+                # the race ends in this leg: the exact share of first place, the score as the tie-break
+                shares = endgame_shares(ctx, values.actions, values.tables)
+                ranks = sorted(range(len(scores)), key=lambda i: (-shares[i], -scores[i]))
+                return [(values.actions[i], float(shares[i])) for i in ranks]
+        return order(values.actions, scores)
+
+
+class PortfolioEndBot(PortfolioBot):
+    name = "portfolio-end"
+    summary = "rival with exact values in the endgame only, to measure them"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, portfolio=False, risk=False, endgame=True)
+
+
+class PortfolioCovBot(PortfolioBot):
+    name = "portfolio-cov"
+    summary = "portfolio with its covariance term only, to measure it"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, risk=False)
+
+
+class PortfolioRiskBot(PortfolioBot):
+    name = "portfolio-risk"
+    summary = "portfolio with its risk term only, to measure it"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, portfolio=False)
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot,
+        "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot,
+        "portfolio-end": PortfolioEndBot}
+
+
+def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) -> list[tuple[str, float]]:
+    """The ranking of ``bot`` (a name or a bot) for ``player`` (default: the
+    player to move) in ``state``: a :class:`~advisor.state.GameState`, its
+    JSON object (:meth:`GameState.from_json`) or the path of its JSON file.
+    ``seed`` seeds the bot's random numbers (only ``random`` draws any).
+    The state is what the bot may see: give another player's hand as a
+    count (``"overall_cards": 3``) to hide it, as a game's view does."""
+    import os
+
+    from .errors import AdvisorError
+
+    policy = make_bot(bot) if isinstance(bot, str) else bot
+    if isinstance(state, (str, os.PathLike)):
+        state = GameState.load(os.fspath(state))
+    elif isinstance(state, dict):
+        state = GameState.from_json(state)
+    elif not isinstance(state, GameState):
+        raise AdvisorError(f"a game state is a GameState, its JSON object or a file, not {type(state).__name__}")
+    player = state.check_player(player)
+    return policy.ranked(state, player, np.random.default_rng(seed))
 
 
 def make_bot(name: str) -> Policy:

@@ -189,6 +189,18 @@ def _build_parser() -> _Parser:
 
     _duel_parser(sub)
 
+    bot = sub.add_parser(
+        "bot", help="a bot's ranking of every legal action in a game state (for programs hosting the bots)",
+        description="Ask a bot for its move: every legal action of the player in the game state JSON file "
+        "(see README, Game state JSON; - reads it from standard input), with the bot's score, best first; the "
+        "bot plays the first, a host that refuses it takes the next. The state is what the bot sees: give "
+        f"the other players' hands as counts to hide them. Bots: {_BOARD_BOTS_PLACEHOLDER}.")
+    bot.add_argument("name", metavar="NAME", help="a bot")
+    bot.add_argument("state", metavar="STATE", help="game state JSON file, or - for standard input")
+    bot.add_argument("--player", type=_nonneg_int, help="the bot's player (default: the player to move)")
+    bot.add_argument("--seed", type=_seed, default=0, help="seed of the bot's random numbers (default 0)")
+    bot.add_argument("--json", action="store_true", help=_JSON_HELP)
+
     batch = sub.add_parser(
         "batch", help="analyse a file of positions into CSV, JSON lines or Parquet",
         description="Analyse every position of INPUT (.txt: one board string per line; .csv or "
@@ -429,6 +441,8 @@ def _compile_notice(args: argparse.Namespace):
     bots = (getattr(args, "bots", None) or getattr(args, "seats", None) or "").split(",")
     if args.command == "duel":
         bots = [args.a, args.b, *(args.field or "rival").split(",")]
+    elif args.command == "bot":
+        bots = [args.name]
     race = getattr(args, "race", True) and not getattr(args, "leg_only", False)
     advice = getattr(args, "advice", False) or getattr(args, "moves", False)
     cards = is_cards(position) or getattr(args, "edition", None) == "cards"
@@ -811,6 +825,12 @@ def _engine_kwargs(args: argparse.Namespace) -> dict:
     return out
 
 
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from .bot_cli import run_bot
+
+    return run_bot(args)
+
+
 def _cmd_duel(args: argparse.Namespace) -> int:
     from .duel_cli import run_duel
 
@@ -1002,7 +1022,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"odds": _cmd_odds, "best": _cmd_best, "simulate": _cmd_simulate, "tournament": _cmd_tournament,
              "play": _cmd_play, "batch": _cmd_batch, "chart": _cmd_chart, "show": _cmd_show,
-             "warmup": _cmd_warmup, "serve": _cmd_serve, "review": _cmd_review, "duel": _cmd_duel}
+             "warmup": _cmd_warmup, "serve": _cmd_serve, "review": _cmd_review, "duel": _cmd_duel,
+             "bot": _cmd_bot}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -62,6 +62,8 @@ def best_json(state, frame, assumptions=()) -> dict:
     if frame.attrs["race_samples"] is not None:
         out["race_samples"] = frame.attrs["race_samples"]
         out["seed"] = frame.attrs["seed"]
+    if "risk_attitude" in frame.attrs:
+        out["portfolio"] = {k: frame.attrs[k] for k in ("lead", "risk_attitude", "joint_samples")}
     return out
 
 

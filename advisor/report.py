@@ -78,11 +78,21 @@ def format_advice(state, frame, assumptions) -> str:
 
     lines += face_down_lines(state)
     lines.append("")
-    lines.append(f"{'action':<10} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}  details")
+    book = "cov" in frame.columns  # the portfolio view (with the race odds)
+    head = f" {'cov':>7} {'portf.':>7}" if book else ""
+    lines.append(f"{'action':<10} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}{head}  details")
     for row in frame.to_dict(orient="records"):
+        cells = f" {row['cov']:+7.2f} {row['portfolio']:+7.3f}" if book else ""
         lines.append(f"{row['action']:<10} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "
-                     f"{row['denial']:+7.3f}  {_details(row)}")
+                     f"{row['denial']:+7.3f}{cells}  {_details(row)}")
     lines.append("")
     lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
                  "action's own payout; denial: how much the next player's best option drops.")
+    if book:
+        lead, lam = frame.attrs["lead"], frame.attrs["risk_attitude"]
+        mood = ("level with the richest other player: EV alone" if lam == 0 else
+                f"you lead by {lead} coins: diversify" if lam > 0 else f"you trail by {-lead} coins: concentrate")
+        lines.append("cov: covariance (coins^2) of the action's payout with the bets you hold (leg tiles this leg, "
+                     "overall cards at the race end): > 0 adds to the outcomes you already need, < 0 hedges them; "
+                     f"portf.: EV - {lam:.3f} x cov ({mood}; README, Portfolio view).")
     return "\n".join(lines)

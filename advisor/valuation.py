@@ -101,7 +101,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
@@ -524,6 +524,11 @@ class Valuation:
             self._base_counts = counts
         return self._base_counts
 
+    def rank_code_table(self) -> "LegOutcomes":
+        """Every rank code once (probabilities unused): payouts per race
+        order under this valuation's rules."""
+        return _all_codes(self.ed)
+
     def hand_model(self, player: int) -> tuple[list[str], np.ndarray]:
         """``player``'s possible hands (strings of colours) and their
         probabilities: their hand when known, else
@@ -857,8 +862,14 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     player = state.check_player(player)
     ctx = Valuation(state, player, check_precision(precision), seed)
     actions = core.legal_actions(state, player)
+    extra = {}
     if race:
+        from .portfolio import add_columns
+
         rows = _advice_rows(ctx, actions, denial)
+        placements = tuple(ctx.tile_legs)
+        orders = exact_tile_tables(ctx, placements).orders if placements else None
+        extra = add_columns(ctx, rows, orders, placements, seed=ctx.seed)
     else:
         rows = _advice_rows(ctx, [a for a in actions if a.kind not in PILES], False, race=False)
         for row in rows:
@@ -866,7 +877,7 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     frame = sort_by_ev(pd.DataFrame(rows))
     frame.attrs.update(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
-        race_samples=ctx.race_samples,
+        race_samples=ctx.race_samples, **extra,
     )
     return frame
 
@@ -925,13 +936,19 @@ class FastValues:
     ev: np.ndarray
     denial: np.ndarray
     rivals: np.ndarray
+    #: the valuation behind the figures and the tile placements' tables (for
+    #: views built on the same figures, e.g. :mod:`advisor.portfolio`)
+    context: "Valuation | None" = field(default=None, repr=False, compare=False)
+    tables: "TileTables | None" = field(default=None, repr=False, compare=False)
+
+    def scores(self, denial_weight: float = 0.0, rivals_weight: float = 0.0) -> np.ndarray:
+        """Per action, ``ev + denial_weight * denial - rivals_weight * rivals``."""
+        return self.ev + denial_weight * self.denial - rivals_weight * self.rivals
 
     def best(self, denial_weight: float = 0.0, rivals_weight: float = 0.0) -> str:
-        """The action with the highest ``ev + denial_weight * denial -
-        rivals_weight * rivals`` (the first in :func:`legal_actions` order on
-        ties)."""
-        score = self.ev + denial_weight * self.denial - rivals_weight * self.rivals
-        return self.actions[int(np.argmax(score))]
+        """The action with the highest :meth:`scores` (the first in
+        :func:`legal_actions` order on ties)."""
+        return self.actions[int(np.argmax(self.scores(denial_weight, rivals_weight)))]
 
 
 class _Memo:
@@ -1023,7 +1040,7 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
         if cards:
             stripped, sp, sg = _tile_arrays(ctx, enc, placements)
             ev[tile_rows] += _overall_change(ctx, enc, board_key, stripped, sp, sg, cards)
-    return FastValues(actions, ev, den, riv)
+    return FastValues(actions, ev, den, riv, ctx, tables)
 
 
 def _difference(sums: np.ndarray, totals: np.ndarray, sum0: int, total0: int) -> np.ndarray:

@@ -120,6 +120,9 @@ def _bots():
         "winner_pile": [{"player": 0, "colour": "B"}],
         "loser_pile": [{"player": 1}, {"player": 0, "colour": "Y"}],
     }), 0, rivals=True)
+    from .portfolio import joint_counts
+
+    joint_counts(GameState.from_board(_SECOND).position, 100, seed=0)  # the portfolio view
 
 
 def _cards_legs():
@@ -146,7 +149,7 @@ GROUPS: tuple[Group, ...] = (
     Group("sampler", "leg sampler", ("sample.sample_leg",), 20, _sampler),
     Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
     Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
-                                          "candidates.after_each_roll"), 25, _bots),
+                                          "candidates.after_each_roll", "portfolio.race_joint"), 25, _bots),
     Group("cards_legs", "Camel Up Cards legs", ("cards.leg_counts", "cards.leg_sample", "cards.move",
                                                 "cards.rank_code"), 28, _cards_legs),
     Group("cards_races", "Camel Up Cards races", ("cards.race_sample",), 15, _cards_races),
@@ -252,6 +255,7 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
         "simulate": games,
         "tournament": games,
         "duel": games,
+        "bot": games,
         "play": games + ("leg", "joint", "race"),
         "review": ("moves", "leg", "joint", "race", "bots"),
     }

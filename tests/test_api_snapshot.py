@@ -26,12 +26,14 @@ JSON_KEYS = {
     "odds_example_json": ["schema", "position", "leg", "race", "race_samples", "race_legs", "seed"],
     "odds_leg_only_json": ["schema", "position", "leg"],
     "odds_samples_json": ["schema", "position", "leg", "leg_samples", "race", "race_samples", "race_legs", "seed"],
-    "best_example_json": ["schema", "position", "player", "moves", "assumptions", "race_samples", "seed"],
-    "best_first_state_json": ["schema", "position", "player", "moves", "race_samples", "seed"],
+    "best_example_json": ["schema", "position", "player", "moves", "assumptions", "race_samples", "seed",
+                          "portfolio"],
+    "best_first_state_json": ["schema", "position", "player", "moves", "race_samples", "seed", "portfolio"],
     "cards_odds_json": None,  # filled from the file below: Cards odds carry their own keys
     "cards_best_json": ["schema", "position", "moves", "seed", "others", "race", "race_samples"],
 }
-MOVE_KEYS = {"action", "kind", "ev", "sd", "p_loss", "denial"}
+MOVE_KEYS = {"action", "kind", "ev", "sd", "p_loss", "denial", "cov", "portfolio"}
+PORTFOLIO_KEYS = ["lead", "risk_attitude", "joint_samples"]
 SETUP_KEYS = ["type", "schema", "edition", "players", "seed", "board", "start"]
 #: Under a rule variant: the ``rules`` key after ``position`` (odds, best)
 #: and after ``start`` on a record's setup line; absent for the editions' own rules.
@@ -62,6 +64,7 @@ def test_json_keys():
     for name in ("best_example_json", "best_first_state_json"):
         for move in _json(name)["moves"]:
             assert MOVE_KEYS <= set(move), name
+        assert list(_json(name)["portfolio"]) == PORTFOLIO_KEYS, name
 
 
 def test_live_outputs_carry_the_schema():

@@ -49,7 +49,7 @@ def test_bots_listed_are_the_bots(command, capsys):
     """BUG: simulate --help listed 3 of the 5 bots."""
     text = " ".join(help_of(command, capsys).split())
     board, cards = text.split("Bots:", 1)[1].split("options:")[0].split("Camel Up Cards bots:")
-    listed = re.findall(r"(\w+) \(", board)
+    listed = re.findall(r"([\w-]+) \(", board)
     assert listed == list(BOTS)
     for cls in BOTS.values():
         assert " ".join(cls.summary.split()) in text

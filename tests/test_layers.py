@@ -29,7 +29,7 @@ FLOORS = [
     # 4: the rules core of a turn on a game state: legality, apply, scoring of a turn
     ["advisor.turns", "advisor.cards.actions", "advisor.cards.game", "advisor.cards.chance"],
     # 5: valuation
-    ["advisor.overall", "advisor.valuation", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
+    ["advisor.overall", "advisor.valuation", "advisor.portfolio", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
      "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
     ["advisor.dice", "advisor.game", "advisor.inference", "advisor.bots", "advisor.scoresheet", "advisor.warm",
@@ -40,7 +40,7 @@ FLOORS = [
     # 8: pictures and reports
     ["advisor.plotting", "advisor.report"],
     # 9: front ends and the public API
-    ["advisor", "advisor.cli", "advisor.review_cli", "advisor.duel_cli", "advisor.play", "advisor.cards.play",
+    ["advisor", "advisor.cli", "advisor.review_cli", "advisor.duel_cli", "advisor.bot_cli", "advisor.play", "advisor.cards.play",
      "advisor.web", "advisor.web.*"],
 ]
 

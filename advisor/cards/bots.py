@@ -14,6 +14,16 @@ the player sees it); never the deck's order nor the others' hands.
   on its position: a bet before (``B+reveal``, or ``R+B``, taken first) or
   after the race action (``reveal+best``: after the card, the bet worth
   most on the odds then, if any is worth more than nothing).
+
+Every bot also gives its whole ranking of the step to play:
+``ranked(state, player, rng) -> list[(CardsAction, score)]``, every legal
+action once (the deck building: the one building the bot makes), best
+first, so a host that refuses an action takes the next; ``choose`` is its
+first action, drawing the same random numbers.  Scores: ``greedy``, the
+EV (coins) of the best turn that starts with the action (``cards_best``;
+``pass`` after a reveal is worth 0); ``random``, the probability of being
+drawn (the drawn action first, the others in legal order); ``heuristic``,
+1 for the action its rule takes and 0 for the others (in legal order).
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from .actions import CardsAction
 from .game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
 from .position import CAMELS
 
-__all__ = ["CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "CARDS_BOTS", "make_cards_bot",
+__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "CARDS_BOTS", "make_cards_bot",
            "play_cards_game", "build_for"]
 
 
@@ -35,7 +45,21 @@ class CardsBot(Protocol):
     name: str
     summary: str
 
+    def ranked(self, state: CardsState, player: int,
+               rng: np.random.Generator | None = None) -> list[tuple[CardsAction, float]]: ...
+
     def choose(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction: ...
+
+
+def ranked_first(state: CardsState, chosen: CardsAction, score: float = 1.0, rest: float = 0.0):
+    """``chosen`` with ``score``, then every other legal action with
+    ``rest``, in legal order (the ranking of a bot that picks one action
+    by a rule)."""
+    return [(chosen, score)] + [(a, rest) for a in legal_actions(state) if a != chosen]
+
+
+def _rng(rng):
+    return np.random.default_rng(0) if rng is None else rng
 
 
 def build_for(state: CardsState, player: int, order) -> CardsAction:
@@ -54,18 +78,31 @@ class RandomCardsBot:
     name = "random"
     summary = "a uniformly random legal action; a random deck building"
 
-    def choose(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+    def ranked(self, state: CardsState, player: int, rng: np.random.Generator | None = None):
+        rng = _rng(rng)
         if state.phase == "build":
-            return build_for(state, player, rng.permutation(len(state.players[player].dealt)))
+            return [(build_for(state, player, rng.permutation(len(state.players[player].dealt))), 1.0)]
         actions = legal_actions(state)
-        return actions[int(rng.integers(len(actions)))]
+        return ranked_first(state, actions[int(rng.integers(len(actions)))], 1 / len(actions), 1 / len(actions))
+
+    def choose(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+        return self.ranked(state, player, rng)[0][0]
 
 
 class HeuristicCardsBot:
     name = "heuristic"
     summary = "the leader's leg-winner card if worth 3 or 5, then reveal; a +2 card kept in hand"
 
+    def ranked(self, state: CardsState, player: int, rng: np.random.Generator | None = None):
+        chosen = self._rule(state, player)
+        if state.phase == "build":
+            return [(chosen, 1.0)]
+        return ranked_first(state, chosen)
+
     def choose(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+        return self.ranked(state, player, rng)[0][0]
+
+    def _rule(self, state: CardsState, player: int) -> CardsAction:
         if state.phase == "build":
             dealt = state.players[player].dealt
             order = sorted(range(len(dealt)), key=lambda i: -dealt[i][1])  # a +2 card first: the hand
@@ -88,31 +125,58 @@ class GreedyCardsBot:
         self.precision = precision
         self.pending: list[CardsAction] = []
 
-    def choose(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+    def ranked(self, state: CardsState, player: int, rng: np.random.Generator | None = None):
+        """The ranking of the step to play (see the module text); a bet
+        taken first is followed by the race action of its turn
+        (:meth:`choose` remembers it)."""
+        return self._ranked(state, player, _rng(rng))[0]
+
+    def _ranked(self, state: CardsState, player: int, rng: np.random.Generator):
         from .advice import cards_best
 
         if state.phase == "build":
             dealt = state.players[player].dealt
-            return build_for(state, player, sorted(range(len(dealt)), key=lambda i: -dealt[i][1]))
+            return [(build_for(state, player, sorted(range(len(dealt)), key=lambda i: -dealt[i][1])), 0.0)], None
         seed = int(rng.integers(2**31))
         if state.raced:  # after a reveal: the bet worth most on the odds now, if any
             frame = cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
-            before = frame[frame.timing == "before"]
-            if len(before) and before.ev.max() > 0:
-                return CardsAction.parse(before.loc[before.ev.idxmax(), "bet"])
-            return CardsAction("pass")
+            before = frame[frame.timing == "before"].sort_values("ev", ascending=False, kind="stable")
+            scores = {CardsAction("pass"): 0.0}  # pass first: it wins a tie at 0
+            for bet, ev in zip(before.bet, before.ev):
+                scores.setdefault(CardsAction.parse(bet), float(ev))
+            return _by_score(state, scores), None
         if state.bet:  # the bet of a chosen turn is taken: its race action
-            if self.pending:
-                return self.pending.pop()
-            return CardsAction("reveal")
+            chosen = self.pending[-1] if self.pending else CardsAction("reveal")
+            return ranked_first(state, chosen), None
         frame = cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
-        row = frame.iloc[0]
-        race = CardsAction.parse(row.race)
-        self.pending = []
-        if row.bet and row.timing != "after":  # the bet first: its value is the same either way
-            self.pending = [race]
-            return CardsAction.parse(row.bet)
-        return race
+        scores, after = {}, {}
+        for race, bet, timing, ev in zip(frame.race, frame.bet, frame.timing, frame.ev):
+            race = CardsAction.parse(race)
+            # the bet first when the turn takes it before (its value is the same either way)
+            step = CardsAction.parse(bet) if bet and timing != "after" else race
+            if step not in scores:
+                scores[step] = float(ev)
+                after[step] = race if step != race else None
+        ranking = _by_score(state, scores)
+        return ranking, after.get(ranking[0][0])
+
+    def choose(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+        ranking, then = self._ranked(state, player, rng)
+        if state.phase == "turn" and not state.raced:
+            if state.bet:
+                if self.pending:  # played now: the first of the ranking
+                    self.pending.pop()
+            else:
+                self.pending = [] if then is None else [then]
+        return ranking[0][0]
+
+
+def _by_score(state: CardsState, scores: dict) -> list[tuple[CardsAction, float]]:
+    """Every legal action with its score, highest first (ties in the order
+    of ``scores``); an action without a score comes last at ``-inf``."""
+    actions = list(scores) + [a for a in legal_actions(state) if a not in scores]
+    values = [scores.get(a, -np.inf) for a in actions]
+    return [(actions[i], values[i]) for i in sorted(range(len(actions)), key=lambda i: -values[i])]
 
 
 CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": GreedyCardsBot}
