@@ -108,7 +108,7 @@ class Portfolio:
         self.codes = ctx.rank_code_table()  # every rank code once: the payouts per code
         self.held_leg = ctx.holdings(ctx.player, self.codes)  # [code]
         self.held_cards = np.zeros((5, 5))  # [w, l]
-        for name, camel, right in _own_cards(ctx):
+        for name, camel, right in ctx.placed_cards():
             pay = np.full(5, float(ctx.ed.wrong_card))
             pay[camel] = right
             self.held_cards += pay[:, None] if name == "winner" else pay[None, :]
@@ -202,19 +202,6 @@ def _codes(leg) -> np.ndarray:
     from .kernels.ranks import codes_of
 
     return codes_of(leg.ranks)
-
-
-def _own_cards(ctx) -> list[tuple[str, int, float]]:
-    """The player's overall cards on the piles: ``(pile, camel, what it
-    pays when right)``."""
-    out = []
-    for name in ("winner", "loser"):
-        pile = ctx.pile(name)
-        for j, card in enumerate(pile):
-            if card.player == ctx.player and card.colour:
-                values, probs = ctx.card_payouts(name, pile[:j], card.colour, np.ones(5))
-                out.append((name, ctx.racing.index(card.colour), float(values[:-1] @ probs[:-1])))
-    return out
 
 
 # --------------------------------------------------------------------------

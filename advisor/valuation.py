@@ -464,6 +464,20 @@ class Valuation:
             cache[player] = held
         return cache[player]
 
+    def placed_cards(self) -> list[tuple[str, int, float]]:
+        """The advised player's overall cards on the piles: ``(pile, camel,
+        A)``, with ``A`` the card's expected payout when its camel wins
+        (loses): the card's EV is ``p (A - w) + w`` for the probability
+        ``p`` of that and the wrong card's payout ``w`` (-1)."""
+        out = []
+        for name in PILES:
+            pile = self.pile(name)
+            for j, card in enumerate(pile):
+                if card.player == self.player and card.colour:
+                    values, probs = self.card_payouts(name, pile[:j], card.colour, np.ones(5))
+                    out.append((name, self.racing.index(card.colour), float(values[:-1] @ probs[:-1])))
+        return out
+
     def card_gains(self, name: str, player: int, pile: tuple[PileCard, ...]):
         """What a card of each camel placed by ``player`` on pile ``name``
         (as it is, ``pile``) adds to their settled money at the race end:
@@ -1036,7 +1050,7 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
         tile_probs = tables.code_counts / tables.totals[:, None] if tables is not None else None
         _rivals(ctx, enc, {a: i for i, a in enumerate(actions)}, riv, den, tile_probs, tile_rows)
     if tables is not None:
-        cards = _held_cards(ctx)
+        cards = ctx.placed_cards()
         if cards:
             stripped, sp, sg = _tile_arrays(ctx, enc, placements)
             ev[tile_rows] += _overall_change(ctx, enc, board_key, stripped, sp, sg, cards)
@@ -1061,21 +1075,6 @@ def _candidate_orders(enc, stripped, sp, sg, seed) -> np.ndarray:
     orders = np.zeros((sp.size, RANK_CODES, enc.rolls + 1), np.int64)
     candidate_joint(enc.board, enc.dice, enc.rolls, stripped, sp, sg, exact, TILE_SAMPLES, seed, orders)
     return orders
-
-
-def _held_cards(ctx: Valuation) -> list[tuple[str, int, float]]:
-    """The player's overall cards on the piles: ``(pile, camel, A)``, with
-    ``A`` the card's expected payout when its camel wins (loses): the card's
-    EV is ``p (A - w) + w`` for the probability ``p`` of that and the wrong
-    card's payout ``w`` (-1)."""
-    out = []
-    for name in ("winner", "loser"):
-        pile = ctx.pile(name)
-        for j, card in enumerate(pile):
-            if card.player == ctx.player and card.colour:
-                values, probs = ctx.card_payouts(name, pile[:j], card.colour, np.ones(5))
-                out.append((name, ctx.racing.index(card.colour), float(values[:-1] @ probs[:-1])))
-    return out
 
 
 def _overall_change(ctx: Valuation, enc, board_key, stripped, sp, sg, cards) -> np.ndarray:
