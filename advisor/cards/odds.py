@@ -48,7 +48,7 @@ __all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STAT
 #: would reach more than this many (board, deck state) pairs after some
 #: card.  On the 2-core benchmark machine a whole unknown 10-card deck at a
 #: game start (691,680 at most) takes about 1 s of CPU; a whole unknown
-#: 12-card deck (7,044,520) about 5 s, so it is sampled
+#: 12-card deck (7,044,520) about 2.5 s on both cores, so it is sampled
 #: (``benchmarks/bench_cards.py``).
 EXACT_STATES = 700_000
 #: ... and always (whatever the states) when the deck holds at most this
