@@ -183,19 +183,21 @@ def test_two_cards_games_on_two_processes_equal_one_process(tmp_path):
 # --------------------------------------------------------------------------
 
 
+def copy_at_first_reveal(record):
+    """A copy of ``record`` to spoil and the index of its first ``reveal`` action."""
+    copy = [dict(e) for e in record]
+    return copy, next(i for i, e in enumerate(copy) if e.get("type") == "action" and e["action"] == "reveal")
+
+
 def test_an_illegal_action_is_named_by_its_turn(short):
-    record, _ = short
-    bad = [dict(e) for e in record]
-    k = next(i for i, e in enumerate(bad) if e.get("type") == "action" and e["action"] == "reveal")
+    bad, k = copy_at_first_reveal(short[0])
     bad[k]["action"] = "palm:99"
     with pytest.raises(RecordError, match=f"turn {bad[k]['turn']}: "):
         review(bad, precision=PRECISION)
 
 
 def test_a_record_whose_board_does_not_match_is_refused(short):
-    record, _ = short
-    bad = [dict(e) for e in record]
-    k = next(i for i, e in enumerate(bad) if e.get("type") == "action" and e["action"] == "reveal")
+    bad, k = copy_at_first_reveal(short[0])
     bad[k]["board"] = "track:nnnnnn 1:BGOWY"
     with pytest.raises(RecordError, match=f"line {k + 1} of the game: the record's board"):
         review(bad, precision=PRECISION)

@@ -497,20 +497,26 @@ PAIRS_LEGS = [
 ]
 
 
-@pytest.mark.parametrize("length,text,known,pool,unknown", PAIRS_LEGS)
-def test_leg_counts_match_former_merged_kernel(length, text, known, pool, unknown):
+def former_merged_leg(length, board, known, pool, unknown, by_first):
+    """``(total, codes, figs)`` of the former merged kernel (tests/pairs_cards.py)."""
     try:
         from . import pairs_cards
     except ImportError:  # pragma: no cover - depends on how pytest imports
         import pairs_cards
-    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
     sp, ht, fig = arrays(board)
+    codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+    figs = np.zeros((K.KINDS, 2), np.int64)
+    states = np.zeros(sum(known.values()) + unknown, np.int64)
+    total = pairs_cards.pairs_leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first,
+                                         codes, figs, states)
+    return total, codes, figs
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", PAIRS_LEGS)
+def test_leg_counts_match_former_merged_kernel(length, text, known, pool, unknown):
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
     for by_first in (True, False):
-        want_codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
-        want_figs = np.zeros((K.KINDS, 2), np.int64)
-        states = np.zeros(sum(known.values()) + unknown, np.int64)
-        want = pairs_cards.pairs_leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first,
-                                            want_codes, want_figs, states)
+        want, want_codes, want_figs = former_merged_leg(length, board, known, pool, unknown, by_first)
         assert want == outcomes(known, pool, unknown)
         for top in (K.MOMENT_CARDS, 0, 3):
             assert_same_counts(kernel_leg(length, board, known, pool, unknown, by_first, top),
@@ -556,17 +562,9 @@ def test_leg_counts_same_on_any_threads_and_chunks(name, every_thread):
 def test_bigger_leg_counts_same_on_any_threads_and_chunks(length, text, known, pool, unknown, every_thread):
     """8-card decks with known cards and figures: against the former merged
     kernel, integer for integer, on 1 and 2 threads, in few and many chunks."""
-    try:
-        from . import pairs_cards
-    except ImportError:  # pragma: no cover - depends on how pytest imports
-        import pairs_cards
     board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
-    sp, ht, fig = arrays(board)
     for by_first in (True, False):
-        want_codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
-        want_figs = np.zeros((K.KINDS, 2), np.int64)
-        want = pairs_cards.pairs_leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first,
-                                            want_codes, want_figs, np.zeros(sum(known.values()) + unknown, np.int64))
+        want, want_codes, want_figs = former_merged_leg(length, board, known, pool, unknown, by_first)
         runs = [kernel_leg_threads(length, board, known, pool, unknown, by_first, threads, chunk)
                 for threads in (1, 2) for chunk in (K.CHUNK_WORK, 1, 50)]
         for got in runs:
