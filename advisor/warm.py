@@ -150,7 +150,7 @@ GROUPS: tuple[Group, ...] = (
     Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
     Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
                                           "candidates.after_each_roll", "portfolio.race_joint"), 25, _bots),
-    Group("cards_legs", "Camel Up Cards legs", ("cards.leg_counts", "cards.leg_sample", "cards.move",
+    Group("cards_legs", "Camel Up Cards legs", ("cards_exact.leg_counts", "cards.leg_sample", "cards.move",
                                                 "cards.rank_code"), 28, _cards_legs),
     Group("cards_races", "Camel Up Cards races", ("cards.race_sample",), 15, _cards_races),
 )
