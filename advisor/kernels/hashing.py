@@ -12,7 +12,7 @@ import numpy as np
 
 from ._jit import njit
 
-__all__ = ["MULT", "slot", "find", "rehash", "grow", "grow_filled"]
+__all__ = ["MULT", "slot", "find", "rehash", "grow"]
 
 #: The multiplier of :func:`slot` (2**64 over the golden ratio, odd).
 MULT = np.uint64(0x9E3779B97F4A7C15)
@@ -21,14 +21,6 @@ MULT = np.uint64(0x9E3779B97F4A7C15)
 @njit
 def grow(a, rows):
     out = np.empty((rows,) + a.shape[1:], a.dtype)
-    out[: a.shape[0]] = a
-    return out
-
-
-@njit
-def grow_filled(a, rows, fill):
-    """:func:`grow` with the new rows set to ``fill``."""
-    out = np.full((rows,) + a.shape[1:], fill, a.dtype)
     out[: a.shape[0]] = a
     return out
 
