@@ -129,7 +129,7 @@ def _cards_legs():
     from .cards import cards_best, cards_odds
 
     cards_odds(_CARDS_EXACT, race=False)
-    cards_odds("cards 0:BGOWY", seed=0, race=False)  # too many card orders: sampled
+    cards_odds("cards 0:BGOWY", seed=0, race=False, leg_samples=1_000)  # sampled
     cards_best(_CARDS_ENDS, seed=0, progress=False)  # the race ends in this leg: no race sampled
 
 
@@ -150,7 +150,7 @@ GROUPS: tuple[Group, ...] = (
     Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
     Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
                                           "candidates.after_each_roll", "portfolio.race_joint"), 25, _bots),
-    Group("cards_legs", "Camel Up Cards legs", ("cards.leg_counts", "cards.leg_sample", "cards.move",
+    Group("cards_legs", "Camel Up Cards legs", ("cards_exact.leg_counts", "cards.leg_sample", "cards.move",
                                                 "cards.rank_code"), 28, _cards_legs),
     Group("cards_races", "Camel Up Cards races", ("cards.race_sample",), 15, _cards_races),
 )

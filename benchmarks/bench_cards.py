@@ -10,8 +10,10 @@ the pure-Python reference (tests/naive_cards.py) on the same positions and
 the ratio (the reference is too slow beyond a few cards); a leg start with
 the whole 12-card deck unknown (cold and warm, wall and CPU seconds on one
 thread and on all, the load average, the states per card, the pure-Python
-reference on the same start with 4 cards and the ratio) and the former merged kernel
-(tests/pairs_cards.py) on a 9-card deck for comparison; legs and races
+reference on the same start with 4 cards and the ratio), the leg odds of
+five leg starts as `cards_odds` gives them (exact, or sampled beyond the
+state limit) and the former merged kernel (tests/pairs_cards.py) on a
+9-card deck for comparison; legs and races
 sampled per second; `cards_odds` and `cards_best` on a leg start and
 mid-leg.  Timings are medians of repeated calls on this machine.
 """
@@ -72,7 +74,8 @@ def main() -> None:
     print_cold(timed("from advisor.cards import cards_odds\n"
                      "cards_odds('cards 0:B 2:OW 4:GY palm:7 deck:5 known:B1', race=False)"),
                "exact leg of 5 cards, merged enumeration")
-    from advisor.kernels.cards import CODES, KINDS, leg_counts
+    from advisor.kernels.cards import CODES, KINDS
+    from advisor.kernels.cards_exact import leg_counts
 
     for title, text, top, naive_top in (("a mid-leg position (the known B1 and N unknown cards)", MID, 7, 4),
                                         ("a game start (N unknown cards)", START, 11, 4)):
@@ -138,7 +141,17 @@ def main() -> None:
                   f" {wall:7.2f} s wall  {cpu:7.2f} s CPU  ({total:,} outcomes)")
         print("    (board, deck state) pairs reached after each card: " + " ".join(f"{x:,}" for x in states[:-1]))
     print("  (they grow about fourfold per card while the unseen cards drawn are kept apart; folded into\n"
-          "   55-entry moment vectors with two unknown cards left, they stop growing)")
+          "   55-entry moment vectors with two unknown cards left, they stop growing; boards from which no\n"
+          "   camel can finish merge with their translates)")
+    if not args.quick:
+        print("\nLeg odds as a user asks for them (cards_odds(race=False): exact within EXACT_STATES, else\n"
+              f"sampled), leg starts with the whole 12-card deck unknown, all {cores} threads, warm, median of 3:")
+        for text in ("cards 0:BGOWY", "cards 1:B 2:G 3:O 4:W 5:Y", "cards 3:B 4:GO 6:W 7:Y",
+                     "cards 0:BGOWY palm:5 fennec:8", "cards 9:BGOWY"):
+            cards_odds(text, seed=1, race=False)
+            t = median_time(lambda: cards_odds(text, seed=1, race=False), 3)
+            n = cards_odds(text, seed=1, race=False).leg_samples
+            print(f"  {text:<34} {t:6.2f} s   {'exact' if n == 0 else f'{n:,} legs sampled'}")
     # the pure-Python reference in the same run, on a deck it can do
     small = parse_cards(START.format(deck=4))
     s4 = kernel_state(small)

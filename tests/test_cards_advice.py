@@ -186,11 +186,29 @@ def test_leg_odds_exact_beyond_seven_cards_within_the_state_limit():
     assert EXACT_STATES >= 691_680  # a whole unknown 10-card deck at a game start fits
 
 
+def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact():
+    """The odds of a leg start with the whole 12-card deck unknown are
+    counted exactly by default (the outcomes not split by first card stay
+    within EXACT_STATES), equal to the enumeration without a state limit;
+    the advice's split by first card stays sampled there."""
+    from advisor.cards.odds import EXACT_STATES, code_ranks, exact_counts, kernel_state, state_limit
+    from advisor.cards.position import parse_cards
+
+    state = kernel_state(parse_cards("cards 0:BGOWY deck:12"))
+    odds = cards_odds("cards 0:BGOWY deck:12", seed=1, race=False)
+    assert odds.leg_samples == 0
+    counts, total = exact_counts(state, by_first=False, limit=-1)
+    assert np.array_equal(odds.leg, code_ranks(counts.sum(axis=(0, 1)) / total))
+    assert state_limit(state, by_first=False) == EXACT_STATES
+    assert exact_counts(state, by_first=True) is None
+
+
 @pytest.mark.slow
 def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck():
     """A leg start with the whole 12-card deck unknown, counted exactly (no
-    state limit: about 2 million states per card), against 200,000 sampled
-    legs: within 4 standard errors, camel by camel and rank by rank."""
+    state limit: at most 6.6 million states after a card), against 200,000
+    sampled legs: within 4 standard errors, camel by camel and rank by
+    rank."""
     from advisor.cards.odds import code_ranks, exact_counts, kernel_state
     from advisor.cards.position import parse_cards
 
@@ -198,8 +216,8 @@ def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck():
     counts, total = exact_counts(kernel_state(parse_cards(pos)), by_first=False, limit=-1)
     assert total == math.perm(30, 12)
     exact = code_ranks(counts.sum(axis=(0, 1)) / total)
-    sampled = cards_odds(pos, seed=3, race=False)
-    assert sampled.leg_samples == 200_000  # beyond the state limit: sampled by default
+    sampled = cards_odds(pos, seed=3, race=False, leg_samples=200_000)
+    assert sampled.leg_samples == 200_000  # exact by default: sampled when asked
     se = np.sqrt(exact * (1 - exact) / 200_000)
     assert np.all(np.abs(sampled.leg - exact) <= 4 * se + 1e-12)
     assert exact.sum(axis=1) == pytest.approx(1.0) and exact.sum(axis=0) == pytest.approx(1.0)

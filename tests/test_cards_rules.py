@@ -30,6 +30,7 @@ import pytest
 from advisor.cards.position import CardsPosition, parse_cards
 from advisor.errors import PositionError
 from advisor.kernels import cards as K
+from advisor.kernels import cards_exact as X
 
 try:  # tests/ as a plain directory (pytest's default) or as a package
     from . import naive_cards as N
@@ -374,7 +375,7 @@ def outcomes(known: Counter, pool: Counter, unknown: int) -> int:
     return out * math.perm(sum(pool.values()), unknown)
 
 
-def kernel_leg(length, board, known, pool, unknown, by_first=True, top=K.MOMENT_CARDS):
+def kernel_leg(length, board, known, pool, unknown, by_first=True, top=X.MOMENT_CARDS):
     """``(outcomes, codes[first, end, code], figs[first, figure])``: the
     merged kernel's int64 counts (deck states folded into moment vectors
     with ``top`` unknown cards left)."""
@@ -382,7 +383,7 @@ def kernel_leg(length, board, known, pool, unknown, by_first=True, top=K.MOMENT_
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
     states = np.full(sum(known.values()) + unknown, -1, np.int64)
-    total = K.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs, states,
+    total = X.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs, states,
                          -1, top)
     assert states.min() >= 0 and states[-1] == 0  # nothing is kept after the last card
     return total, codes, figs
@@ -429,7 +430,7 @@ def assert_same_as_reference(length, text, known, pool, unknown):
     # folding the unseen cards drawn into moment vectors at any point (0: only
     # once no unknown card is left) gives the same integers
     for top in range(4):
-        if top != K.MOMENT_CARDS:
+        if top != X.MOMENT_CARDS:
             assert_same_counts(kernel_leg(length, board, known, pool, unknown, top=top), (total, codes, figs))
 
 
@@ -518,7 +519,7 @@ def test_leg_counts_match_former_merged_kernel(length, text, known, pool, unknow
     for by_first in (True, False):
         want, want_codes, want_figs = former_merged_leg(length, board, known, pool, unknown, by_first)
         assert want == outcomes(known, pool, unknown)
-        for top in (K.MOMENT_CARDS, 0, 3):
+        for top in (X.MOMENT_CARDS, 0, 3):
             assert_same_counts(kernel_leg(length, board, known, pool, unknown, by_first, top),
                                (want, want_codes, want_figs))
 
@@ -539,8 +540,8 @@ def kernel_leg_threads(length, board, known, pool, unknown, by_first, threads, c
         codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
         figs = np.zeros((K.KINDS, 2), np.int64)
         states = np.zeros(sum(known.values()) + unknown, np.int64)
-        total = K.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs,
-                             states, -1, K.MOMENT_CARDS, chunk)
+        total = X.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs,
+                             states, -1, X.MOMENT_CARDS, chunk)
         return total, codes, figs, states
     finally:
         numba.set_num_threads(saved)
@@ -553,7 +554,7 @@ def test_leg_counts_same_on_any_threads_and_chunks(name, every_thread):
     total = outcomes(known, pool, unknown)
     want_codes, want_figs = reference_leg(board, known, pool, unknown, total)
     for threads in (1, 2, 3):
-        for chunk in (K.CHUNK_WORK, 1, 3):
+        for chunk in (X.CHUNK_WORK, 1, 3):
             got = kernel_leg_threads(length, board, known, pool, unknown, True, threads, chunk)
             assert_same_counts(got[:3], (total, want_codes, want_figs))
 
@@ -566,7 +567,7 @@ def test_bigger_leg_counts_same_on_any_threads_and_chunks(length, text, known, p
     for by_first in (True, False):
         want, want_codes, want_figs = former_merged_leg(length, board, known, pool, unknown, by_first)
         runs = [kernel_leg_threads(length, board, known, pool, unknown, by_first, threads, chunk)
-                for threads in (1, 2) for chunk in (K.CHUNK_WORK, 1, 50)]
+                for threads in (1, 2) for chunk in (X.CHUNK_WORK, 1, 50)]
         for got in runs:
             assert_same_counts(got[:3], (want, want_codes, want_figs))
             assert np.array_equal(got[3], runs[0][3])  # the same states per card
@@ -581,7 +582,7 @@ def test_whole_unknown_deck_exact_agrees_with_sampling():
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
     states = np.zeros(12, np.int64)
-    total = K.leg_counts(sp, ht, fig, 19, kinds(known), kinds(pool), unknown, False, codes, figs, states)
+    total = X.leg_counts(sp, ht, fig, 19, kinds(known), kinds(pool), unknown, False, codes, figs, states)
     assert total == outcomes(known, pool, unknown) == codes.sum()
     assert states.max() > 1_000_000 and states[-1] == 0
     exact = codes / total
@@ -606,7 +607,7 @@ def test_leg_counts_gives_up_beyond_its_state_limit():
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
     states = np.zeros(12, np.int64)
-    assert K.leg_counts(sp, ht, fig, 17, kinds(known), kinds(pool), unknown, False, codes, figs, states,
+    assert X.leg_counts(sp, ht, fig, 17, kinds(known), kinds(pool), unknown, False, codes, figs, states,
                         100_000) == -1
     assert 0 < states.max() <= 100_000  # given up before keeping more
     board, known, pool, unknown = leg_inputs(16, "0:B 2:OW 4:GY palm:7", "B1", None, 5)
@@ -614,9 +615,68 @@ def test_leg_counts_gives_up_beyond_its_state_limit():
     sp, ht, fig = arrays(board)
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
-    got = K.leg_counts(sp, ht, fig, 16, kinds(known), kinds(pool), unknown, True, codes, figs,
+    got = X.leg_counts(sp, ht, fig, 16, kinds(known), kinds(pool), unknown, True, codes, figs,
                        np.zeros(6, np.int64), 10_000_000)
     assert_same_counts((got, codes, figs), want)
+
+
+# Translates (kernels.cards_exact._translate): a board after from which no
+# unit can reach the finish card with the cards left, and with no camel on
+# the start card, is keyed as its translate with the last camel on space 1.
+TRANSLATES = [
+    # spaces, figures (palm, fennec), track length, cards left -> spaces, figures
+    pytest.param([3, 4, 4, 6, 9], [0, 0], 30, 5, [1, 2, 2, 4, 7], [0, 0], id="back-by-2"),
+    pytest.param([3, 4, 4, 6, 9], [7, 5], 30, 5, [1, 2, 2, 4, 7], [5, 3], id="figures-move-with-the-camels"),
+    pytest.param([3, 4, 4, 6, 9], [0, 10], 20, 5, [1, 2, 2, 4, 7], [0, 8], id="finish-out-of-reach-exactly"),
+    pytest.param([3, 4, 4, 6, 9], [0, 0], 19, 5, [3, 4, 4, 6, 9], [0, 0], id="finish-within-reach"),
+    pytest.param([0, 4, 4, 6, 9], [0, 0], 30, 5, [0, 4, 4, 6, 9], [0, 0], id="a-camel-on-the-start-card"),
+    pytest.param([1, 4, 4, 6, 9], [5, 0], 30, 5, [1, 4, 4, 6, 9], [5, 0], id="last-camel-on-space-1"),
+]
+
+
+@pytest.mark.parametrize("sp,fig,length,left,want_sp,want_fig", TRANSLATES)
+def test_translate_hand_worked(sp, fig, length, left, want_sp, want_fig):
+    """9 + 2 * 5 + 1 = 20: a unit on space 9 reaches at most space 20 with
+    five more cards (the palm once adds 1), so the finish after space 19 is
+    within reach and the one after space 20 is not."""
+    sp, fig = np.array(sp, np.int64), np.array(fig, np.int64)
+    X._translate(sp, fig, length, left)
+    assert sp.tolist() == want_sp and fig.tolist() == want_fig
+
+
+# Legs in which boards are merged with their translates from the first
+# cards on (far finish, figures ahead, stacks), and two at the edge of the
+# bound (6 + 2 * 3 + 1 = 13: a track of 13 spaces lets every board of the
+# leg be translated, one of 12 none at first): against the reference,
+# integer for integer.
+TRANSLATED_LEGS = [
+    pytest.param(30, "2:B 3:GO 5:W 6:Y palm:4 fennec:7", "", None, 5, id="far-finish-figures"),
+    pytest.param(30, "3:BG 4:OWY fennec:5", "B2W1", None, 3, id="far-finish-fennec-stack"),
+    pytest.param(13, "2:B 3:GO 5:W 6:Y palm:8", "", None, 3, id="bound-just-excludes-the-finish"),
+    pytest.param(12, "2:B 3:GO 5:W 6:Y palm:8", "", None, 3, id="bound-just-allows-the-finish"),
+]
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", TRANSLATED_LEGS)
+def test_translated_leg_counts_match_reference(length, text, known, pool, unknown):
+    assert_same_as_reference(length, text, known, pool, unknown)
+
+
+def test_leg_counts_of_a_translated_position_are_the_same():
+    """A position and its translate two spaces on (track long enough that no
+    unit can finish): the same integers, the translate's own states after
+    every card no more numerous than the position's."""
+    runs = []
+    for text in ("1:B 2:GO 4:W 5:Y palm:3 fennec:7", "3:B 4:GO 6:W 7:Y palm:5 fennec:9"):
+        board, known, pool, unknown = leg_inputs(40, text, "", None, 8)
+        sp, ht, fig = arrays(board)
+        codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
+        figs = np.zeros((K.KINDS, 2), np.int64)
+        states = np.zeros(8, np.int64)
+        total = X.leg_counts(sp, ht, fig, 40, kinds(known), kinds(pool), unknown, True, codes, figs, states)
+        runs.append((total, codes, figs, states))
+    assert_same_counts(runs[0][:3], runs[1][:3])
+    assert np.array_equal(runs[0][3], runs[1][3])
 
 
 def test_reference_marginals_hand_checkable():

@@ -4,13 +4,16 @@
 card: the cards known to be in it plus, for the others, cards drawn from
 the unseen ones (the 30 racing cards minus every card the advised player
 has seen), every order equally likely.  It is enumerated exactly
-(:func:`advisor.kernels.cards.leg_counts`: equal boards merged card by
+(:func:`advisor.kernels.cards_exact.leg_counts`: equal boards merged card by
 card, the unseen cards drawn folded into exact moment vectors once two
 unknown cards remain) when the deck holds at most :data:`EXACT_CARDS` cards or
 :data:`EXACT_LEAVES` card sequences, and otherwise unless the enumeration
-would keep more than :data:`EXACT_STATES` states after some card (it gives
-up early, from the growth it sees); then (or if its counts would not fit in
-64 bits) the leg is sampled.
+would keep more than :data:`EXACT_STATES` states after some card
+(:data:`EXACT_STATES_BY_FIRST` when the outcomes are split by the first
+card, as the advice needs; it gives up early, from the growth it sees);
+then (or if its counts would not fit in 64 bits) the leg is sampled.  A
+leg start with the whole 12-card deck unknown is exact (about 0.8 s on two
+cores).
 Other players' hand cards and figure placements in this leg are choices,
 not chance: the odds are those of the deck; the advice values the advised
 player's own choices explicitly.
@@ -42,15 +45,23 @@ import numpy as np
 from ..errors import AdvisorError
 from .position import CAMELS, CardsPosition, parse_cards
 
-__all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "kernel_state"]
+__all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "EXACT_STATES_BY_FIRST",
+           "kernel_state"]
 
 #: The rest of a leg is enumerated exactly unless the merged enumeration
 #: would reach more than this many (board, deck state) pairs after some
-#: card.  On the 2-core benchmark machine a whole unknown 10-card deck at a
-#: game start (691,680 at most) takes about 1 s of CPU; a whole unknown
-#: 12-card deck (7,044,520) about 2.5 s on both cores, so it is sampled
-#: (``benchmarks/bench_cards.py``).
-EXACT_STATES = 700_000
+#: card: the leg odds (outcomes not split by the first card).  A whole
+#: unknown 12-card deck at a game start keeps at most 6,643,120 (after 10
+#: cards) and takes about 0.8 s on the 2-core benchmark machine
+#: (``benchmarks/bench_cards.py``); a stack of five with 12 unknown cards
+#: would keep tens of millions, and is sampled (the enumeration gives up
+#: early, from the growth it sees).
+EXACT_STATES = 8_000_000
+#: The same by first card (the advice, which values each first card of a
+#: reveal): about three times the states and the time (a whole unknown
+#: 12-card deck: about 2.3 s on both cores), so a 12-card deck is sampled
+#: and a whole unknown 10-card deck (under 700,000) is exact.
+EXACT_STATES_BY_FIRST = 700_000
 #: ... and always (whatever the states) when the deck holds at most this
 #: many cards or at most this many card sequences (few kinds of cards left).
 EXACT_CARDS = 7
@@ -119,7 +130,7 @@ def kernel_state(pos: CardsPosition) -> KernelState:
 
 
 def exact_fits(state: KernelState) -> bool:
-    """Whether the leg's outcomes (see :func:`advisor.kernels.cards.
+    """Whether the leg's outcomes (see :func:`advisor.kernels.cards_deck.
     completions`) fit the kernel's int64 counts."""
     known = int(state.known.sum())
     n = math.comb(known + state.unknown, state.unknown)
@@ -130,10 +141,10 @@ def exact_fits(state: KernelState) -> bool:
     return n * math.perm(int(state.pool.sum()), state.unknown) < MAX_OUTCOMES
 
 
-def state_limit(state: KernelState) -> int:
+def state_limit(state: KernelState, by_first: bool = True) -> int:
     """The states the exact enumeration may keep after a card (-1: any)."""
     small = state.cards() <= EXACT_CARDS or state.leaves() <= EXACT_LEAVES
-    return -1 if small else EXACT_STATES
+    return -1 if small else (EXACT_STATES_BY_FIRST if by_first else EXACT_STATES)
 
 
 def exact_counts(state: KernelState, by_first: bool = True, limit: int | None = None):
@@ -141,12 +152,13 @@ def exact_counts(state: KernelState, by_first: bool = True, limit: int | None = 
     exact enumeration, or None if it would keep more than ``limit``
     (default :func:`state_limit`) states after some card or its counts
     would not fit in int64."""
-    from ..kernels.cards import CODES, KINDS, leg_counts
+    from ..kernels.cards import CODES, KINDS
+    from ..kernels.cards_exact import leg_counts
 
     if not exact_fits(state):
         return None
     if limit is None:
-        limit = state_limit(state)
+        limit = state_limit(state, by_first)
     counts = np.zeros((KINDS, 8, CODES), np.int64)
     figs = np.zeros((KINDS, 2), np.int64)
     total = leg_counts(state.sp, state.ht, state.fig, state.length, state.known, state.pool, state.unknown,
@@ -158,7 +170,8 @@ def leg_distribution(state: KernelState, samples: int | None, seed: int,
                      by_first: bool = True) -> tuple[np.ndarray, int]:
     """``(codes[first, end, code] probabilities, samples)``: exact
     (``samples`` 0) when none were asked for and the enumeration stays
-    within :data:`EXACT_STATES` (:func:`exact_counts`).
+    within :data:`EXACT_STATES` (:func:`exact_counts`; by first card
+    :data:`EXACT_STATES_BY_FIRST`).
     ``by_first=False``: an exact result puts every outcome under first
     card 0 (faster; for callers that sum over it)."""
     from ..kernels.cards import CODES, KINDS, leg_sample

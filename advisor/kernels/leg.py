@@ -37,11 +37,11 @@ from .board import (
     unit_of,
     without_crazy,
 )
+from .hashing import slot
 from .ranks import RANK_CODES, add_rank_codes
 
 MAX_CHILDREN = 5 * 3 + 6  # children of one state: every die, every face
 _EMPTY = 0  # no board key is 0: every camel's space field is >= 1
-_MULT = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit
@@ -55,11 +55,6 @@ def completions(dice, rolls):
 
 
 @njit(inline="always")
-def _slot(key, bits):
-    return np.int64((np.uint64(key) * _MULT) >> np.uint64(64 - bits))
-
-
-@njit(inline="always")
 def _insert(table, bits, key, weight, base=0):
     """Add ``weight`` to ``key``'s count; return 1 if the key is new.
 
@@ -67,7 +62,7 @@ def _insert(table, bits, key, weight, base=0):
     keys and counts (``[2*i]`` key, ``[2*i+1]`` count), so that a probe
     touches one cache line."""
     mask = (1 << bits) - 1
-    i = _slot(key, bits)
+    i = slot(key, bits)
     while True:
         k = table[base + 2 * i]
         if k == key:
