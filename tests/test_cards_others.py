@@ -420,8 +420,10 @@ def test_too_few_unseen_cards_for_the_default_hands_says_so():
 def test_advice_refuses_positions_it_cannot_advise():
     with pytest.raises(AdvisorError, match="spectator"):
         cards_best("cards players:3 0:BGOWY hands:-??")
-    with pytest.raises(AdvisorError, match="next:2"):
-        cards_best("cards players:3 0:BGOWY next:2")
+    # another player to move: the turns as if the advised player moved now
+    later = cards_best("cards players:3 0:BG 2:OW 3:Y deck:2 known:B1 next:2", seed=1, precision=0.05)
+    now = cards_best("cards players:3 0:BG 2:OW 3:Y deck:2 known:B1", seed=1, precision=0.05)
+    assert later.attrs["position"].endswith("next:2") and later.equals(now)
     with pytest.raises(AdvisorError, match="'random', 'later', 'reveal'"):
         cards_odds("cards 0:BGOWY", others="smart")
 

@@ -31,12 +31,14 @@ that ends the leg (the deck's last card) or the race allows no bet after it.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..errors import AdvisorError
 from .odds import (
     OTHERS, OTHERS_EXACT_CARDS, KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution,
-    others_exact, race_dict, race_ranks, races_to_precision,
+    others_exact, others_model, race_dict, race_ranks, races_to_precision,
 )
 from ..explain import sort_by_ev
 from .position import CAMELS, CardsPosition
@@ -171,7 +173,11 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     ``others``: the other players' model (:data:`~advisor.cards.odds.OTHERS`;
     default ``random``: their race actions in this leg and later ones).
     A position with ``next:1`` (the player's race action of this turn is
-    played): the bets at the odds now (``timing`` ``now``) and ``pass``.
+    played): the bets at the odds now (``timing`` ``now``) and ``pass``;
+    with another player to move (``next:2`` and beyond) the turns are
+    valued as if the advised player moved now (``next:0``).
+    ``.attrs["others_model"]``: what the other players do in this leg and
+    in later legs.
     ``progress``: a progress bar on stderr (default: when stderr is a
     terminal)."""
     import sys
@@ -188,9 +194,9 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     seed = resolve_seed(seed)
     if pos.spectator:
         raise AdvisorError("a spectator's position (hands: lists every player) has no advised player")
-    if pos.next not in (0, 1):
-        raise AdvisorError(f"next:{pos.next}: the advice is for the advised player's turn: next:0 (their race "
-                           "action to come) or next:1 (played; a bet may follow)")
+    shown = pos
+    if pos.next > 1:  # another player is to move: the turns as if the advised player moved now
+        pos = dataclasses.replace(pos, next=0)
     this_leg = OTHERS[others][0]
     val = _Valuer(pos)
     base = kernel_state(pos)
@@ -304,8 +310,8 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
                     add(f"{action}+{bet}", action, bet, "either", value(dist, figs, final, bet) - v0)
             bar.update()
         frame = sort_by_ev(pd.DataFrame(rows))
-        frame.attrs.update(position=str(pos), seed=seed, others=others, leg_samples=base_leg_n,
-                           race_samples=races, race=race)
+        frame.attrs.update(position=str(shown), seed=seed, others=others, leg_samples=base_leg_n,
+                           race_samples=races, race=race, others_model=others_model(others))
         return frame
 
 

@@ -61,7 +61,7 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
         raise AdvisorError(f"leg {state.leg}'s race deck is being built: the advice comes with the leg's turns")
     view = state.view(player)
     pos = view.position(player)
-    if player != state.current:  # advice as if it were their turn
+    if player != state.current and pos.next == 1:  # they just played: advice as if it were their turn
         pos = dataclasses.replace(pos, next=0)
     frame = cards_best(pos, seed=seed, precision=precision, others=others, progress=progress)
     if _turn_start(state, player) or state.raced:
