@@ -14,8 +14,11 @@ it:
   one returns the one held, whose value is then lost).
 
 ``ev`` is the expected change of the player's money caused by the turn,
-compared with the position as it stands (the rest of the leg: the deck
-revealed).  Leg scoring is valued on each outcome's whole leg payout: bets
+compared with the position as it stands (the rest of the leg: the player
+reveals, then, with ``others="random"``, the default, the other players
+take their race actions at random on their turns and the player reveals on
+theirs, see :mod:`advisor.cards.odds`; with ``"reveal"`` or ``"later"``
+the deck is revealed).  Leg scoring is valued on each outcome's whole leg payout: bets
 held and taken, -1 per figure card still held (its figure still on the
 track when the leg ends), then the money floor of 1 (``max(1, money +
 payout)``).  The overall cards are valued at their expected payout at the
