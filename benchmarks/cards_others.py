@@ -10,8 +10,10 @@ the turn the other model would take (what following the other model
 costs).  Then timings: the exact kernel (``leg_others_exact``) against the
 pure-Python reference (``tests/naive_cards_others.py``) on the same
 positions, with the ratio; legs sampled per second (``leg_others_sample``
-and the deck-alone ``leg_sample``); ``cards_best`` under both models on a
-leg start and mid-leg (CPU seconds, wall seconds and the load average);
+and the deck-alone ``leg_sample``); ``cards_best`` under the three models
+(``later``: the former default) on a leg start, mid-leg and with two cards
+left (CPU seconds on one thread and on all, wall seconds and the load
+average);
 cold (compile) and warm starts of the new kernels.  Seeds are fixed: the
 same run prints the same odds and EVs.
 """
@@ -131,12 +133,14 @@ def sampling(quick: bool) -> None:
 
 
 def advice(quick: bool) -> None:
+    import numba
+
     from advisor.cards import cards_best
 
     print("\ncards_best (precision 0.02; CPU and wall seconds; the load average before each):")
     for text in ["cards 0:BGOWY hand:Y2", "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1",
                  "cards 5:B 6:GO 7:W 9:Y deck:2 known:Y1 hand:B1"]:
-        for others in ("random", "reveal"):
+        for others in ("random", "later", "reveal"):
             cards_best(text, seed=1, others=others, precision=0.02, progress=False)  # compiled, warm
             load = os.getloadavg()[0]
             reps = 1 if quick else 3
@@ -144,7 +148,16 @@ def advice(quick: bool) -> None:
                     for _ in range(reps)]
             cpu = statistics.median(r[1] for r in runs)
             wall = statistics.median(r[2] for r in runs)
-            print(f"  {text:<46} {others:<7} {cpu:7.2f} s CPU {wall:7.2f} s wall  (load {load:.1f})")
+            limit = numba.get_num_threads()
+            numba.set_num_threads(1)
+            try:
+                one = statistics.median(
+                    cpu_wall(lambda: cards_best(text, seed=1, others=others, precision=0.02, progress=False))[1]
+                    for _ in range(reps))
+            finally:
+                numba.set_num_threads(limit)
+            print(f"  {text:<46} {others:<7} {one:6.2f} s CPU on one thread, {cpu:6.2f} s CPU {wall:6.2f} s wall "
+                  f"on all  (load {load:.1f})")
 
 
 def main() -> None:

@@ -286,6 +286,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
             bar.update()  # reveal
         # hand card and figures: one leg and race computation each, same seed
         base_same = None
+        try_exact = [True]  # with the other players: until an action's leg is too big to enumerate
         for action in actions[1:]:
             state, figs, over = _after(pos, base, action)
             if over:
@@ -295,7 +296,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
                 final = code_ranks(dist.sum(axis=0))
                 figs = (True, True)
             else:
-                dist, exact = _action_leg(state, seed, this_leg)
+                dist, exact = _action_leg(state, seed, this_leg, try_exact)
                 if this_leg:
                     figs = (True, True)
                 if not exact:  # common random numbers: correct by the same-sample base
@@ -318,15 +319,20 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
         return frame
 
 
-def _action_leg(state: KernelState, seed: int, this_leg: bool) -> tuple[np.ndarray, bool]:
+def _action_leg(state: KernelState, seed: int, this_leg: bool, try_exact: list) -> tuple[np.ndarray, bool]:
     """``(dist[end, code], exact)`` of the leg after a race action: exact
     when small (:data:`ACTION_EXACT_LEAVES` card sequences of the deck; with
     the other players' actions a deck of at most
     :data:`~advisor.cards.odds.OTHERS_EXACT_CARDS` cards whose turns keep at
-    most :data:`ACTION_OTHERS_STATES` states), else :data:`ACTION_LEG_SAMPLES`
+    most :data:`ACTION_OTHERS_STATES` states, tried while ``try_exact[0]``:
+    once an action's leg is too big the rest of the turn's actions, of about
+    the same size, are sampled at once), else :data:`ACTION_LEG_SAMPLES`
     sampled legs of ``seed``."""
     if this_leg:
-        codes = others_exact(state, False, ACTION_OTHERS_STATES) if state.cards() <= OTHERS_EXACT_CARDS else None
+        codes = None
+        if try_exact[0] and state.cards() <= OTHERS_EXACT_CARDS:
+            codes = others_exact(state, False, ACTION_OTHERS_STATES)
+            try_exact[0] = codes is not None
         if codes is not None:
             return codes.sum(axis=0), True
         return leg_distribution(state, ACTION_LEG_SAMPLES, seed, by_first=False, this_leg=True)[0].sum(axis=0), False
