@@ -9,8 +9,9 @@ under both models: the best turn and its EV, and the EV under this model of
 the turn the other model would take (what following the other model
 costs).  Then timings: the exact kernel (``leg_others_exact``) against the
 pure-Python reference (``tests/naive_cards_others.py``) on the same
-positions, with the ratio; legs sampled per second (``leg_others_sample``
-and the deck-alone ``leg_sample``); ``cards_best`` under the three models
+positions, with the ratio; sampled legs and races, CPU microseconds each on one thread
+(``leg_others_sample`` and the deck-alone ``leg_sample``; races with
+``others`` ``random`` and ``later``); ``cards_best`` under the three models
 (``later``: the former default) on a leg start, mid-leg and with two cards
 left (CPU seconds on one thread and on all, wall seconds and the load
 average);
@@ -118,18 +119,28 @@ def _time(fn) -> float:
 
 
 def sampling(quick: bool) -> None:
+    import numba
+
     from advisor.cards import parse_cards
-    from advisor.cards.odds import kernel_state, leg_distribution
+    from advisor.cards.odds import kernel_state, leg_distribution, race_ranks
 
     n = 50_000 if quick else 200_000
-    print(f"\nLegs sampled per second ({n:,} legs, all threads; CPU seconds in brackets):")
-    for text in ["cards 0:BGOWY", "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"]:
-        state = kernel_state(parse_cards(text))
-        for this_leg in (True, False):
-            leg_distribution(state, 1000, 1, this_leg=this_leg)  # compiled
-            _, cpu, wall = cpu_wall(lambda: leg_distribution(state, n, 1, this_leg=this_leg))
-            what = "others random" if this_leg else "deck alone"
-            print(f"  {text:<40} {what:<14} {n / wall:12,.0f} legs/s  ({cpu:.2f} s CPU, {wall:.2f} s wall)")
+    print(f"\nSampled legs and races, CPU microseconds each on one thread ({n:,} legs, {n // 10:,} races):")
+    limit = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        for text in ["cards 0:BGOWY", "cards players:6 0:BGOWY", "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"]:
+            pos = parse_cards(text)
+            state = kernel_state(pos)
+            for this_leg, others in ((True, "random"), (False, "later")):
+                leg_distribution(state, 1000, 1, this_leg=this_leg)  # compiled
+                race_ranks(pos, state, 100, 1, others)
+                _, leg_cpu, _ = cpu_wall(lambda: leg_distribution(state, n, 1, this_leg=this_leg))
+                _, race_cpu, _ = cpu_wall(lambda: race_ranks(pos, state, n // 10, 1, others))
+                what = "others random" if this_leg else "deck alone"
+                print(f"  {text:<40} {what:<14} leg {1e6 * leg_cpu / n:5.2f}  race {1e6 * race_cpu / (n // 10):6.2f}")
+    finally:
+        numba.set_num_threads(limit)
 
 
 def advice(quick: bool) -> None:

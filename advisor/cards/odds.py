@@ -1,7 +1,7 @@
 """Camel Up Cards odds: the leg's rank distribution and the race's.
 
-**The current leg.**  The rest of the leg is the race deck revealed card by
-card: the cards known to be in it plus, for the others, cards drawn from
+**The current leg, the deck alone.**  The rest of the leg is the race deck
+revealed card by card: the cards known to be in it plus, for the others, cards drawn from
 the unseen ones (the 30 racing cards minus every card the advised player
 has seen), every order equally likely.  It is enumerated exactly
 (:func:`advisor.kernels.cards.leg_counts`: equal boards merged card by
@@ -22,8 +22,10 @@ leg and the race): reveal; play their hand card (``hands:``; an unseen one
 is drawn from the unseen cards, with the deck's unknown cards, without
 replacement), which moves its camel 1; put a figure standing beside the
 track on a random legal space (each figure one option).  The advised
-player reveals on each of their later turns in the leg (their own choices
-are the advice's, turn by turn; a spectator's position, ``hands:`` for
+player reveals on each of their turns in the rest of the leg, the current
+one too for the odds (their own choices are the advice's, turn by turn,
+and :mod:`advisor.cards.advice` values the current one's; a spectator's
+position, ``hands:`` for
 every player, has no advised player: player 0 chooses as the others do).
 A figure another player puts down is theirs: its card costs the advised
 player nothing.  The leg is exact (:func:`advisor.kernels.cards_others.

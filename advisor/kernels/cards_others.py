@@ -63,10 +63,12 @@ from .rng import below, seed_stream
 HAND_UNKNOWN = KINDS
 #: Seats at most (the game is for 2..6 players).
 MAX_SEATS = 6
-#: Seconds on one thread per sampled leg / race of this model, about:
-#: sizes a call's thread count.
-LEG_SECONDS = 2e-6
-RACE_SECONDS = 1e-5
+#: Seconds on one thread per sampled leg and card or seat (a leg of a
+#: 12-card deck with 4 players: about 2.3 microseconds; 4 cards: 0.9) and
+#: per race (8 to 11 microseconds), measured with
+#: ``benchmarks/cards_others.py``: sizes a call's thread count.
+LEG_SECONDS = 1.5e-7
+RACE_SECONDS = 9e-6
 
 # the state vector of the exact enumeration (int64[WIDTH])
 _SP, _HT, _FIG, _OWN, _KNOWN, _POOL, _UNK, _FIRST, _HANDS = 0, 5, 10, 12, 14, 24, 34, 35, 36
@@ -160,7 +162,7 @@ def _play_leg(sp, ht, fig, own, length, players, nxt, hands, random_mask, deck, 
 
 
 def _leg_work(sp, ht, fig, own, length, known, pool, unknown, players, nxt, hands, random_mask, samples, *_):
-    return samples * LEG_SECONDS, (samples + CHUNK - 1) // CHUNK
+    return samples * LEG_SECONDS * (int(known.sum()) + unknown + players), (samples + CHUNK - 1) // CHUNK
 
 
 @njit(parallel=True, work=_leg_work)
