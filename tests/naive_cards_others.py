@@ -72,7 +72,6 @@ def leg_outcomes(board: N.Board, known, pool, unknown: int, hands: list, nxt: in
 
     def play(b: N.Board, deck: Counter, hands: tuple, seat: int, first, own_palm, own_fennec) -> dict:
         """Outcome -> probability from seat ``seat``'s turn on."""
-        options = []  # (probability share, kind, detail)
         choices = [("reveal", None)]
         if seat in random_seats:
             if hands[seat] is not None:

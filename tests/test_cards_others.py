@@ -21,7 +21,7 @@ from advisor.cards.advice import bets
 from advisor.cards.odds import code_ranks, kernel_state, others_exact, race_ranks
 from advisor.errors import AdvisorError, PositionError
 from advisor.kernels.cards import CODES, KINDS
-from advisor.kernels.cards_others import HAND_UNKNOWN, leg_others_exact, leg_others_sample
+from advisor.kernels.cards_others import leg_others_exact, leg_others_sample
 from advisor.kernels.ranks import rank_codes
 
 try:  # tests/ as a plain directory or as a package
@@ -433,7 +433,8 @@ def test_cli(capsys):
 
     from advisor import cli
 
-    code = cli.main(["odds", "--json", "--leg-only", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:2", "known:B1"])
+    code = cli.main(["odds", "--json", "--leg-only", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:2",
+                     "known:B1"])
     out = capsys.readouterr()
     assert code == 0
     data = json.loads(out.out)
