@@ -50,6 +50,8 @@ def _bots_help(cards: bool = True) -> str:
 
 
 _JSON_HELP = "print one JSON object (see the README section \"Machine output\")"
+_OTHERS_HELP = ("Camel Up Cards: the other players' race actions: random (default: a random race action in this "
+                "leg and later legs), later (this leg: the deck alone; later legs random) or reveal (they only reveal)")
 _RULES_HELP = ("a rule variant (house rule): a JSON file such as {\"name\": \"house\", \"money_floor\": null} "
                "or inline key=value pairs such as 'name=house money_floor=none pile_payouts=8,5,3,1' "
                "(see the README section \"Rule variants\")")
@@ -93,8 +95,7 @@ def _build_parser() -> _Parser:
     odds.add_argument("--seed", type=_seed, help="seed of every random figure (default: drawn and reported)")
     odds.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     odds.add_argument("--leg-only", action="store_true", help="leg odds only, no race odds")
-    odds.add_argument("--others", choices=("random", "reveal"),
-                      help="Camel Up Cards: other players' race actions in later legs (default random)")
+    odds.add_argument("--others", choices=("random", "later", "reveal"), help=_OTHERS_HELP)
     odds.add_argument("--rules", help=_RULES_HELP)
 
     best = sub.add_parser(
@@ -114,8 +115,7 @@ def _build_parser() -> _Parser:
     best.add_argument("--seed", type=_seed, help="seed of the race simulation (default: drawn and reported)")
     best.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     best.add_argument("--no-denial", action="store_true", help="skip the denial column (faster)")
-    best.add_argument("--others", choices=("random", "reveal"),
-                      help="Camel Up Cards: other players' race actions in later legs (default random)")
+    best.add_argument("--others", choices=("random", "later", "reveal"), help=_OTHERS_HELP)
     best.add_argument("--chart", help="also draw the EVs and the tile landing heat map to this picture file")
     best.add_argument("--game", type=_nonneg_int, help="with a file of game records (.jsonl): which game (default 0)")
     best.add_argument("--turn", type=_nonneg_int,

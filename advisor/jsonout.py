@@ -78,4 +78,5 @@ def cards_best_json(position, frame) -> dict:
     """``camelup best --json`` for a Camel Up Cards position."""
     return {"schema": SCHEMA, "position": str(position), "moves": clean(frame.to_dict(orient="records")),
             "seed": frame.attrs["seed"], "others": frame.attrs["others"], "race": frame.attrs["race"],
-            "race_samples": frame.attrs["race_samples"]}
+            "race_samples": frame.attrs["race_samples"], "others_model": frame.attrs["others_model"],
+            "leg_samples": frame.attrs["leg_samples"]}

@@ -54,6 +54,7 @@ _SECOND_START = "1:B 2:YG 3:PR 16:w 15:k +6@1"
 _FIRST = "first 1:B 2:YG 3:OW +6 dice:BGO"
 _CARDS_EXACT = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1"
 _CARDS_ENDS = "cards track:nnnnnnnn 14:BG 15:OW 16:Y deck:2 known:B1G1 hand:Y1"
+_CARDS_LAST = "cards 0:BG 2:OW 3:Y deck:1 known:B1 next:1"
 
 
 def _moves():
@@ -128,15 +129,17 @@ def _bots():
 def _cards_legs():
     from .cards import cards_best, cards_odds
 
-    cards_odds(_CARDS_EXACT, race=False)
-    cards_odds("cards 0:BGOWY", seed=0, race=False, leg_samples=1_000)  # sampled
+    cards_odds(_CARDS_EXACT, race=False, others="reveal")
+    cards_odds("cards 0:BGOWY", seed=0, race=False, others="reveal", leg_samples=1_000)  # sampled
+    cards_odds(_CARDS_EXACT, seed=0, race=False)  # the other players' actions: sampled
+    cards_odds(_CARDS_LAST, race=False)  # ... exact
     cards_best(_CARDS_ENDS, seed=0, progress=False)  # the race ends in this leg: no race sampled
 
 
 def _cards_races():
     from .cards import cards_odds
 
-    for others in ("random", "reveal"):
+    for others in ("random", "later", "reveal"):
         cards_odds(_CARDS_EXACT, seed=0, samples=200, others=others)
 
 
@@ -151,8 +154,10 @@ GROUPS: tuple[Group, ...] = (
     Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
                                           "candidates.after_each_roll", "portfolio.race_joint"), 25, _bots),
     Group("cards_legs", "Camel Up Cards legs", ("cards_exact.leg_counts", "cards.leg_sample", "cards.move",
-                                                "cards.rank_code"), 28, _cards_legs),
-    Group("cards_races", "Camel Up Cards races", ("cards.race_sample",), 15, _cards_races),
+                                                "cards.rank_code", "cards_others.leg_others_exact",
+                                                "cards_others.leg_others_sample"), 37, _cards_legs),
+    Group("cards_races", "Camel Up Cards races", ("cards.race_sample", "cards_others.race_others_sample"), 20,
+          _cards_races),
 )
 _BY_NAME = {g.name: g for g in GROUPS}
 

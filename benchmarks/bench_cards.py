@@ -11,7 +11,7 @@ the ratio (the reference is too slow beyond a few cards); a leg start with
 the whole 12-card deck unknown (cold and warm, wall and CPU seconds on one
 thread and on all, the load average, the states per card, the pure-Python
 reference on the same start with 4 cards and the ratio), the leg odds of
-five leg starts as `cards_odds` gives them (exact, or sampled beyond the
+five leg starts as `cards_odds` gives them for the deck alone (exact, or sampled beyond the
 state limit) and the former merged kernel (tests/pairs_cards.py) on a
 9-card deck for comparison; legs and races
 sampled per second; `cards_odds` and `cards_best` on a leg start and
@@ -144,13 +144,14 @@ def main() -> None:
           "   55-entry moment vectors with two unknown cards left, they stop growing; boards from which no\n"
           "   camel can finish merge with their translates)")
     if not args.quick:
-        print("\nLeg odds as a user asks for them (cards_odds(race=False): exact within EXACT_STATES, else\n"
-              f"sampled), leg starts with the whole 12-card deck unknown, all {cores} threads, warm, median of 3:")
+        print("\nThe deck's leg odds as a user asks for them (cards_odds(race=False, others='reveal'): exact\n"
+              f"within EXACT_STATES, else sampled), leg starts with the whole 12-card deck unknown, all {cores}\n"
+              "threads, warm, median of 3:")
         for text in ("cards 0:BGOWY", "cards 1:B 2:G 3:O 4:W 5:Y", "cards 3:B 4:GO 6:W 7:Y",
                      "cards 0:BGOWY palm:5 fennec:8", "cards 9:BGOWY"):
-            cards_odds(text, seed=1, race=False)
-            t = median_time(lambda: cards_odds(text, seed=1, race=False), 3)
-            n = cards_odds(text, seed=1, race=False).leg_samples
+            cards_odds(text, seed=1, race=False, others="reveal")
+            t = median_time(lambda: cards_odds(text, seed=1, race=False, others="reveal"), 3)
+            n = cards_odds(text, seed=1, race=False, others="reveal").leg_samples
             print(f"  {text:<34} {t:6.2f} s   {'exact' if n == 0 else f'{n:,} legs sampled'}")
     # the pure-Python reference in the same run, on a deck it can do
     small = parse_cards(START.format(deck=4))

@@ -30,7 +30,9 @@ JSON_KEYS = {
                           "portfolio"],
     "best_first_state_json": ["schema", "position", "player", "moves", "race_samples", "seed", "portfolio"],
     "cards_odds_json": None,  # filled from the file below: Cards odds carry their own keys
-    "cards_best_json": ["schema", "position", "moves", "seed", "others", "race", "race_samples"],
+    # others_model and leg_samples added: the other players' model in this leg and later legs, exact or sampled leg
+    "cards_best_json": ["schema", "position", "moves", "seed", "others", "race", "race_samples", "others_model",
+                        "leg_samples"],
 }
 MOVE_KEYS = {"action", "kind", "ev", "sd", "p_loss", "denial", "cov", "portfolio"}
 PORTFOLIO_KEYS = ["lead", "risk_attitude", "joint_samples"]

@@ -35,9 +35,9 @@ def ev_of(frame, action):
 
 def test_reveal_alone_is_worth_nothing_and_a_bet_before_it_is_its_payout():
     pos = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 money:9"
-    odds = cards_odds(pos, seed=1)
+    odds = cards_odds(pos, seed=1, others="reveal")  # the deck alone: exact
     assert odds.leg_samples == 0
-    frame = cards_best(pos, seed=1)
+    frame = cards_best(pos, seed=1, others="reveal")
     assert ev_of(frame, "reveal") == 0.0
     for i, c in enumerate(CAMELS):
         p = odds.leg[i]
@@ -62,10 +62,11 @@ def odds_final(frame, pos, camel, rank):
 
 def test_the_money_floor_caps_a_broke_players_losses():
     # Y is far ahead and cannot be caught: a leg-winner card on B surely loses
+    # (the deck alone: the other players' hand cards and figures aside)
     pos = "cards 0:BG 1:O 2:W 12:Y deck:2 known:B1G1 money:1"
-    frame = cards_best(pos, seed=2)
+    frame = cards_best(pos, seed=2, others="reveal")
     assert ev_of(frame, "leg:B+reveal") == 0.0  # -1 floored at 1 coin
-    rich = cards_best(pos.replace("money:1", "money:5"), seed=2)
+    rich = cards_best(pos.replace("money:1", "money:5"), seed=2, others="reveal")
     assert ev_of(rich, "leg:B+reveal") == pytest.approx(-1.0)
     assert ev_of(rich, "leg:Y+reveal") == pytest.approx(5.0)
 
@@ -106,7 +107,7 @@ def test_betting_after_seeing_the_card():
     # known; Y is sure to lead, so the best bet after either card is Y's 5
     # (no overall cards on the table; the midfield card on B pays less)
     pos = "cards 0:BG 5:O 8:W 9:Y deck:2 known:B1G1 money:5 mid:B winners: losers:"
-    frame = cards_best(pos, seed=6)
+    frame = cards_best(pos, seed=6, others="reveal")  # the deck alone
     assert ev_of(frame, "reveal+best") == pytest.approx(5.0)
     # fewer options than before it: the bet before the reveal is the same 5
     assert ev_of(frame, "leg:Y+reveal") == pytest.approx(5.0)
@@ -151,7 +152,7 @@ def test_same_seed_same_advice():
 def test_race_odds_exact_when_the_race_must_end_in_the_leg():
     # Y2 first: Y finishes alone.  W1 first: W climbs on Y at 16, then Y2
     # carries W over the finish on top: W wins.
-    odds = cards_odds("cards 14:BG 15:OW 16:Y deck:2 known:Y2W1", seed=1)
+    odds = cards_odds("cards 14:BG 15:OW 16:Y deck:2 known:Y2W1", seed=1, others="reveal")  # the deck alone
     assert odds.race_samples == 0 and odds.race_ends == pytest.approx(1.0)
     assert odds.win[CAMELS.index("Y")] == pytest.approx(0.5)
     assert odds.win[CAMELS.index("W")] == pytest.approx(0.5)
@@ -160,8 +161,8 @@ def test_race_odds_exact_when_the_race_must_end_in_the_leg():
 
 def test_leg_odds_sampled_agree_with_exact():
     pos = "cards 0:BG 2:OW 3:Y palm:6 deck:4 known:B1"
-    exact = cards_odds(pos, seed=1)
-    sampled = cards_odds(pos, seed=1, leg_samples=100_000)
+    exact = cards_odds(pos, seed=1, others="reveal")
+    sampled = cards_odds(pos, seed=1, leg_samples=100_000, others="reveal")
     assert exact.leg_samples == 0 and sampled.leg_samples == 100_000
     se = np.sqrt(np.maximum(exact.leg * (1 - exact.leg), 1e-12) / 100_000)
     assert np.all(np.abs(sampled.leg - exact.leg) <= 4 * se + 1e-9)
@@ -174,31 +175,33 @@ def test_leg_odds_exact_beyond_seven_cards_within_the_state_limit():
     from advisor.cards.odds import EXACT_STATES, exact_counts, kernel_state
     from advisor.cards.position import parse_cards
 
-    nine = cards_odds("cards 0:BGOWY deck:9", seed=1, race=False)
+    nine = cards_odds("cards 0:BGOWY deck:9", seed=1, race=False, others="reveal")
     assert nine.leg_samples == 0
     counts, total = exact_counts(kernel_state(parse_cards("cards 0:BGOWY deck:9")), by_first=False, limit=-1)
     from advisor.cards.odds import code_ranks
 
     assert np.allclose(nine.leg, code_ranks(counts.sum(axis=(0, 1)) / total), rtol=0, atol=1e-15)
-    stack = cards_odds("cards 2:BGOWY", seed=1, race=False)
+    stack = cards_odds("cards 2:BGOWY", seed=1, race=False, others="reveal")
     assert stack.leg_samples == 200_000
     assert exact_counts(kernel_state(parse_cards("cards 2:BGOWY")), by_first=False) is None
     assert EXACT_STATES >= 691_680  # a whole unknown 10-card deck at a game start fits
 
 
 def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact():
-    """The odds of a leg start with the whole 12-card deck unknown are
-    counted exactly by default (the outcomes not split by first card stay
-    within EXACT_STATES), equal to the enumeration without a state limit;
-    the advice's split by first card stays sampled there."""
+    """The deck's leg odds (the other players revealing: ``others`` reveal
+    or later) of a leg start with the whole 12-card deck unknown are counted
+    exactly by default (the outcomes not split by first card stay within
+    EXACT_STATES), equal to the enumeration without a state limit; the
+    advice's split by first card stays sampled there."""
     from advisor.cards.odds import EXACT_STATES, code_ranks, exact_counts, kernel_state, state_limit
     from advisor.cards.position import parse_cards
 
     state = kernel_state(parse_cards("cards 0:BGOWY deck:12"))
-    odds = cards_odds("cards 0:BGOWY deck:12", seed=1, race=False)
-    assert odds.leg_samples == 0
     counts, total = exact_counts(state, by_first=False, limit=-1)
-    assert np.array_equal(odds.leg, code_ranks(counts.sum(axis=(0, 1)) / total))
+    for others in ("reveal", "later"):
+        odds = cards_odds("cards 0:BGOWY deck:12", seed=1, race=False, others=others)
+        assert odds.leg_samples == 0
+        assert np.array_equal(odds.leg, code_ranks(counts.sum(axis=(0, 1)) / total))
     assert state_limit(state, by_first=False) == EXACT_STATES
     assert exact_counts(state, by_first=True) is None
 
@@ -216,7 +219,7 @@ def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck():
     counts, total = exact_counts(kernel_state(parse_cards(pos)), by_first=False, limit=-1)
     assert total == math.perm(30, 12)
     exact = code_ranks(counts.sum(axis=(0, 1)) / total)
-    sampled = cards_odds(pos, seed=3, race=False, leg_samples=200_000)
+    sampled = cards_odds(pos, seed=3, race=False, others="reveal", leg_samples=200_000)
     assert sampled.leg_samples == 200_000  # exact by default: sampled when asked
     se = np.sqrt(exact * (1 - exact) / 200_000)
     assert np.all(np.abs(sampled.leg - exact) <= 4 * se + 1e-12)
@@ -235,7 +238,8 @@ def run_cli(*args):
 
 
 def test_cli_odds_and_best_for_cards():
-    out = run_cli("odds", "--json", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:3", "known:B1")
+    out = run_cli("odds", "--json", "--seed", "1", "--others", "reveal", "cards", "0:BG", "2:OW", "3:Y", "deck:3",
+                  "known:B1")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert set(data["leg"]) == set(CAMELS) and data["leg_samples"] == 0
@@ -244,7 +248,8 @@ def test_cli_odds_and_best_for_cards():
     assert out.returncode == 0, out.stderr
     moves = json.loads(out.stdout)["moves"]
     assert moves[0]["ev"] >= moves[-1]["ev"]
-    out = run_cli("odds", "--json", "--leg-only", "--threads", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:3")
+    out = run_cli("odds", "--json", "--leg-only", "--threads", "1", "--others", "reveal", "cards", "0:BG", "2:OW",
+                  "3:Y", "deck:3")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert "race" not in data and data["leg_samples"] == 0
@@ -342,7 +347,7 @@ def reference_turns(text: str) -> dict:
 
 
 def test_every_turn_against_the_slow_reference():
-    frame = cards_best(REF, seed=1)
+    frame = cards_best(REF, seed=1, others="reveal")  # the reference reveals the deck alone
     assert frame.attrs["race_samples"] == 0 and frame.attrs["leg_samples"] == 0
     expected = reference_turns(REF)
     got = dict(zip(frame.action, frame.ev))

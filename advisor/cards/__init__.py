@@ -5,7 +5,7 @@ for the model behind the odds and :mod:`advisor.cards.advice` for the EVs.
 """
 
 from .advice import cards_best
-from .odds import CardsOdds, cards_odds
+from .odds import OTHERS, CardsOdds, cards_odds
 from .position import CardsPosition, is_cards, parse_cards
 
 __all__ = ["CardsOdds", "CardsPosition", "cards_best", "cards_odds", "is_cards", "parse_cards", "format_cards_odds",
@@ -20,12 +20,19 @@ def format_cards_odds(odds: CardsOdds) -> str:
 
     pos = odds.position
     lines = [f"Position: {pos}  (Camel Up Cards, {pos.players} players, track of {pos.length} spaces)"]
-    if odds.leg_samples:
-        lines.append(f"Leg odds, sampled from {odds.leg_samples:,} legs (seed {odds.seed}), the {pos.deck} "
-                     f"card{'s' if pos.deck > 1 else ''} left in the race deck revealed:")
+    cards = f"{pos.deck} card{'s' if pos.deck > 1 else ''}"
+    if OTHERS[odds.others][0]:  # the other players' race actions in this leg
+        how = (f"sampled from {odds.leg_samples:,} legs (seed {odds.seed})" if odds.leg_samples
+               else "exact over every order and content of the deck and the unseen hand cards")
+        lines.append(f"Leg odds, {how}: the rest of the leg from player {pos.next}'s turn, the {cards} left in "
+                     f"the race deck ({pos.unknown} unknown), the other players' race actions at random "
+                     f"(--others random):")
+    elif odds.leg_samples:
+        lines.append(f"Leg odds, sampled from {odds.leg_samples:,} legs (seed {odds.seed}), the {cards} "
+                     f"left in the race deck revealed:")
     else:
-        lines.append(f"Leg odds, exact over every order and content of the {pos.deck} card"
-                     f"{'s' if pos.deck > 1 else ''} left in the race deck ({pos.unknown} unknown):")
+        lines.append(f"Leg odds, exact over every order and content of the {cards} left in the race deck "
+                     f"({pos.unknown} unknown):")
     labels = ["1st", "2nd", "3rd", "4th", "5th"]
     lines.append("camel " + "".join(f"{x:>8}" for x in labels))
     for i in sorted(range(5), key=lambda i: -odds.leg[i] @ (4 - np.arange(5))):  # by expected rank

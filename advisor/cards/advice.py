@@ -14,8 +14,11 @@ it:
   one returns the one held, whose value is then lost).
 
 ``ev`` is the expected change of the player's money caused by the turn,
-compared with the position as it stands (the rest of the leg: the deck
-revealed).  Leg scoring is valued on each outcome's whole leg payout: bets
+compared with the position as it stands (the rest of the leg: the player
+reveals, then, with ``others="random"``, the default, the other players
+take their race actions at random on their turns and the player reveals on
+theirs, see :mod:`advisor.cards.odds`; with ``"reveal"`` or ``"later"``
+the deck is revealed).  Leg scoring is valued on each outcome's whole leg payout: bets
 held and taken, -1 per figure card still held (its figure still on the
 track when the leg ends), then the money floor of 1 (``max(1, money +
 payout)``).  The overall cards are valued at their expected payout at the
@@ -31,11 +34,14 @@ that ends the leg (the deck's last card) or the race allows no bet after it.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
+from ..errors import AdvisorError
 from .odds import (
-    KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution, race_dict, race_ranks,
-    races_to_precision,
+    OTHERS, OTHERS_EXACT_CARDS, KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution,
+    others_exact, others_model, race_dict, race_ranks, races_to_precision,
 )
 from ..explain import sort_by_ev
 from .position import CAMELS, CardsPosition
@@ -47,6 +53,9 @@ __all__ = ["cards_best", "race_actions", "bets"]
 ACTION_LEG_SAMPLES = 20_000
 #: Exact per action up to this many card sequences.
 ACTION_EXACT_LEAVES = 200_000
+#: With the other players' actions: exact per action while no turn keeps
+#: more than this many states (and the deck is small), else sampled.
+ACTION_OTHERS_STATES = 20_000
 #: Races per race action (common random numbers); the position's own race
 #: odds are simulated to the precision asked (``cards_best(precision=)``).
 ACTION_RACES = 2_000
@@ -128,8 +137,9 @@ def _own_figures(pos: CardsPosition) -> tuple[bool, bool]:
 
 
 def _after(pos: CardsPosition, base: KernelState, action: str) -> tuple[KernelState, tuple[bool, bool], bool]:
-    """The kernel state after a race action other than ``reveal``, the
-    player's figure cards then, and whether the race is over."""
+    """The kernel state after a race action other than ``reveal`` (the
+    next player to move), the player's figure cards then, and whether the
+    race is over."""
     from ..kernels.cards import move
 
     state = base.copy()
@@ -137,11 +147,16 @@ def _after(pos: CardsPosition, base: KernelState, action: str) -> tuple[KernelSt
     over = False
     if action == "hand":
         over = bool(move(state.sp, state.ht, state.fig, state.length, CAMELS.index(pos.hand[0]), 1))
+        state.hands[0] = -1
     else:
         name, _, space = action.partition(":")
         f = 0 if name == "palm" else 1
         state.fig[f] = int(space)
         own[f] = True
+    for f in range(2):  # the figure cards the player holds for figures still on the track
+        own[f] = own[f] and state.fig[f] != 0
+        state.own[f] = int(own[f])
+    state.nxt = (state.nxt + 1) % state.players
     return state, (own[0], own[1]), over
 
 
@@ -158,6 +173,14 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     P(last) has a 95% half-width below ``precision``; ``.attrs["race"]``
     holds them (``win``, ``lose``, ``win_se``, ``lose_se``, ``rank`` per
     camel) and ``.attrs["race_samples"]`` the races (0: exact).
+    ``others``: the other players' model (:data:`~advisor.cards.odds.OTHERS`;
+    default ``random``: their race actions in this leg and later ones).
+    A position with ``next:1`` (the player's race action of this turn is
+    played): the bets at the odds now (``timing`` ``now``) and ``pass``;
+    with another player to move (``next:2`` and beyond) the turns are
+    valued as if the advised player moved now (``next:0``).
+    ``.attrs["others_model"]``: what the other players do in this leg and
+    in later legs.
     ``progress``: a progress bar on stderr (default: when stderr is a
     terminal)."""
     import sys
@@ -172,16 +195,24 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     others = check_others(others)
     precision = check_precision(precision)
     seed = resolve_seed(seed)
+    if pos.spectator:
+        raise AdvisorError("a spectator's position (hands: lists every player) has no advised player")
+    shown = pos
+    if pos.next > 1:  # another player is to move: the turns as if the advised player moved now
+        pos = dataclasses.replace(pos, next=0)
+    this_leg = OTHERS[others][0]
     val = _Valuer(pos)
     base = kernel_state(pos)
     own0 = _own_figures(pos)
-    actions = race_actions(pos)
+    # with the other players' actions the leg's end codes count only the player's own figure cards
+    figs0 = (True, True) if this_leg else own0
+    actions = race_actions(pos) if pos.next == 0 else []
     if progress is None:
         progress = sys.stderr.isatty()
     with tqdm(total=len(actions) + 1, unit="step", desc="valuing turns", disable=not progress, file=sys.stderr,
               leave=False) as bar:  # one step for the position's own odds, one per race action
         # the position as it stands: the leg by first card, the race by first card
-        base_codes, base_leg_n = leg_distribution(base, None, seed)  # [first, end, code]
+        base_codes, base_leg_n = leg_distribution(base, None, seed, this_leg=this_leg)  # [first, end, code]
         base_dist = base_codes.sum(axis=0)
         sure_end = base_leg_n == 0 and _ends_surely(base_dist)
         if sure_end:  # the race ends in this leg: its final ranks are the leg's
@@ -199,7 +230,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
             race = race_dict(final0[:, 0], final0[:, 4], se[:, 0], se[:, 4], final0)
             crn0 = race_ranks(pos, base, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
         bar.update()
-        v0 = val.leg_value(base_dist, own0) + val.overall(final0, val.winner, val.loser)
+        v0 = val.leg_value(base_dist, figs0) + val.overall(final0, val.winner, val.loser)
         bet_list = bets(pos)
 
         def bet_extra(bet: str):
@@ -227,44 +258,50 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
         def add(action, race, bet, timing, ev):
             rows.append({"action": action, "race": race, "bet": bet or "", "timing": timing, "ev": ev})
 
-        # reveal: bet before (odds now), or after seeing the card
-        add("reveal", "reveal", None, "", 0.0)
-        for bet in bet_list:
-            add(f"{bet}+reveal", "reveal", bet, "before", value(base_dist, own0, final0, bet) - v0)
-        weight = base_codes.sum(axis=(1, 2))  # P(first card kind)
-        after = 0.0
-        deck_left = pos.deck
-        for t in range(KINDS):
-            if weight[t] <= 0:
-                continue
-            dist = base_codes[t] / weight[t]
-            n_t = race_all[t, 0].sum()  # P(first card t), as the race sample saw it
-            final_t = race_all[t] / n_t if n_t else final0
-            options = [value(dist, own0, final_t, None)]
-            probe = base.copy()
-            ends_now = deck_left == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
-            if not ends_now:
-                options += [value(dist, own0, final_t, bet) for bet in bet_list]
-            after += weight[t] * max(options)
-        add("reveal+best", "reveal", "best after the card", "after", after - v0)
-
-        bar.update()  # reveal
+        if pos.next:  # the race action is played: a bet at the odds now, or none
+            for bet in bet_list:
+                add(bet, "", bet, "now", value(base_dist, figs0, final0, bet) - v0)
+            add("pass", "", None, "", 0.0)
+        else:
+            # reveal: bet before (odds now), or after seeing the card
+            add("reveal", "reveal", None, "", 0.0)
+            for bet in bet_list:
+                add(f"{bet}+reveal", "reveal", bet, "before", value(base_dist, figs0, final0, bet) - v0)
+            weight = base_codes.sum(axis=(1, 2))  # P(first card kind)
+            after = 0.0
+            deck_left = pos.deck
+            for t in range(KINDS):
+                if weight[t] <= 0:
+                    continue
+                dist = base_codes[t] / weight[t]
+                n_t = race_all[t, 0].sum()  # P(first card t), as the race sample saw it
+                final_t = race_all[t] / n_t if n_t else final0
+                options = [value(dist, figs0, final_t, None)]
+                probe = base.copy()
+                ends_now = deck_left == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
+                if not ends_now:
+                    options += [value(dist, figs0, final_t, bet) for bet in bet_list]
+                after += weight[t] * max(options)
+            add("reveal+best", "reveal", "best after the card", "after", after - v0)
+            bar.update()  # reveal
         # hand card and figures: one leg and race computation each, same seed
         base_same = None
+        try_exact = [True]  # with the other players: until an action's leg is too big to enumerate
         for action in actions[1:]:
             state, figs, over = _after(pos, base, action)
             if over:
                 dist = np.zeros((8, CODES))
-                end = 1 + 2 * (state.fig[0] != 0) + 4 * (state.fig[1] != 0)
+                end = 1 + 2 * (state.fig[0] != 0 and figs[0]) + 4 * (state.fig[1] != 0 and figs[1])
                 dist[end, rank_code(state.sp, state.ht)] = 1.0
                 final = code_ranks(dist.sum(axis=0))
+                figs = (True, True)
             else:
-                exact = state.leaves() <= ACTION_EXACT_LEAVES
-                codes, _ = leg_distribution(state, None if exact else ACTION_LEG_SAMPLES, seed, by_first=False)
-                dist = codes.sum(axis=0)
+                dist, exact = _action_leg(state, seed, this_leg, try_exact)
+                if this_leg:
+                    figs = (True, True)
                 if not exact:  # common random numbers: correct by the same-sample base
                     if base_same is None:
-                        base_same = leg_distribution(base, ACTION_LEG_SAMPLES, seed)[0].sum(axis=0)
+                        base_same = leg_distribution(base, ACTION_LEG_SAMPLES, seed, this_leg=this_leg)[0].sum(axis=0)
                     dist = dist - base_same + base_dist
                 if exact and _ends_surely(dist):
                     final = code_ranks(dist[1::2].sum(axis=0))
@@ -277,6 +314,28 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
                     add(f"{action}+{bet}", action, bet, "either", value(dist, figs, final, bet) - v0)
             bar.update()
         frame = sort_by_ev(pd.DataFrame(rows))
-        frame.attrs.update(position=str(pos), seed=seed, others=others, leg_samples=base_leg_n,
-                           race_samples=races, race=race)
+        frame.attrs.update(position=str(shown), seed=seed, others=others, leg_samples=base_leg_n,
+                           race_samples=races, race=race, others_model=others_model(others))
         return frame
+
+
+def _action_leg(state: KernelState, seed: int, this_leg: bool, try_exact: list) -> tuple[np.ndarray, bool]:
+    """``(dist[end, code], exact)`` of the leg after a race action: exact
+    when small (:data:`ACTION_EXACT_LEAVES` card sequences of the deck; with
+    the other players' actions a deck of at most
+    :data:`~advisor.cards.odds.OTHERS_EXACT_CARDS` cards whose turns keep at
+    most :data:`ACTION_OTHERS_STATES` states, tried while ``try_exact[0]``:
+    once an action's leg is too big the rest of the turn's actions, of about
+    the same size, are sampled at once), else :data:`ACTION_LEG_SAMPLES`
+    sampled legs of ``seed``."""
+    if this_leg:
+        codes = None
+        if try_exact[0] and state.cards() <= OTHERS_EXACT_CARDS:
+            codes = others_exact(state, False, ACTION_OTHERS_STATES)
+            try_exact[0] = codes is not None
+        if codes is not None:
+            return codes.sum(axis=0), True
+        return leg_distribution(state, ACTION_LEG_SAMPLES, seed, by_first=False, this_leg=True)[0].sum(axis=0), False
+    exact = state.leaves() <= ACTION_EXACT_LEAVES
+    codes, _ = leg_distribution(state, None if exact else ACTION_LEG_SAMPLES, seed, by_first=False)
+    return codes.sum(axis=0), exact

@@ -139,8 +139,9 @@ class GreedyCardsBot:
             return [(build_for(state, player, sorted(range(len(dealt)), key=lambda i: -dealt[i][1])), 0.0)], None
         seed = int(rng.integers(2**31))
         if state.raced:  # after a reveal: the bet worth most on the odds now, if any
+            # (the position says next:1: cards_best values the bets now)
             frame = cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
-            before = frame[frame.timing == "before"].sort_values("ev", ascending=False, kind="stable")
+            before = frame[frame.timing == "now"].sort_values("ev", ascending=False, kind="stable")
             scores = {CardsAction("pass"): 0.0}  # pass first: it wins a tie at 0
             for bet, ev in zip(before.bet, before.ev):
                 scores.setdefault(CardsAction.parse(bet), float(ev))

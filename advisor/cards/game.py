@@ -214,14 +214,18 @@ class CardsState:
         money; players numbered from them (0) clockwise.  Cards known to be
         in the deck: their own face-down cards and the shown ones, less the
         revealed cards of each kind (a revealed card may be one of them);
-        known out of it: their discards and the hand cards played.
+        known out of it: their discards and the hand cards played.  Who
+        still holds a hand card is public (``hands:``, each unseen), and so
+        is whose race action comes next (``next:``; 1 once the player has
+        played theirs this turn).
 
         ``player=None``: the position as a spectator sees it (public
         information only: the shown, revealed and played cards; no hand,
-        bets or money; figure holders as they sit, from player 0)."""
+        bets or money; figure holders as they sit, from player 0; ``hands:``
+        for every player, player 0 too)."""
         from collections import Counter
 
-        from .position import CardsPosition
+        from .position import UNKNOWN_HAND, CardsPosition
 
         if self.phase != "turn":
             raise IllegalActionError(f"a position is seen during a leg's turns (phase {self.phase})")
@@ -239,11 +243,16 @@ class CardsState:
         bets = [f"{c}{v}" for c, v in me.leg] + [f"m{c}" for c in me.mid]
         bets += [f"w{me.winner}"] if me.winner else []
         bets += [f"l{me.loser}"] if me.loser else []
+        # who holds a hand card is public, which card is not: the others' from the viewer on
+        others = range(n) if player is None else [(seat + k) % n for k in range(1, n)]
+        hands = tuple(UNKNOWN_HAND if self.players[i].hand else None for i in others)
+        mover = (self.current + (1 if self.raced else 0)) % n  # the next race action's player
         return CardsPosition(
             stacks=self.stacks(), players=n, track=self.track, deck=len(self.deck), decksize=self.setup.decksize,
             known=tuple(sorted(known.elements())), revealed=self.revealed,
             out=tuple(sorted(me.discard + self.played)), hand=me.hand, legtiles=self.legtiles, mid=self.mid,
-            winners=self.winners, losers=self.losers, bets=tuple(bets), money=me.money, **figures)
+            winners=self.winners, losers=self.losers, bets=tuple(bets), money=me.money, hands=hands,
+            next=(mover - seat) % n, **figures)
 
     def view(self, player: int) -> "CardsState":
         """The state as ``player`` sees it at the table: their own cards

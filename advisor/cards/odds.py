@@ -1,7 +1,7 @@
 """Camel Up Cards odds: the leg's rank distribution and the race's.
 
-**The current leg.**  The rest of the leg is the race deck revealed card by
-card: the cards known to be in it plus, for the others, cards drawn from
+**The current leg, the deck alone.**  The rest of the leg is the race deck
+revealed card by card: the cards known to be in it plus, for the others, cards drawn from
 the unseen ones (the 30 racing cards minus every card the advised player
 has seen), every order equally likely.  It is enumerated exactly
 (:func:`advisor.kernels.cards_exact.leg_counts`: equal boards merged card by
@@ -13,10 +13,30 @@ would keep more than :data:`EXACT_STATES` states after some card
 card, as the advice needs; it gives up early, from the growth it sees);
 then (or if its counts would not fit in 64 bits) the leg is sampled.  A
 leg start with the whole 12-card deck unknown is exact (about 0.8 s on two
-cores).
-Other players' hand cards and figure placements in this leg are choices,
-not chance: the odds are those of the deck; the advice values the advised
-player's own choices explicitly.
+cores).  That is the leg with ``others="reveal"`` (and ``"later"``): the
+deck alone, as if every player revealed.
+
+**The other players in the current leg** (``others="random"``, the
+default).  The rest of the leg is played turn by turn from the player whose
+race action comes next (``next:``, default the advised player, 0),
+clockwise, until the deck is empty or the race is over.  Each other player
+chooses their race action at random, as in later legs (one model for the
+leg and the race): reveal; play their hand card (``hands:``; an unseen one
+is drawn from the unseen cards, with the deck's unknown cards, without
+replacement), which moves its camel 1; put a figure standing beside the
+track on a random legal space (each figure one option).  The advised
+player reveals on each of their turns in the rest of the leg, the current
+one too for the odds (their own choices are the advice's, turn by turn,
+and :mod:`advisor.cards.advice` values the current one's; a spectator's
+position, ``hands:`` for
+every player, has no advised player: player 0 chooses as the others do).
+A figure another player puts down is theirs: its card costs the advised
+player nothing.  The leg is exact (:func:`advisor.kernels.cards_others.
+leg_others_exact`, float64 probabilities) when the deck holds at most
+:data:`OTHERS_EXACT_CARDS` cards and no turn keeps more than
+:data:`OTHERS_EXACT_STATES` states, else :data:`LEG_SAMPLES` legs are
+sampled (each sample deals the deck's order and the unseen hand cards
+first, then the choices: common random numbers for the advice).
 
 **Later legs** (race odds).  Each starts with the figures beside the track,
 the sandstorm and the track extension (:func:`advisor.kernels.cards.
@@ -24,7 +44,9 @@ leg_start`), a race deck of ``decksize`` cards dealt from all 30 and one
 hand card per player from the rest.  Players then choose their race action
 at random among those open to them (reveal; play the hand card, which moves
 its camel 1; place a figure beside the track on a random legal space):
-``others="random"``, the default.  ``others="reveal"``: they only reveal.
+``others="random"`` (the default; the current leg as above) and
+``others="later"`` (the current leg: the deck alone).  ``others="reveal"``:
+they only reveal, in this leg and later ones.
 Race odds are sampled (exact when the race must end in this leg), by
 default until every P(win) and P(last) has a 95% half-width below
 ``precision``, as the board game's race odds are: each race is an
@@ -36,17 +58,17 @@ with ``p = k / n``, and a run that needs more races adds races ``n, n + 1,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import math
 from functools import lru_cache
 
 import numpy as np
 
 from ..errors import AdvisorError
-from .position import CAMELS, CardsPosition, parse_cards
+from .position import CAMELS, UNKNOWN_HAND, CardsPosition, parse_cards
 
-__all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "EXACT_STATES_BY_FIRST",
-           "kernel_state"]
+__all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "EXACT_STATES_BY_FIRST", "OTHERS",
+           "OTHERS_EXACT_CARDS", "OTHERS_EXACT_STATES", "kernel_state"]
 
 #: The rest of a leg is enumerated exactly unless the merged enumeration
 #: would reach more than this many (board, deck state) pairs after some
@@ -69,6 +91,16 @@ EXACT_LEAVES = 2_000_000
 #: Outcomes counted must fit in int64 with room to spare.
 MAX_OUTCOMES = 2 ** 62
 LEG_SAMPLES = 200_000
+#: With the other players' race actions (``others="random"``) the rest of
+#: the leg is exact when the deck holds at most this many cards and no
+#: turn keeps more than this many states (the figures' placements make
+#: them grow fast: a 2-card deck with 3 other players may reach 850,000
+#: after the advised player's turn, 2.7 s of CPU; see the README); else
+#: :data:`LEG_SAMPLES` legs are sampled.
+OTHERS_EXACT_CARDS = 2
+OTHERS_EXACT_STATES = 200_000
+#: The other players' models (``others=``): (this leg, later legs) random?
+OTHERS = {"random": (True, True), "later": (False, True), "reveal": (False, False)}
 #: Races in the first round when sampling to a precision: a quarter of what
 #: the target needs if a probability were 1/2, within these bounds.
 FIRST_RACES = (1_000, 20_000)
@@ -79,6 +111,10 @@ MAX_LEGS = 32
 
 @dataclass
 class KernelState:
+    """A position as the kernels take it (:mod:`advisor.kernels.cards`;
+    ``own``, ``players``, ``nxt``, ``hands`` and ``random_mask`` as in
+    :mod:`advisor.kernels.cards_others`)."""
+
     sp: np.ndarray
     ht: np.ndarray
     fig: np.ndarray
@@ -88,10 +124,16 @@ class KernelState:
     known: np.ndarray
     pool: np.ndarray
     unknown: int
+    own: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    players: int = 4
+    nxt: int = 0
+    hands: np.ndarray = field(default_factory=lambda: np.full(4, -1, np.int64))
+    random_mask: int = 0
 
     def copy(self) -> "KernelState":
         return KernelState(self.sp.copy(), self.ht.copy(), self.fig.copy(), self.track.copy(), self.ncards,
-                           self.length, self.known.copy(), self.pool.copy(), self.unknown)
+                           self.length, self.known.copy(), self.pool.copy(), self.unknown, self.own.copy(),
+                           self.players, self.nxt, self.hands.copy(), self.random_mask)
 
     def cards(self) -> int:
         """Cards left in the race deck."""
@@ -109,6 +151,7 @@ def kind_of(card) -> int:
 
 def kernel_state(pos: CardsPosition) -> KernelState:
     from ..kernels.cards import HALF, KINDS, MAX_CARDS, NORMAL, SAND
+    from ..kernels.cards_others import HAND_UNKNOWN
 
     sp = np.zeros(5, np.int64)
     ht = np.zeros(5, np.int64)
@@ -126,7 +169,13 @@ def kernel_state(pos: CardsPosition) -> KernelState:
     pool = np.zeros(KINDS, np.int64)
     for card, n in pos.unseen().items():
         pool[kind_of(card)] = n
-    return KernelState(sp, ht, fig, track, len(pos.track), pos.length, known, pool, pos.unknown)
+    own = np.array([int(bool(f and f[1] == 0)) for f in (pos.palm, pos.fennec)], np.int64)
+    hands = np.array([-1 if h is None else HAND_UNKNOWN if h == UNKNOWN_HAND else kind_of(h)
+                      for h in pos.seat_hands()], np.int64)
+    # the other players choose at random (with a spectator's position, player 0 too)
+    mask = ((1 << pos.players) - 1) & ~(0 if pos.spectator else 1)
+    return KernelState(sp, ht, fig, track, len(pos.track), pos.length, known, pool, pos.unknown, own, pos.players,
+                       pos.next, hands, mask)
 
 
 def exact_fits(state: KernelState) -> bool:
@@ -166,16 +215,54 @@ def exact_counts(state: KernelState, by_first: bool = True, limit: int | None = 
     return None if total < 0 else (counts, total)
 
 
+def others_exact(state: KernelState, by_first: bool = True, limit: int | None = None) -> np.ndarray | None:
+    """``codes[first, end, code]`` probabilities of the rest of the leg with
+    the other players' race actions (:func:`advisor.kernels.cards_others.
+    leg_others_exact`), or None when the deck holds more than
+    :data:`OTHERS_EXACT_CARDS` cards or a turn would keep more than
+    ``limit`` (default :data:`OTHERS_EXACT_STATES`; -1: any) states."""
+    from ..kernels.cards import CODES, KINDS
+    from ..kernels.cards_others import leg_others_exact
+
+    if limit is None:
+        if state.cards() > OTHERS_EXACT_CARDS:
+            return None
+        limit = OTHERS_EXACT_STATES
+    codes = np.zeros((KINDS, 8, CODES))
+    most = leg_others_exact(state.sp, state.ht, state.fig, state.own, state.length, state.known, state.pool,
+                            state.unknown, state.players, state.nxt, state.hands, state.random_mask, by_first, codes,
+                            limit)
+    return None if most < 0 else codes
+
+
 def leg_distribution(state: KernelState, samples: int | None, seed: int,
-                     by_first: bool = True) -> tuple[np.ndarray, int]:
+                     by_first: bool = True, this_leg: bool = False,
+                     limit: int | None = None) -> tuple[np.ndarray, int]:
     """``(codes[first, end, code] probabilities, samples)``: exact
     (``samples`` 0) when none were asked for and the enumeration stays
     within :data:`EXACT_STATES` (:func:`exact_counts`; by first card
     :data:`EXACT_STATES_BY_FIRST`).
     ``by_first=False``: an exact result puts every outcome under first
-    card 0 (faster; for callers that sum over it)."""
+    card 0 (faster; for callers that sum over it).  ``this_leg``: with the
+    other players' race actions (:func:`others_exact`, with ``limit``, or
+    ``samples`` or :data:`LEG_SAMPLES` legs of
+    :func:`advisor.kernels.cards_others.leg_others_sample`); the end codes
+    then count a figure on the track only when the advised player holds
+    its card."""
     from ..kernels.cards import CODES, KINDS, leg_sample
 
+    if this_leg:
+        from ..kernels.cards_others import leg_others_sample
+
+        if samples is None:
+            exact = others_exact(state, by_first, limit)
+            if exact is not None:
+                return exact, 0
+        n = samples or LEG_SAMPLES
+        codes = np.zeros((KINDS, 8, CODES))
+        leg_others_sample(state.sp, state.ht, state.fig, state.own, state.length, state.known, state.pool,
+                          state.unknown, state.players, state.nxt, state.hands, state.random_mask, n, seed, codes)
+        return codes / n, n
     if samples is None:
         exact = exact_counts(state, by_first)
         if exact is not None:
@@ -192,13 +279,21 @@ def leg_distribution(state: KernelState, samples: int | None, seed: int,
 def race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, others: str,
                start: int = 0) -> np.ndarray:
     """Sampled final-rank counts ``[first card kind, camel, rank]`` of
-    races ``start .. start + samples - 1`` (race ``i`` from stream ``(seed, i)``)."""
+    races ``start .. start + samples - 1`` (race ``i`` from stream ``(seed, i)``)
+    under the ``others`` model (:data:`OTHERS`)."""
     from ..kernels.cards import KINDS, race_sample
 
     ranks = np.zeros((KINDS, 5, 5), np.int64)
     legs = np.zeros(MAX_LEGS + 1, np.int64)
+    if others == "random":  # this leg too
+        from ..kernels.cards_others import race_others_sample
+
+        race_others_sample(state.sp, state.ht, state.fig, state.own, state.track, state.ncards, state.known,
+                           state.pool, state.unknown, pos.players, state.nxt, state.hands, state.random_mask,
+                           pos.decksize, True, start, start + samples, seed, ranks, legs)
+        return ranks
     race_sample(state.sp, state.ht, state.fig, state.track, state.ncards, state.known, state.pool, state.unknown,
-                pos.players, pos.decksize, others == "random", start, start + samples, seed, ranks, legs)
+                pos.players, pos.decksize, others != "reveal", start, start + samples, seed, ranks, legs)
     return ranks
 
 
@@ -300,6 +395,7 @@ class CardsOdds:
             out["race"] = race_dict(self.win, self.lose, self.win_se, self.lose_se, self.rank)
             out["race_samples"] = self.race_samples
             out["others"] = self.others
+        out["others_model"] = others_model(self.others)
         return out
 
 
@@ -322,9 +418,16 @@ def as_cards(position) -> CardsPosition:
 
 
 def check_others(others: str) -> str:
-    if others not in ("random", "reveal"):
-        raise AdvisorError(f"others must be 'random' or 'reveal', not {others!r}")
+    if others not in OTHERS:
+        raise AdvisorError(f"others must be {', '.join(map(repr, OTHERS))}, not {others!r}")
     return others
+
+
+def others_model(others: str) -> dict:
+    """The JSON ``others_model`` object: what the other players do in this
+    leg and in later legs (``random``: a random race action; ``reveal``)."""
+    this_leg, later = OTHERS[others]
+    return {"this_leg": "random" if this_leg else "reveal", "later_legs": "random" if later else "reveal"}
 
 
 def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg_samples: int | None = None,
@@ -347,7 +450,7 @@ def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg
         leg_samples = check_samples(leg_samples)
     seed = resolve_seed(seed)
     state = kernel_state(pos)
-    codes, n_leg = leg_distribution(state, leg_samples, seed, by_first=False)
+    codes, n_leg = leg_distribution(state, leg_samples, seed, by_first=False, this_leg=OTHERS[others][0])
     by_end = codes.sum(axis=0)  # [end, code]
     leg = code_ranks(by_end.sum(axis=0))
     over = by_end[1::2].sum(axis=0)  # race over in this leg

@@ -29,6 +29,17 @@ the string with (or containing) the token ``cards``:
 ``out:CV...``             other cards known not to be in it (the advised
                           player's discards, cards seen played)
 ``hand:CV``               the advised player's hand card
+``hands:XY...``           the other players' hand cards, players 1, 2, ...
+                          in turn order: ``?`` a card the advised player has
+                          not seen, ``-`` none (played this leg), ``CV`` a
+                          known card (default: ``?`` each).  With one entry
+                          per player (player 0 first) the position is a
+                          spectator's: player 0 is not advised (no
+                          ``hand:``, bets or money of theirs) and plays as
+                          the others do
+``next:P``                the player whose race action comes next (default
+                          0, the advised player; 1 once their race action
+                          of this turn is played and a bet may follow)
 ``legtiles:C...``         leg-winner cards left per colour, top first, as
                           in the board games (a suffix of 5,3,2,2)
 ``mid:C...``              leg-midfield cards still on offer (default all)
@@ -97,8 +108,12 @@ class CardsPosition:
     losers: str = CAMELS
     bets: tuple[str, ...] = ()
     money: int = 3
+    hands: tuple[Card | str | None, ...] | None = None
+    next: int = 0
 
     def __post_init__(self) -> None:
+        if self.hands is None and self.players in PLAYERS:
+            object.__setattr__(self, "hands", (UNKNOWN_HAND,) * (self.players - 1))
         if not self.track:
             object.__setattr__(self, "track", DEFAULT_TRACK(self.players))
         if self.decksize is None:
@@ -138,7 +153,21 @@ class CardsPosition:
 
     def _placed(self) -> Counter:
         return (Counter(self.known) + Counter(self.revealed) + Counter(self.out)
-                + Counter([self.hand] if self.hand else []))
+                + Counter([self.hand] if self.hand else []) + Counter(self.known_hands()))
+
+    def known_hands(self) -> list[Card]:
+        """The other players' hand cards known to the advised player."""
+        return [h for h in (self.hands or ()) if isinstance(h, tuple)]
+
+    @property
+    def spectator(self) -> bool:
+        """Whether ``hands`` lists every player (a spectator's position)."""
+        return len(self.hands) == self.players
+
+    def seat_hands(self) -> tuple:
+        """Every player's hand card, player 0 first: a card, ``"?"``
+        (unseen) or None."""
+        return tuple(self.hands) if self.spectator else (self.hand,) + tuple(self.hands)
 
     @property
     def unknown(self) -> int:
@@ -221,9 +250,10 @@ class CardsPosition:
         for card, n in self._placed().items():
             if card not in FULL_DECK or n > FULL_DECK[card]:
                 self._fail(cards_str([card]), f"there are {FULL_DECK.get(card, 0)} such cards in the game, "
-                           f"{n} are placed (known, revealed, out and hand together)")
+                           f"{n} are placed (known, revealed, out, hand and hands together)")
         if self.unknown > sum(self.unseen().values()):
             self._fail(f"deck:{self.deck}", "fewer unseen cards than unknown cards in the deck")
+        self._validate_turns()
         for c, stack in zip(CAMELS, self.legtiles):
             if tuple(stack) != LEG_STACK[len(LEG_STACK) - len(stack):]:
                 self._fail(f"legtiles:{c}", "leg-winner cards left are a suffix of " + ",".join(map(str, LEG_STACK)))
@@ -261,6 +291,31 @@ class CardsPosition:
         if self.money > MAX_MONEY:
             self._fail(f"money:{self.money}", f"at most {MAX_MONEY:,} coins")
 
+    def _validate_turns(self) -> None:
+        """``hands`` and ``next``."""
+        hands = self.hands
+        token = "hands:" + hands_str(hands)
+        if len(hands) not in (self.players - 1, self.players):
+            self._fail(token, f"one entry per other player ({self.players - 1}; or {self.players} for a "
+                       "spectator's position, player 0 first): ? unseen, - none, or a card")
+        if self.spectator:
+            if self.hand:
+                self._fail(token, "a spectator's position (an entry for every player) has no hand: of player 0")
+            if self.bets:
+                self._fail(token, "a spectator's position (an entry for every player) has no bets: of player 0")
+        unseen_hands = sum(h == UNKNOWN_HAND for h in hands)
+        if self.unknown + unseen_hands > sum(self.unseen().values()):
+            self._fail(token if self._hands_given() else None,
+                       f"fewer unseen cards ({sum(self.unseen().values())}) than the deck's unknown cards "
+                       f"({self.unknown}) and the unseen hand cards ({unseen_hands})"
+                       + ("" if self._hands_given() else ": say who holds none with hands:, e.g. hands:"
+                          + "-" * (self.players - 1)))
+        if isinstance(self.next, bool) or not isinstance(self.next, int) or not 0 <= self.next < self.players:
+            self._fail(f"next:{self.next}", f"the player to move is 0..{self.players - 1}")
+
+    def _hands_given(self) -> bool:
+        return tuple(self.hands) != (UNKNOWN_HAND,) * (self.players - 1)
+
     # ------------------------------------------------------------ text
     def __str__(self) -> str:
         parts = ["cards"]
@@ -281,6 +336,10 @@ class CardsPosition:
                 parts.append(f"{name}:{cards_str(cards)}")
         if self.hand:
             parts.append(f"hand:{cards_str([self.hand])}")
+        if self._hands_given():
+            parts.append(f"hands:{hands_str(self.hands)}")
+        if self.next:
+            parts.append(f"next:{self.next}")
         if any(tuple(s) != LEG_STACK for s in self.legtiles):
             parts.append("legtiles:" + ",".join(c + "".join(map(str, s)) for c, s in zip(CAMELS, self.legtiles)
                                                 if tuple(s) != LEG_STACK))
@@ -303,6 +362,30 @@ def _bet_order(bet: str):
 
 def cards_str(cards) -> str:
     return "".join(f"{c}{v}" for c, v in cards)
+
+
+#: ``hands:`` entry of a hand card the advised player has not seen
+UNKNOWN_HAND = "?"
+
+
+def hands_str(hands) -> str:
+    return "".join(UNKNOWN_HAND if h == UNKNOWN_HAND else "-" if h is None else cards_str([h]) for h in hands)
+
+
+def _hands(token: str, text: str) -> tuple:
+    out: list = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in (UNKNOWN_HAND, "-"):
+            out.append(UNKNOWN_HAND if c == UNKNOWN_HAND else None)
+            i += 1
+        else:
+            out.append(_cards(token, text[i:i + 2])[0])  # names a bad card, or a lone letter
+            i += 2
+    if not out:
+        raise PositionError("hands: lists the other players' hand cards, e.g. hands:?-B1", token=token)
+    return tuple(out)
 
 
 def _cards(token: str, text: str) -> tuple[Card, ...]:
@@ -347,7 +430,7 @@ def parse_cards(text: str) -> CardsPosition:
             continue
         if key in fields or (key == "legtiles" and legtiles is not None):
             raise PositionError(f"{key} is given twice", token=token)
-        if key in ("players", "deck", "decksize", "money"):
+        if key in ("players", "deck", "decksize", "money", "next"):
             fields[key] = _int(token, value)
         elif key == "track":
             if not value:
@@ -363,6 +446,8 @@ def parse_cards(text: str) -> CardsPosition:
             if len(cards) != 1:
                 raise PositionError("one hand card", token=token)
             fields[key] = cards[0]
+        elif key == "hands":
+            fields[key] = _hands(token, value)
         elif key == "legtiles":
             legtiles = [LEG_STACK] * 5
             given = set()

@@ -30,6 +30,8 @@ the position as it stands, as ``cards_best`` gives them.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..errors import AdvisorError
 from .game import CardsState, legal_actions
 
@@ -58,16 +60,15 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
     if state.phase != "turn":
         raise AdvisorError(f"leg {state.leg}'s race deck is being built: the advice comes with the leg's turns")
     view = state.view(player)
-    frame = cards_best(view.position(player), seed=seed, precision=precision, others=others, progress=progress)
-    if _turn_start(state, player):
-        return frame
-    if state.raced:  # the race action is played: a bet at the odds now, or none
-        rows = [{"action": r.bet, "race": "", "bet": r.bet, "timing": "now", "ev": r.ev}
-                for r in frame.itertuples() if r.timing == "before"]
-        rows.append({"action": "pass", "race": "", "bet": "", "timing": "", "ev": 0.0})
-    else:  # the bet is taken: the race action
-        rows = [{"action": r.race, "race": r.race, "bet": "", "timing": "", "ev": r.ev}
-                for r in frame.itertuples() if not r.bet]
+    pos = view.position(player)
+    if player != state.current and pos.next == 1:  # they just played: advice as if it were their turn
+        pos = dataclasses.replace(pos, next=0)
+    frame = cards_best(pos, seed=seed, precision=precision, others=others, progress=progress)
+    if _turn_start(state, player) or state.raced:
+        return frame  # whole turns; once the race action is played (next:1), the bets now and pass
+    # the bet is taken: the race action
+    rows = [{"action": r.race, "race": r.race, "bet": "", "timing": "", "ev": r.ev}
+            for r in frame.itertuples() if not r.bet]
     out = sort_by_ev(pd.DataFrame(rows, columns=list(frame.columns)))
     out.attrs.update(frame.attrs)
     return out

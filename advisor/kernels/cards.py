@@ -409,46 +409,63 @@ def _race_chunk(sp, ht, fig, track, ncards, known, pool, unknown, players, deck_
         n = ncards
         length = track_length(s_track, n)
         over, first = _reveal_rest(s_sp, s_ht, s_fig, length, s_known, s_pool, unknown, state)
-        played = 0
-        while not over and played < legs.size - 1:
-            played += 1
-            n, length = leg_start(s_sp, s_ht, s_fig, s_track, n)
-            for t in range(KINDS):
-                full[t] = 5 if t % 2 == 0 else 1
-                s_known[t] = 0
-            # the deck: deck_size cards of the 30; the hands: from the rest
-            for t in range(KINDS):
-                s_pool[t] = full[t]
-            unk = deck_size
-            for p in range(players):
-                total = 0
-                for t in range(KINDS):
-                    total += s_pool[t]
-                # hands first, then the deck lazily from what is left: every
-                # deal of the 30 cards is equally likely either way
-                r = below(state, total)
-                hands[p] = -1
-                for t in range(KINDS):
-                    if r < s_pool[t]:
-                        hands[p] = t
-                        s_pool[t] -= 1
-                        break
-                    r -= s_pool[t]
-            player = 0
-            while not over and unk > 0:
-                if random_others:
-                    over, unk, _ = _random_turn(s_sp, s_ht, s_fig, length, player, hands, s_known, s_pool, unk,
-                                                state, spaces)
-                else:
-                    kind, unk = draw_card(s_known, s_pool, unk, state)
-                    over = move(s_sp, s_ht, s_fig, length, kind // 2, kind % 2 + 1)
-                player = (player + 1) % players
+        over, played = later_legs(s_sp, s_ht, s_fig, s_track, n, over, players, deck_size, random_others, state,
+                                  s_known, s_pool, full, hands, spaces, legs.size - 1)
         legs[played if over else legs.size - 1] += 1
         for camel in range(N_CAMELS):
             ranks[max(first, 0), camel, rank_of(s_sp, s_ht, camel)] += 1
 
 
+@njit
+def later_legs(sp, ht, fig, track, ncards, over, players, deck_size, random_others, state, known, pool, full, hands,
+               spaces, max_legs):
+    """The legs after the current one (which ended with ``over`` telling
+    whether the race is over), until the race is over or ``max_legs`` legs
+    were played: each starts with :func:`leg_start`, a deck of
+    ``deck_size`` cards drawn from the 30 and a hand card for each of
+    ``players`` from the rest, and is played from player 0 on by players
+    who choose at random (``random_others``) or only reveal.  ``known``,
+    ``pool``, ``full`` (int64[KINDS]), ``hands`` (int64[players]) and
+    ``spaces`` are scratch.  Returns ``(over, legs played)``."""
+    n = ncards
+    length = track_length(track, n)
+    played = 0
+    while not over and played < max_legs:
+        played += 1
+        n, length = leg_start(sp, ht, fig, track, n)
+        for t in range(KINDS):
+            full[t] = 5 if t % 2 == 0 else 1
+            known[t] = 0
+        # the deck: deck_size cards of the 30; the hands: from the rest
+        for t in range(KINDS):
+            pool[t] = full[t]
+        unk = deck_size
+        for p in range(players):
+            total = 0
+            for t in range(KINDS):
+                total += pool[t]
+            # hands first, then the deck lazily from what is left: every
+            # deal of the 30 cards is equally likely either way
+            r = below(state, total)
+            hands[p] = -1
+            for t in range(KINDS):
+                if r < pool[t]:
+                    hands[p] = t
+                    pool[t] -= 1
+                    break
+                r -= pool[t]
+        player = 0
+        while not over and unk > 0:
+            if random_others:
+                over, unk, _ = _random_turn(sp, ht, fig, length, player, hands, known, pool, unk, state, spaces)
+            else:
+                kind, unk = draw_card(known, pool, unk, state)
+                over = move(sp, ht, fig, length, kind // 2, kind % 2 + 1)
+            player = (player + 1) % players
+    return over, played
+
+
 __all__ = [
     "CODES", "FENNEC", "HALF", "leg_sample", "race_sample", "KINDS", "MAX_CARDS", "NORMAL", "N_CAMELS", "PALM", "SAND", "card_spaces", "draw_card",
-    "end_state", "figure_spaces", "leg_start", "move", "rank_code", "rank_of", "track_length",
+    "end_state", "figure_spaces", "later_legs", "leg_start", "move", "rank_code", "rank_of", "track_length",
 ]

@@ -36,7 +36,8 @@ _SUBJECT = {
 }
 _ODDS = {"precision": "race odds: 95% half-width to reach (default 0.002, at least 0.001)",
          "seed": "seed of every sampled figure (default: drawn and reported)",
-         "others": "Camel Up Cards: other players' race actions in later legs, random (default) or reveal"}
+         "others": "Camel Up Cards: the other players' race actions: random (default; a random race action in this leg "
+                   "and later legs), later (this leg: the deck alone) or reveal (they only reveal)"}
 _STEP = {"step": "Camel Up Cards: the part of the turn still to play: turn (default: race action and optional bet), "
                  "race (the bet is taken: race actions alone), bet (the race action is done: a bet or pass)"}
 FIELDS["/api/odds"] = {**_SUBJECT, **_ODDS, "leg_only": "leg odds only (default false)"}
@@ -236,7 +237,7 @@ def subject(body: dict) -> Subject:
 
 def options(body: dict, sub: Subject) -> dict:
     """precision, seed and (Camel Up Cards) others."""
-    others = get_str(body, "others", choices=("random", "reveal"))
+    others = get_str(body, "others", choices=("random", "later", "reveal"))
     if others is not None and sub.game != "cards":
         raise InputError("others applies to Camel Up Cards positions only")
     step = get_str(body, "step", choices=("turn", "race", "bet"))

@@ -145,8 +145,11 @@ def cards_advice(board: str, seed: int, others: str, step: str = "turn") -> dict
 
     pos = parse_cards(board)
     best = cards_best_json(pos, cards_best(pos, seed=seed, others=others))
-    if step != "turn":
+    if pos.next:  # the race action is played (next:1): cards_best gives the bets now and pass
+        best["moves"] = [{**m, "timing": ""} for m in best["moves"]]
+    elif step != "turn":
         best["moves"] = cards_step_moves(best["moves"], step)
+    if step != "turn":
         best["step"] = step
     return {"best": best}
 

@@ -39,6 +39,8 @@ FIRST_MID = "first 3:BG 4:O 6:YW +5 -8 dice:BOW legtiles:B2"
 CARDS = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"
 CARDS_BEST = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1 legtiles:B322 bets:B5 money:2"
 CARDS_END = "cards track:nnnnnnnh 0:B 12:G 13:OW 14:Y deck:2 known:Y1 hand:G1 palm:9"
+#: the other players in this leg, exact: a 2-card deck, player 1's hand card known, player 2's unseen
+CARDS_HANDS = "cards players:3 0:BG 2:OW 3:Y deck:2 known:B1 palm:6@1 hands:G1? next:1"
 
 RACE = ["--precision", "0.05", "--threads", "1"]
 
@@ -84,12 +86,17 @@ CASES: list[tuple[str, list[str], list[str]]] = [
     ("simulate_first", ["simulate", "--edition", "first", "--players", "2", "--bots", "advisor,random",
                         "--games", "2", "--seed", "14", "--processes", "1", "-o", "{out}/first.jsonl"],
      ["first.jsonl"]),
-    # Camel Up Cards (small unknown decks: exact legs)
+    # Camel Up Cards: the other players' race actions in this leg (the default; sampled legs but
+    # CARDS_END's and CARDS_HANDS', exact); --others later: the deck alone in this leg (small
+    # unknown decks: exact legs), as the default was before the other players were modelled
     ("cards_odds", ["odds", CARDS, "--seed", "1", *RACE], []),
     ("cards_odds_json", ["odds", CARDS, "--json", "--seed", "1", *RACE], []),
     ("cards_odds_end_json", ["odds", CARDS_END, "--json", "--seed", "2", *RACE], []),
     ("cards_best", ["best", CARDS_BEST, "--seed", "3", *RACE], []),
     ("cards_best_json", ["best", CARDS_BEST, "--json", "--seed", "3", *RACE], []),
+    ("cards_odds_hands", ["odds", CARDS_HANDS, "--seed", "4", *RACE], []),
+    ("cards_odds_later", ["odds", CARDS, "--seed", "1", "--others", "later", *RACE], []),
+    ("cards_best_later", ["best", CARDS_BEST, "--seed", "3", "--others", "later", *RACE], []),
 ]
 
 _SCHEMA = re.compile(r'"schema": (?:[0-9]+|"[^"]*"), |, "schema": (?:[0-9]+|"[^"]*")')
