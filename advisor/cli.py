@@ -50,8 +50,9 @@ def _bots_help(cards: bool = True) -> str:
 
 
 _JSON_HELP = "print one JSON object (see the README section \"Machine output\")"
-_OTHERS_HELP = ("Camel Up Cards: the other players' race actions: random (default: a random race action in this "
-                "leg and later legs), later (this leg: the deck alone; later legs random) or reveal (they only reveal)")
+_OTHERS_HELP = ("Camel Up Cards: the other players' race actions: random (a random race action in this leg and later "
+                "legs; the default of best), later (this leg: the deck alone; later legs random; the default of odds) "
+                "or reveal (they only reveal)")
 _RULES_HELP = ("a rule variant (house rule): a JSON file such as {\"name\": \"house\", \"money_floor\": null} "
                "or inline key=value pairs such as 'name=house money_floor=none pile_payouts=8,5,3,1' "
                "(see the README section \"Rule variants\")")
@@ -507,13 +508,14 @@ def _cards_text(args: argparse.Namespace) -> str | None:
 
 def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
     from .cards import cards_odds, format_cards_odds, parse_cards
+    from .cards.odds import ODDS_OTHERS
 
     from .sampling import kernel_threads
 
     pos = parse_cards(text)
     with kernel_threads(args.threads):
         odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, precision=args.precision,
-                          seed=args.seed, others=args.others or "random", race=not args.leg_only)
+                          seed=args.seed, others=args.others or ODDS_OTHERS, race=not args.leg_only)
     if args.json:
         from .jsonout import cards_odds_json
 
@@ -586,6 +588,7 @@ def _is_file(text: str) -> bool:
 
 def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     from .cards import cards_best, format_cards_advice, parse_cards
+    from .cards.odds import ADVICE_OTHERS
 
     if args.player:
         raise AdvisorError(f"--player {args.player}: a Camel Up Cards position is written from the advised player's "
@@ -599,7 +602,7 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
 
     pos = parse_cards(text)
     with kernel_threads(args.threads):
-        frame = cards_best(pos, seed=args.seed, others=args.others or "random", precision=args.precision)
+        frame = cards_best(pos, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision)
     if args.json:
         from .jsonout import cards_best_json
 
@@ -619,6 +622,7 @@ def _cmd_best_cards_record(args: argparse.Namespace) -> int:
     advice before action T of a Camel Up Cards game, from player P's view
     (default: the player to act)."""
     from .cards import format_cards_advice
+    from .cards.odds import ADVICE_OTHERS
     from .cards.play import step_advice
     from .cards.record import iter_cards_records, replay_cards
     from .files import check_input
@@ -655,7 +659,7 @@ def _cmd_best_cards_record(args: argparse.Namespace) -> int:
     if player >= state.setup.players:
         raise AdvisorError(f"--player {player}: the game has {state.setup.players} players")
     with kernel_threads(args.threads):
-        frame = step_advice(state, player, seed=args.seed, others=args.others or "random", precision=args.precision,
+        frame = step_advice(state, player, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision,
                             progress=None)
     if args.json:
         from .jsonout import cards_best_json

@@ -16,13 +16,21 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from advisor.cards import cards_best, cards_odds, parse_cards
+from advisor.cards import cards_best, parse_cards
+from advisor.cards import cards_odds as advisor_cards_odds
 from advisor.cards.advice import bets
 from advisor.cards.odds import code_ranks, kernel_state, others_exact, race_ranks
 from advisor.errors import AdvisorError, PositionError
 from advisor.kernels.cards import CODES, KINDS
 from advisor.kernels.cards_others import leg_others_exact, leg_others_sample
 from advisor.kernels.ranks import rank_codes
+
+
+def cards_odds(position, **options):
+    """The odds under the model this module tests (the other players' race
+    actions in this leg): ``others="random"`` unless given (the odds'
+    default is the deck's leg, ``"later"``; the advice's is ``"random"``)."""
+    return advisor_cards_odds(position, **{"others": "random", **options})
 
 try:  # tests/ as a plain directory or as a package
     from . import naive_cards as N
@@ -281,10 +289,14 @@ def test_others_model_in_the_json_outputs():
     from advisor.jsonout import cards_best_json, cards_odds_json
 
     text = "cards 0:BG 2:OW 3:Y deck:1 known:B1"
-    data = cards_odds_json(cards_odds(text, seed=1, race=False))
+    data = cards_odds_json(cards_odds(text, seed=1, race=False, others="random"))
     assert data["others_model"] == {"this_leg": "random", "later_legs": "random"}
+    data = cards_odds_json(advisor_cards_odds(text, seed=1, race=False))  # the odds' default: the deck's leg
+    assert data["others_model"] == {"this_leg": "reveal", "later_legs": "random"}
     data = cards_odds_json(cards_odds(text, seed=1, race=False, others="later"))
     assert data["others_model"] == {"this_leg": "reveal", "later_legs": "random"}
+    best = cards_best_json(parse_cards(text), cards_best(text, seed=1, precision=0.05))  # the advice's default
+    assert best["others_model"] == {"this_leg": "random", "later_legs": "random"}
     pos = parse_cards(text)
     best = cards_best_json(pos, cards_best(pos, seed=1, others="reveal", precision=0.05))
     assert best["others"] == "reveal" and best["others_model"] == {"this_leg": "reveal", "later_legs": "reveal"}
@@ -433,13 +445,17 @@ def test_cli(capsys):
 
     from advisor import cli
 
-    code = cli.main(["odds", "--json", "--leg-only", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:2",
-                     "known:B1"])
+    code = cli.main(["odds", "--json", "--leg-only", "--seed", "1", "--others", "random", "cards", "0:BG", "2:OW",
+                     "3:Y", "deck:2", "known:B1"])
     out = capsys.readouterr()
     assert code == 0
     data = json.loads(out.out)
     assert data["others_model"] == {"this_leg": "random", "later_legs": "random"} and data["leg_samples"] == 0
-    code = cli.main(["odds", "--leg-only", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:2", "known:B1"])
+    code = cli.main(["odds", "--json", "--leg-only", "--seed", "1", "cards", "0:BG", "2:OW", "3:Y", "deck:2",
+                     "known:B1"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["others_model"]["this_leg"] == "reveal"
+    code = cli.main(["odds", "--leg-only", "--seed", "1", "--others", "random", "cards", "0:BG", "2:OW", "3:Y",
+                     "deck:2", "known:B1"])
     text = capsys.readouterr().out
     assert code == 0 and "the other players' race actions at random" in text
     assert cli.main(["odds", "--others", "smart", "cards", "0:BGOWY"]) == 2

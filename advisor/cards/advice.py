@@ -40,7 +40,7 @@ import numpy as np
 
 from ..errors import AdvisorError
 from .odds import (
-    OTHERS, OTHERS_EXACT_CARDS, KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution,
+    ADVICE_OTHERS, OTHERS, OTHERS_EXACT_CARDS, KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution,
     others_exact, others_model, race_dict, race_ranks, races_to_precision,
 )
 from ..explain import sort_by_ev
@@ -165,7 +165,7 @@ def _ends_surely(dist: np.ndarray) -> bool:
     return float(dist[1::2].sum()) > 1 - 1e-12
 
 
-def cards_best(position: CardsPosition | str, *, seed: int | None = None, others: str = "random",
+def cards_best(position: CardsPosition | str, *, seed: int | None = None, others: str = ADVICE_OTHERS,
                precision: float = 0.002, progress: bool | None = None):
     """Every legal turn (race action and optional bet) with its EV, as a
     pandas DataFrame sorted by EV (highest first).  The position's race

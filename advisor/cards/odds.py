@@ -17,7 +17,8 @@ cores).  That is the leg with ``others="reveal"`` (and ``"later"``): the
 deck alone, as if every player revealed.
 
 **The other players in the current leg** (``others="random"``, the
-default).  The rest of the leg is played turn by turn from the player whose
+advice's default, :data:`ADVICE_OTHERS`; the odds' default,
+:data:`ODDS_OTHERS`, is ``"later"``: the deck alone in this leg).  The rest of the leg is played turn by turn from the player whose
 race action comes next (``next:``, default the advised player, 0),
 clockwise, until the deck is empty or the race is over.  Each other player
 chooses their race action at random, as in later legs (one model for the
@@ -44,8 +45,8 @@ leg_start`), a race deck of ``decksize`` cards dealt from all 30 and one
 hand card per player from the rest.  Players then choose their race action
 at random among those open to them (reveal; play the hand card, which moves
 its camel 1; place a figure beside the track on a random legal space):
-``others="random"`` (the default; the current leg as above) and
-``others="later"`` (the current leg: the deck alone).  ``others="reveal"``:
+``others="random"`` (the advice's default; the current leg as above) and
+``others="later"`` (the odds' default; the current leg: the deck alone).  ``others="reveal"``:
 they only reveal, in this leg and later ones.
 Race odds are sampled (exact when the race must end in this leg), by
 default until every P(win) and P(last) has a 95% half-width below
@@ -68,7 +69,7 @@ from ..errors import AdvisorError
 from .position import CAMELS, UNKNOWN_HAND, CardsPosition, parse_cards
 
 __all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "EXACT_STATES_BY_FIRST", "OTHERS",
-           "OTHERS_EXACT_CARDS", "OTHERS_EXACT_STATES", "kernel_state"]
+           "OTHERS_EXACT_CARDS", "OTHERS_EXACT_STATES", "ODDS_OTHERS", "ADVICE_OTHERS", "kernel_state"]
 
 #: The rest of a leg is enumerated exactly unless the merged enumeration
 #: would reach more than this many (board, deck state) pairs after some
@@ -101,6 +102,13 @@ OTHERS_EXACT_CARDS = 2
 OTHERS_EXACT_STATES = 200_000
 #: The other players' models (``others=``): (this leg, later legs) random?
 OTHERS = {"random": (True, True), "later": (False, True), "reveal": (False, False)}
+#: The default models: the odds are the deck's in this leg (what the cards
+#: can do: the rules' information model, and the figures other calculators
+#: give), the other players choosing at random in later legs; the advice
+#: also has them choose at random in this leg, which changes the decision
+#: (README, "The model").
+ODDS_OTHERS = "later"
+ADVICE_OTHERS = "random"
 #: Races in the first round when sampling to a precision: a quarter of what
 #: the target needs if a probability were 1/2, within these bounds.
 FIRST_RACES = (1_000, 20_000)
@@ -431,10 +439,11 @@ def others_model(others: str) -> dict:
 
 
 def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg_samples: int | None = None,
-               precision: float = 0.002, seed: int | None = None, others: str = "random",
+               precision: float = 0.002, seed: int | None = None, others: str = ODDS_OTHERS,
                race: bool = True) -> CardsOdds:
-    """Leg and race odds (see the module docstring for the model).
-    Race odds are simulated until every P(win) and P(last) has a 95%
+    """Leg and race odds (see the module docstring for the model; by
+    default, :data:`ODDS_OTHERS`, the deck's leg and the other players
+    choosing at random in later legs).  Race odds are simulated until every P(win) and P(last) has a 95%
     half-width below ``precision`` (default 0.002: +-0.2 percentage points),
     or with exactly ``samples`` races; ``leg_samples``: sample the leg even
     when it could be enumerated; ``race=False``: the leg only (the race

@@ -37,6 +37,7 @@ from ..errors import AdvisorError
 from ..play import CHANCE, SEAT, Table, history_rng, run_table, short_text
 from ..scoresheet import record_seats
 from .actions import BET_KINDS, RACE_KINDS, CardsAction, parse_card_list
+from .odds import ADVICE_OTHERS
 from .game import FULL_CARDS, CardsGame, CardsSetup, CardsState, apply, legal_actions, overall_payouts, ranking
 from .position import CAMELS
 
@@ -507,7 +508,7 @@ def format_cards_scores(record: Sequence[dict], state: CardsState, names: Sequen
 
 
 def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precision: float | None = None,
-                others: str = "random", progress: bool | None = None):
+                others: str = ADVICE_OTHERS, progress: bool | None = None):
     """The advisor's ranking for ``player`` at the step of the turn they
     are at, from their view (:func:`advisor.cards.steps.step_advice`);
     ``precision`` by default the table's."""

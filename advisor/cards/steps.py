@@ -34,6 +34,7 @@ import dataclasses
 
 from ..errors import AdvisorError
 from .game import CardsState, legal_actions
+from .odds import ADVICE_OTHERS
 
 __all__ = ["step_advice", "step_values"]
 
@@ -43,7 +44,7 @@ def _turn_start(state: CardsState, player: int) -> bool:
 
 
 def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precision: float = 0.002,
-                others: str = "random", progress: bool | None = None):
+                others: str = ADVICE_OTHERS, progress: bool | None = None):
     """The advisor's ranking for ``player`` from their view of ``state``
     (:meth:`~advisor.cards.game.CardsState.view`, then its position: their
     cards and holdings, nothing hidden from them), for the step of the turn
@@ -79,7 +80,7 @@ def _first_step(row) -> str:
     return row.bet if row.bet and row.timing in ("before", "either") else row.race
 
 
-def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0.002, others: str = "random"):
+def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0.002, others: str = ADVICE_OTHERS):
     """Every legal action of the player to act at this step of ``state``,
     valued from their view (module text): a pandas DataFrame, best first,
     with columns ``action``, ``ev`` (the action with the best way to finish

@@ -36,8 +36,9 @@ _SUBJECT = {
 }
 _ODDS = {"precision": "race odds: 95% half-width to reach (default 0.002, at least 0.001)",
          "seed": "seed of every sampled figure (default: drawn and reported)",
-         "others": "Camel Up Cards: the other players' race actions: random (default; a random race action in this leg "
-                   "and later legs), later (this leg: the deck alone) or reveal (they only reveal)"}
+         "others": "Camel Up Cards: the other players' race actions: random (a random race action in this leg and "
+                   "later legs; the default of the advice), later (this leg: the deck alone; the default of the odds) "
+                   "or reveal (they only reveal)"}
 _STEP = {"step": "Camel Up Cards: the part of the turn still to play: turn (default: race action and optional bet), "
                  "race (the bet is taken: race actions alone), bet (the race action is done: a bet or pass)"}
 FIELDS["/api/odds"] = {**_SUBJECT, **_ODDS, "leg_only": "leg odds only (default false)"}
@@ -243,8 +244,7 @@ def options(body: dict, sub: Subject) -> dict:
     step = get_str(body, "step", choices=("turn", "race", "bet"))
     if step is not None and sub.game != "cards":
         raise InputError("step applies to Camel Up Cards positions only")
-    return {"precision": get_precision(body), "seed": get_seed(body), "others": others or "random",
-            "step": step or "turn"}
+    return {"precision": get_precision(body), "seed": get_seed(body), "others": others, "step": step or "turn"}
 
 
 # --------------------------------------------------------------------------

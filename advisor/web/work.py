@@ -123,28 +123,34 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
     return {"best": best_json(st, frame, assumptions)}
 
 
-def cards_leg(board: str, seed: int, others: str) -> dict:
+def cards_leg(board: str, seed: int, others: str | None) -> dict:
+    """``camelup odds --json --leg-only`` for a Camel Up Cards position
+    (``others`` None: the odds' default)."""
     from ..cards import cards_odds
+    from ..cards.odds import ODDS_OTHERS
     from ..jsonout import cards_odds_json
 
-    return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others, race=False))}
+    return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS, race=False))}
 
 
-def cards_race(board: str, seed: int, others: str) -> dict:
+def cards_race(board: str, seed: int, others: str | None) -> dict:
     from ..cards import cards_odds
+    from ..cards.odds import ODDS_OTHERS
     from ..jsonout import cards_odds_json
 
-    return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others))}
+    return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS))}
 
 
-def cards_advice(board: str, seed: int, others: str, step: str = "turn") -> dict:
-    """``camelup best --json`` for a Camel Up Cards position; ``step`` is
-    the part of a turn still to play (:func:`cards_step_moves`)."""
+def cards_advice(board: str, seed: int, others: str | None, step: str = "turn") -> dict:
+    """``camelup best --json`` for a Camel Up Cards position (``others``
+    None: the advice's default); ``step`` is the part of a turn still to
+    play (:func:`cards_step_moves`)."""
     from ..cards import cards_best, parse_cards
+    from ..cards.odds import ADVICE_OTHERS
     from ..jsonout import cards_best_json
 
     pos = parse_cards(board)
-    best = cards_best_json(pos, cards_best(pos, seed=seed, others=others))
+    best = cards_best_json(pos, cards_best(pos, seed=seed, others=others or ADVICE_OTHERS))
     if pos.next:  # the race action is played (next:1): cards_best gives the bets now and pass
         best["moves"] = [{**m, "timing": ""} for m in best["moves"]]
     elif step != "turn":

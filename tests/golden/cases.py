@@ -86,16 +86,17 @@ CASES: list[tuple[str, list[str], list[str]]] = [
     ("simulate_first", ["simulate", "--edition", "first", "--players", "2", "--bots", "advisor,random",
                         "--games", "2", "--seed", "14", "--processes", "1", "-o", "{out}/first.jsonl"],
      ["first.jsonl"]),
-    # Camel Up Cards: the other players' race actions in this leg (the default; sampled legs but
-    # CARDS_END's and CARDS_HANDS', exact); --others later: the deck alone in this leg (small
-    # unknown decks: exact legs), as the default was before the other players were modelled
+    # Camel Up Cards: the odds of the deck's leg (the odds' default, --others later: small unknown
+    # decks give exact legs); the advice with the other players' race actions in this leg (its
+    # default, --others random: sampled legs but CARDS_END's, exact), and the same for the odds
+    # (CARDS_HANDS': exact); best --others later: the advice as it was before they were modelled
     ("cards_odds", ["odds", CARDS, "--seed", "1", *RACE], []),
     ("cards_odds_json", ["odds", CARDS, "--json", "--seed", "1", *RACE], []),
     ("cards_odds_end_json", ["odds", CARDS_END, "--json", "--seed", "2", *RACE], []),
     ("cards_best", ["best", CARDS_BEST, "--seed", "3", *RACE], []),
     ("cards_best_json", ["best", CARDS_BEST, "--json", "--seed", "3", *RACE], []),
-    ("cards_odds_hands", ["odds", CARDS_HANDS, "--seed", "4", *RACE], []),
-    ("cards_odds_later", ["odds", CARDS, "--seed", "1", "--others", "later", *RACE], []),
+    ("cards_odds_hands", ["odds", CARDS_HANDS, "--seed", "4", "--others", "random", *RACE], []),
+    ("cards_odds_random", ["odds", CARDS, "--seed", "1", "--others", "random", *RACE], []),
     ("cards_best_later", ["best", CARDS_BEST, "--seed", "3", "--others", "later", *RACE], []),
 ]
 
