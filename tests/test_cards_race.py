@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from advisor.cards import cards_odds, parse_cards
-from advisor.cards.odds import kernel_state, race_ranks
+from advisor.cards.odds import ADVICE_OTHERS, kernel_state, race_ranks
 
 try:
     from . import naive_cards as N
@@ -195,6 +195,7 @@ def test_best_reports_its_race_odds_to_the_precision(capsys):
     for entry in data["race"].values():
         assert set(entry) == RACE_KEYS
         assert Z95 * max(entry["win_se"], entry["lose_se"]) <= 0.01
-    odds = cards_odds("cards 0:BGOWY hand:Y2", seed=2, precision=0.01)
-    assert data["race_samples"] == odds.race_samples  # the same races as the odds
+    # the same races as the odds under the advice's model of the other players
+    odds = cards_odds("cards 0:BGOWY hand:Y2", seed=2, precision=0.01, others=ADVICE_OTHERS)
+    assert data["race_samples"] == odds.race_samples
     assert data["race"]["Y"]["win"] == pytest.approx(float(odds.win[CAMELS.index("Y")]), abs=1e-12)
