@@ -265,11 +265,11 @@ def _count_ends(p0, p1, node_start, node_mask, ends, ent_state, ent_off, vals, n
 
 @njit
 def _merge_children(c0, c1, order, sorted_e, node_start, ent_state, ent_off, vals, ncur, nnext, nf, side0,
-                    dstep, l_size, l_fold, f_row, f_table, l_mask, cur_left, mup, top, width):
+                    dstep, l_size, l_fold, f_row, f_table, l_mask, cur_left, mup, width):
     """Build the boards after, children ``c0 .. c1 - 1``, one at a time: the
     moves into each gathered and merged by deck state in a dense
-    accumulator, then the pair states with ``top`` unknown cards left
-    folded.  Returns ``(states, offsets into values, values, entries per
+    accumulator, then the pair states with the moment's number of unknown
+    cards left folded (``l_fold``).  Returns ``(states, offsets into values, values, entries per
     child, kinds each child may reveal, kept)``: ``kept`` the (board, deck
     state) pairs, the pair states folded included."""
     nfull = nf * nnext
@@ -327,7 +327,7 @@ def _merge_children(c0, c1, order, sorted_e, node_start, ent_state, ent_off, val
                         u = cur_left[l] - 1
                         for i in range(l_size[l2]):
                             buf[slot + i] += vals[off + mup[u, i, t]]
-        # fold the pair states with ``top`` unknown cards left (a row of
+        # fold the pair states with the moment's unknown cards left (a row of
         # the fold table each)
         n_touched = nt
         for q in range(n_touched):
@@ -612,8 +612,7 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
         for k in prange(n_parts):
             st, of, vl, cnt, msk, kp = _merge_children(cut[k], cut[k + 1], order, sorted_e, node_start, ent_state,
                                                        ent_off, vals, ncur, nnext, nf, side0, dstep, l_size,
-                                                       l_fold, f_row, f_table, l_mask, cur_left, mup, top,
-                                                       width)
+                                                       l_fold, f_row, f_table, l_mask, cur_left, mup, width)
             p_state[k] = st
             p_off[k] = of
             p_vals[k] = vl
