@@ -39,7 +39,7 @@ import numpy as np
 
 from .state import GameState
 
-__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "PortfolioBot", "BOTS", "make_bot",
+__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "PortfolioBot", "MarginBot", "BOTS", "make_bot",
            "order", "first", "first_accepted", "ask"]
 
 
@@ -276,9 +276,126 @@ class PortfolioRiskBot(PortfolioBot):
         super().__init__(precision, portfolio=False)
 
 
+class MarginBot(RivalBot):
+    """``rival`` playing for the margin over the best other player, by
+    ingredients that can each be switched off (to measure it):
+
+    * ``infer``: the others' face-down overall cards inferred from what the
+      bot has seen of the game (:class:`advisor.inference.SeenCards`, one
+      memory per bot: a bot plays one seat of one game), in every figure
+      (the bot's own cards' places on the piles, the others' hands and
+      standing);
+    * ``risk``: minus ``lam / 2 * Var(X)`` of the action's payout ``X``,
+      ``lam`` the risk attitude of the margin and the legs left
+      (:func:`advisor.standing.attitude`): careful when ahead, gambling
+      when behind, more so as the end nears;
+    * ``cov``: minus ``lam * Cov(X, H)``, ``H`` the bot's holdings (leg
+      bets and overall cards, over the joint distribution of this leg's
+      order and the race's winner and last camel:
+      :class:`advisor.portfolio.Portfolio`) less, with ``rival_cov``, the
+      holdings of the best other player: diversify when ahead, concentrate
+      when behind, and bet on what the leader does not when behind;
+    * ``threat``: the others' gains (``rival``'s term) weighted by how much
+      each threatens the bot's win (:func:`advisor.standing.threat`: the
+      best other the most, a player far behind not at all) instead of
+      their mean;
+    * ``wealth``: the margin counted in expected wealth (money and what the
+      placed bets are expected to pay, :func:`advisor.standing.wealth`);
+      else in money;
+    * ``endgame``: when the race surely ends in this leg, the exact share
+      of first place of each action (:func:`advisor.portfolio.endgame_shares`),
+      the score breaking ties.
+    """
+
+    name = "margin"
+    summary = "rival playing for the margin over the best other: inferred cards, risk and covariance of the margin, exact endgame"
+
+    def __init__(self, precision: float = 0.02, weight: float | None = None, infer: bool = True, risk: bool = True,
+                 cov: bool = True, rival_cov: bool = True, threat: bool = True, wealth: bool = True,
+                 endgame: bool = True, table=None):
+        super().__init__(precision, weight)
+        from .standing import LOGISTIC
+
+        self.infer, self.risk, self.cov, self.rival_cov = infer, risk, cov, rival_cov
+        self.threat, self.wealth, self.endgame = threat, wealth, endgame
+        self.table = LOGISTIC if table is None else table
+        self.seen = None
+        if infer:
+            from .inference import SeenCards
+
+            self.seen = SeenCards()
+
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
+        from .valuation import fast_values
+
+        if self.seen is not None:
+            state = self.seen.update(state, player)
+        from .standing import legs_left, standings, threat
+
+        values = fast_values(state, player, precision=self.precision, rivals=True)
+        others = state.n_players - 1
+        weight = 1 / others if self.weight is None else self.weight
+        ctx = values.context
+        standing = None
+        if self.threat or self.risk or self.cov:
+            standing = standings(ctx, self.wealth), legs_left(ctx.race())
+        if self.threat:
+            w = threat(standing[0], player, standing[1], self.table)
+            scores = values.ev - weight * others * sum(w[q] * values.gains[q] for q in range(len(w)) if q != player)
+        else:
+            scores = values.scores(rivals_weight=weight * others)
+        if self.risk or self.cov:
+            scores = scores - self.penalties(values, *standing)
+        if self.endgame:
+            from .portfolio import endgame_shares, race_ends_now
+
+            if race_ends_now(ctx):
+                shares = endgame_shares(ctx, values.actions, values.tables)
+                ranks = sorted(range(len(scores)), key=lambda i: (-shares[i], -scores[i]))
+                return [(values.actions[i], float(shares[i])) for i in ranks]
+        return order(values.actions, scores)
+
+    def observe(self, state: GameState, player: int) -> None:
+        """Take in ``player``'s view at another player's turn (a host's
+        courtesy: :func:`advisor.simulate.play_game` shows every view; the
+        inferred cards are then read from the board they were placed on)."""
+        if self.seen is not None:
+            self.seen.observe(state, player)
+
+    def penalties(self, values, standing: list[float], legs: float) -> np.ndarray:
+        """Per action, ``lam / 2 * var`` (``risk``) plus ``lam * cov``
+        (``cov``) in coins, from the valuation ``values``, the players'
+        ``standing`` (:func:`advisor.standing.standings`) and the ``legs``
+        left."""
+        from .portfolio import Portfolio, joint_counts
+        from .standing import attitude, margin, rival_holdings
+
+        ctx = values.context
+        d, top = margin(ctx, values=standing)
+        lam = attitude(d, legs, self.table)
+        out = np.zeros(len(values.actions))
+        if not lam:
+            return out
+        against = rival_holdings(ctx, top, ctx.rank_code_table()) if self.cov and self.rival_cov else None
+        book = Portfolio(ctx, joint_counts(ctx.pos), against)
+        var, cov = np.zeros(len(out)), np.zeros(len(out))
+        for i, action in enumerate(values.actions):
+            if not action.startswith("tile:"):
+                var[i], cov[i] = book.of(action)
+        if values.tables is not None and values.tables.placements:
+            index = {a: i for i, a in enumerate(values.actions)}
+            rows = [index[f"tile:{sign}{space}"] for space, sign in values.tables.placements]
+            var[rows], cov[rows] = book.of_tiles(values.tables.orders)
+        if self.risk:
+            out += lam / 2 * var
+        if self.cov:
+            out += lam * cov
+        return out
+
+
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot,
         "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot,
-        "portfolio-end": PortfolioEndBot}
+        "portfolio-end": PortfolioEndBot, "margin": MarginBot}
 
 
 def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) -> list[tuple[str, float]]:
