@@ -314,11 +314,9 @@ class MarginBot(RivalBot):
                  cov: bool = True, rival_cov: bool = True, threat: bool = True, wealth: bool = True,
                  endgame: bool = True, table=None):
         super().__init__(precision, weight)
-        from .standing import LOGISTIC
-
         self.infer, self.risk, self.cov, self.rival_cov = infer, risk, cov, rival_cov
         self.threat, self.wealth, self.endgame = threat, wealth, endgame
-        self.table = LOGISTIC if table is None else table
+        self.table = table  # None: the edition's (advisor.standing.LOGISTIC)
         self.seen = None
         if infer:
             from .inference import SeenCards
@@ -330,17 +328,18 @@ class MarginBot(RivalBot):
 
         if self.seen is not None:
             state = self.seen.update(state, player)
-        from .standing import legs_left, standings, threat
+        from .standing import legs_left, standings, table_of, threat
 
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1
         weight = 1 / others if self.weight is None else self.weight
         ctx = values.context
+        table = table_of(ctx.ed) if self.table is None else self.table
         standing = None
         if self.threat or self.risk or self.cov:
-            standing = standings(ctx, self.wealth), legs_left(ctx.race())
+            standing = standings(ctx, self.wealth), legs_left(ctx.race()), table
         if self.threat:
-            w = threat(standing[0], player, standing[1], self.table)
+            w = threat(standing[0], player, standing[1], table)
             scores = values.ev - weight * others * sum(w[q] * values.gains[q] for q in range(len(w)) if q != player)
         else:
             scores = values.scores(rivals_weight=weight * others)
@@ -362,17 +361,17 @@ class MarginBot(RivalBot):
         if self.seen is not None:
             self.seen.observe(state, player)
 
-    def penalties(self, values, standing: list[float], legs: float) -> np.ndarray:
+    def penalties(self, values, standing: list[float], legs: float, table) -> np.ndarray:
         """Per action, ``lam / 2 * var`` (``risk``) plus ``lam * cov``
         (``cov``) in coins, from the valuation ``values``, the players'
-        ``standing`` (:func:`advisor.standing.standings`) and the ``legs``
-        left."""
+        ``standing`` (:func:`advisor.standing.standings`), the ``legs``
+        left and the logistic's rows ``table``."""
         from .portfolio import Portfolio, joint_counts
         from .standing import attitude, margin, rival_holdings
 
         ctx = values.context
         d, top = margin(ctx, values=standing)
-        lam = attitude(d, legs, self.table)
+        lam = attitude(d, legs, table)
         out = np.zeros(len(values.actions))
         if not lam:
             return out
@@ -393,9 +392,29 @@ class MarginBot(RivalBot):
         return out
 
 
+def _one_ingredient(cls: str, name: str, ingredient: str, what: str):
+    """A ``margin`` bot with one ingredient on (and the margin counted in
+    expected wealth): to measure it alone against ``rival``."""
+    switches = {"infer": False, "risk": False, "cov": False, "threat": False, "endgame": False, ingredient: True}
+
+    def __init__(self, precision: float = 0.02):
+        MarginBot.__init__(self, precision, **switches)
+
+    return type(cls, (MarginBot,),
+                {"name": name, "summary": f"margin with {what} only, to measure it", "__init__": __init__,
+                 "__doc__": f"``margin`` with {what} only (:class:`MarginBot` ``{ingredient}=True``, the others off)."})
+
+
+MarginRiskBot = _one_ingredient("MarginRiskBot", "margin-risk", "risk", "its risk term")
+MarginCovBot = _one_ingredient("MarginCovBot", "margin-cov", "cov", "its covariance term")
+MarginThreatBot = _one_ingredient("MarginThreatBot", "margin-threat", "threat", "its threat weights")
+MarginInferBot = _one_ingredient("MarginInferBot", "margin-infer", "infer", "its inferred face-down cards")
+MarginEndBot = _one_ingredient("MarginEndBot", "margin-end", "endgame", "its exact endgame")
+
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot,
         "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot,
-        "portfolio-end": PortfolioEndBot, "margin": MarginBot}
+        "portfolio-end": PortfolioEndBot, "margin": MarginBot, "margin-risk": MarginRiskBot, "margin-cov": MarginCovBot,
+        "margin-threat": MarginThreatBot, "margin-infer": MarginInferBot, "margin-end": MarginEndBot}
 
 
 def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) -> list[tuple[str, float]]:

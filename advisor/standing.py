@@ -49,15 +49,20 @@ import numpy as np
 
 from .overall import PILES
 
-__all__ = ["pile_payouts", "wealth", "standings", "margin", "threat", "attitude", "logistic", "legs_left",
+__all__ = ["pile_payouts", "wealth", "standings", "margin", "threat", "attitude", "logistic", "table_of", "legs_left",
            "rival_holdings", "LOGISTIC"]
 
-#: ``(legs left, a, b)``: the logistic chance of winning at margin ``D``
-#: of expected wealth, ``1 / (1 + exp(-(a + b D)))``, at that many legs left
-#: (this one included); between two rows it is read linearly, past the
-#: last row as the last.
-LOGISTIC = ((1.10, -0.431, 0.392), (1.49, -0.544, 0.329), (2.14, -0.614, 0.263), (2.99, -0.569, 0.239),
-            (4.26, -0.670, 0.210), (5.58, -0.856, 0.176))
+#: Per edition, ``(legs left, a, b)`` rows: the logistic chance of winning
+#: at margin ``D`` of expected wealth, ``1 / (1 + exp(-(a + b D)))``, at
+#: that many legs left (this one included), fitted on 4-player games of
+#: ``rival`` bots (``benchmarks/fit_standing.py``, README); between two rows
+#: it is read linearly, before the first and past the last as those.
+LOGISTIC = {
+    "second": ((1.10, -0.431, 0.392), (1.49, -0.544, 0.329), (2.14, -0.614, 0.263), (2.99, -0.569, 0.239),
+               (4.26, -0.670, 0.210), (5.58, -0.856, 0.176)),
+    "first": ((1.05, -0.656, 0.388), (1.50, -0.616, 0.315), (2.16, -0.638, 0.269), (3.01, -0.639, 0.253),
+              (4.40, -0.825, 0.195), (5.11, -0.744, 0.183)),
+}
 
 
 def pile_payouts(ctx, player: int) -> tuple[np.ndarray, np.ndarray]:
@@ -123,17 +128,17 @@ def margin(ctx, use_wealth: bool = True, values: list[float] | None = None) -> t
     return values[ctx.player] - values[best], best
 
 
-def threat(values: list[float], player: int, legs: float, table=None) -> np.ndarray:
+def threat(values: list[float], player: int, legs: float, table) -> np.ndarray:
     """How much each other player's gain costs ``player``, as weights
     summing to 1 (0 for ``player``): ``w_q`` proportional to ``1 - s_q``,
     ``s_q = 1 / (1 + exp(-b (W - W_q)))`` the chance of finishing ahead of
     ``q`` at the margin ``W - W_q`` of their standings ``values``, ``b`` of
-    :data:`LOGISTIC` at ``legs`` legs left.  The chance of winning is about
+    ``table`` (:func:`table_of`) at ``legs`` legs left.  The chance of winning is about
     the product of the ``s_q``, whose change by ``q``'s gain ``x`` is
     ``-b (1 - s_q) x`` relatively: a player far behind costs nothing, the
     best other the most; level players weigh the same (the mean of the
     others' gains)."""
-    _, b = logistic(legs, LOGISTIC if table is None else table)
+    _, b = logistic(legs, table)
     w = np.zeros(len(values))
     for q, v in enumerate(values):
         if q != player:
@@ -147,17 +152,25 @@ def legs_left(race) -> float:
     return float((np.arange(1, legs.size + 1) * legs).sum() / max(legs.sum(), 1e-12))
 
 
-def logistic(legs: float, table=LOGISTIC) -> tuple[float, float]:
-    """``(a, b)`` of :data:`LOGISTIC` at ``legs`` legs left (linear between rows)."""
+def table_of(rules) -> tuple:
+    """The rows of :data:`LOGISTIC` for ``rules`` (an edition, or a variant
+    of one: its edition's)."""
+    return LOGISTIC[rules.name]
+
+
+def logistic(legs: float, table) -> tuple[float, float]:
+    """``(a, b)`` of the rows ``table`` (:func:`table_of`) at ``legs``
+    legs left (linear between rows)."""
     xs = np.array([row[0] for row in table])
     a = float(np.interp(legs, xs, [row[1] for row in table]))
     b = float(np.interp(legs, xs, [row[2] for row in table]))
     return a, b
 
 
-def attitude(d: float, legs: float, table=LOGISTIC) -> float:
+def attitude(d: float, legs: float, table) -> float:
     """The risk attitude ``lam = b (2 u(d) - 1)`` (per coin) at margin ``d``
-    with ``legs`` legs left (module text)."""
+    with ``legs`` legs left, ``table`` the rows of :func:`table_of`
+    (module text)."""
     a, b = logistic(legs, table)
     u = 1.0 / (1.0 + np.exp(-(a + b * d)))
     return float(b * (2 * u - 1))

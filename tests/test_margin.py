@@ -18,7 +18,7 @@ from advisor.inference import SeenCards, card_features, placements
 from advisor.portfolio import Portfolio, joint_counts
 from advisor.simulate import play_game
 from advisor.standing import (LOGISTIC, attitude, legs_left, logistic, margin, pile_payouts, rival_holdings, standings,
-                              threat, wealth)
+                              table_of, threat, wealth)
 from advisor.valuation import fast_values, shared_race_odds
 
 # 1st edition, B on 15 and G on 16, O Y W on 14, the B and G dice left: the
@@ -81,18 +81,24 @@ def test_pile_payouts_by_hand():
     assert wealth(ctx, 1) == pytest.approx(6.0 + 8.0)
 
 
+TABLE = ((1.0, -0.5, 0.4), (3.0, -1.0, 0.2))
+
+
 def test_attitude_by_hand():
-    a, b = LOGISTIC[0][1], LOGISTIC[0][2]
-    assert logistic(LOGISTIC[0][0]) == (pytest.approx(a), pytest.approx(b))
-    assert logistic(0.5) == logistic(LOGISTIC[0][0])  # before the first row: the first row
-    assert logistic(99.0) == (pytest.approx(LOGISTIC[-1][1]), pytest.approx(LOGISTIC[-1][2]))
-    mid = (LOGISTIC[0][0] + LOGISTIC[1][0]) / 2
-    assert logistic(mid) == (pytest.approx((a + LOGISTIC[1][1]) / 2), pytest.approx((b + LOGISTIC[1][2]) / 2))
-    u = 1 / (1 + math.exp(-(a + b * 13)))
-    assert attitude(13, 1.0) == pytest.approx(b * (2 * u - 1))
-    assert attitude(-a / b, 1.0) == pytest.approx(0.0, abs=1e-12)  # where the chance of winning is 1/2
-    assert 0 < attitude(40, 1.0) < b and -b < attitude(-40, 1.0) < 0
-    assert attitude(0.0, 1.0) < 0  # level with the best of 3 others: behind the even chance
+    assert logistic(1.0, TABLE) == (-0.5, 0.4)
+    assert logistic(0.5, TABLE) == (-0.5, 0.4)  # before the first row: the first row
+    assert logistic(9.0, TABLE) == (-1.0, 0.2)
+    assert logistic(2.0, TABLE) == (pytest.approx(-0.75), pytest.approx(0.3))
+    u = 1 / (1 + math.exp(-(-0.5 + 0.4 * 13)))  # 0.99099
+    assert attitude(13, 1.0, TABLE) == pytest.approx(0.4 * (2 * u - 1))
+    assert attitude(13, 1.0, TABLE) == pytest.approx(0.39279, abs=1e-5)
+    assert attitude(1.25, 1.0, TABLE) == pytest.approx(0.0, abs=1e-12)  # where the chance of winning is 1/2
+    assert 0 < attitude(40, 1.0, TABLE) < 0.4 and -0.4 < attitude(-40, 1.0, TABLE) < 0
+    assert attitude(0.0, 1.0, TABLE) < 0  # level with the best of 3 others: behind the even chance
+    for edition in ("second", "first"):  # every edition's rows: legs left rising, b falling, a below 0
+        rows = LOGISTIC[edition]
+        assert all(r[0] < s[0] for r, s in zip(rows, rows[1:])) and all(r[1] < 0 < r[2] for r in rows)
+        assert rows[0][2] > rows[-1][2]
 
 
 def test_legs_left():
@@ -129,7 +135,7 @@ def test_covariance_with_the_margin_by_hand():
 def _lam(st):
     ctx = context(st)
     d, _ = margin(ctx)
-    return attitude(d, legs_left(ctx.race()))
+    return attitude(d, legs_left(ctx.race()), table_of(ctx.ed))
 
 
 @pytest.mark.parametrize("risk,cov,rival_cov", [(True, False, False), (False, True, False), (False, True, True),
@@ -155,13 +161,12 @@ def test_margin_bot_without_ingredients_is_rival():
 
 
 def test_threat_weights_by_hand():
-    b = LOGISTIC[0][2]
-    s = [1 / (1 + math.exp(-b * d)) for d in (10.0, 0.0, -5.0)]  # player 0 at 10 against 0, 10, 15
-    w = threat([10.0, 0.0, 10.0, 15.0], 0, 1.0)
-    want = np.array([0.0, *(1 - x for x in s)])
-    assert w == pytest.approx(want / want.sum())
-    assert w[0] == 0 and w.sum() == pytest.approx(1.0) and w[3] > w[2] > w[1]
-    assert threat([5.0, 5.0, 5.0, 5.0], 2, 3.0) == pytest.approx([1 / 3, 1 / 3, 0, 1 / 3])
+    s = [1 / (1 + math.exp(-0.4 * d)) for d in (10.0, 0.0, -5.0)]  # player 0 at 10 against 0, 10, 15
+    w = threat([10.0, 0.0, 10.0, 15.0], 0, 1.0, TABLE)
+    # 1 - s: 0.01799, 0.5, 0.88080 (sum 1.39879) -> weights 0.01286, 0.35745, 0.62969
+    assert w == pytest.approx([0.0, 0.01286, 0.35745, 0.62969], abs=1e-5)
+    assert w == pytest.approx(np.array([0.0, *(1 - x for x in s)]) / sum(1 - x for x in s))
+    assert threat([5.0, 5.0, 5.0, 5.0], 2, 3.0, TABLE) == pytest.approx([1 / 3, 1 / 3, 0, 1 / 3])
 
 
 def test_threat_bot_scores_by_hand():
@@ -170,7 +175,7 @@ def test_threat_bot_scores_by_hand():
     st = state()
     values = fast_values(st, 0, rivals=True)
     ctx = values.context
-    w = threat(standings(ctx), 0, legs_left(ctx.race()))
+    w = threat(standings(ctx), 0, legs_left(ctx.race()), table_of(ctx.ed))
     assert values.rivals == pytest.approx(sum(values.gains[q] for q in (1, 2, 3)) / 3, abs=1e-12)
     want = values.ev - sum(w[q] * values.gains[q] for q in (1, 2, 3))
     bot = MarginBot(infer=False, risk=False, cov=False, endgame=False)
