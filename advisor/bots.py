@@ -12,7 +12,9 @@ that refuses an action (its own rules engine, a time limit) takes the next
 one.  ``choose`` is the first action of ``ranked`` (:func:`first`), drawing
 the same random numbers.  The scores are the bot's own: EVs in coins for
 the valuing bots (``advisor``: EV; ``denial``: EV + half the denial;
-``rival``: EV minus the others' gain), the rule's figure for ``heuristic``
+``rival``: EV minus the others' gain; ``portfolio``, ``margin``: that
+less their risk terms, the share of first place in their endgame), the
+rule's figure for ``heuristic``
 (a leg tile's EV, 1 for the pyramid, ``-inf`` for an action its rule never
 takes) and the probability of being drawn for ``random`` (the drawn action
 first, then the others in legal order).  :func:`ask` asks a bot for its
@@ -29,6 +31,13 @@ object or file).
 * ``denial``: EV-greedy plus half the denial value of each action.
 * ``rival``: EV minus what the action gains the other players (see
   :class:`RivalBot`); beats EV-greedy (README, tournament figures).
+* ``portfolio``: ``rival`` with its bets as a portfolio (:class:`PortfolioBot`).
+* ``margin``: ``rival`` playing for the margin over the best other player
+  (:class:`MarginBot`); beats ``rival`` (README, The margin bot).
+
+A bot may also have ``observe(state, player)``: a host shows it its view
+before the other players' turns (:func:`advisor.simulate.play_game` does),
+for a bot that keeps a memory of the game (``margin``'s inferred cards).
 """
 
 from __future__ import annotations

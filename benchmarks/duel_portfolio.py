@@ -1,5 +1,6 @@
-"""The portfolio bot against ``rival``: paired duels per ingredient and
-edition, and the figures of (partial) runs.
+"""Bots against ``rival``: paired duels per bot and edition (the portfolio
+and margin bots and their one-ingredient forms), and the figures of
+(partial) runs.
 
     python benchmarks/duel_portfolio.py run [--pairs 2000] [--editions second,first]
         [--bots portfolio,portfolio-cov,portfolio-risk,portfolio-end] [--seed 15] [--processes P]
@@ -14,7 +15,9 @@ an interrupted run continues where it stopped (``--resume``), so the
 2,000-pair duels can be run in pieces.  The bots (:mod:`advisor.bots`):
 ``portfolio`` (rival + covariance + risk terms), ``portfolio-cov`` (the
 covariance term only), ``portfolio-risk`` (the risk term only),
-``portfolio-end`` (exact values in the endgame only).
+``portfolio-end`` (exact values in the endgame only); ``margin`` and its
+one-ingredient bots ``margin-risk``, ``margin-cov``, ``margin-threat``,
+``margin-infer``, ``margin-end`` (README, The margin bot).
 
 ``read`` gives the same figures from the complete pairs of records files
 written by ``camelup duel -o`` (also the ``.part`` file of a run still

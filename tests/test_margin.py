@@ -279,3 +279,28 @@ def test_margin_games_replay_from_their_seed():
 def test_margin_is_a_registered_bot():
     bot = make_bot("margin")
     assert isinstance(bot, MarginBot) and bot.infer and bot.risk and bot.cov and bot.rival_cov and bot.endgame
+
+
+def test_play_game_shows_a_watching_bot_every_view_of_its_seat(monkeypatch):
+    """A bot with ``observe`` sees its own seat's view before every other
+    player's turn (others' cards face down), and decides as before."""
+    import advisor.bots as bots_module
+
+    shown = []
+
+    class Watcher(RivalBot):
+        name = "watcher"
+
+        def observe(self, state, player):
+            shown.append((player, state))
+
+    monkeypatch.setitem(bots_module.BOTS, "watcher", Watcher)
+    record = play_game(["watcher", "rival", "rival", "rival"], "second", seed=5, dice="leg")
+    plain = play_game(["rival"] * 4, "second", seed=5, dice="leg")
+    assert [e.get("action") for e in record[1:]] == [e.get("action") for e in plain[1:]]
+    turns = [e for e in record[1:] if e["type"] == "action"]
+    assert len(shown) == sum(1 for e in turns if e["player"] != 0)
+    assert all(player == 0 for player, _ in shown)
+    for _, view in shown:
+        assert all(c.colour is None for c in view.winner_pile + view.loser_pile if c.player != 0)
+        assert all(view.hand_hidden(q) for q in (1, 2, 3))
