@@ -23,16 +23,22 @@ winning the game with a margin ``D`` of expected wealth.  An action adding
 a small random ``X`` to the player's wealth changes it by about ``u'(D)
 (E[X] - lam / 2 E[(X - E X)^2])`` with ``lam = -u''(D) / u'(D)``: the
 mean-variance value of the action, with the risk attitude ``lam`` (per
-coin) positive when ahead (a lead is kept by not gambling) and negative
-when behind (a deficit is made up only by gambling).  With the logistic
-``u(D) = 1 / (1 + exp(-(a + b D)))``, ``lam = b (2 u(D) - 1)``: bounded by
-``b``, zero where ``u = 1/2``.  ``b`` shrinks with the legs left (the rest
-of the game adds noise of its own to the margin), ``a`` is below 0 at four
-players (level with the best other, two more players can still come from
-behind).  :data:`LOGISTIC` holds ``(a, b)`` per number of legs left,
-fitted by maximum likelihood on games of ``rival`` bots (the wins of every
-player against their margin at every turn; ``benchmarks/fit_standing.py``
-refits them), read at the race odds' expected number of legs left.
+coin).  With the logistic ``u(D) = 1 / (1 + exp(-(a + b D)))``, ``lam = b
+(2 u(D) - 1)``: positive where the chance of winning is above one half
+(clearly ahead: a lead is kept by not gambling), negative below it (level
+or behind: a deficit is made up only by gambling), bounded by ``b``.
+``b`` shrinks with the legs left (the rest of the game adds noise of its
+own to the margin); ``a`` is below 0 at four players (level with the best
+other, the player is still behind the even chance: two more players can
+come from behind).  :data:`LOGISTIC` holds ``(a, b)`` per edition and
+number of legs left, fitted by maximum likelihood on games of ``rival``
+bots (the wins of every player against their margin at every other turn;
+``benchmarks/fit_standing.py`` refits them), read at the race odds'
+expected number of legs left (:func:`legs_left`).
+
+**The threat of each player** (:func:`threat`): how much another player's
+gain costs the advised player's chance of winning, for weighing the
+others' gains (``rival``'s term) by who they are.
 
 **The margin's portfolio** (:func:`rival_holdings`): the variance that
 matters is that of the margin, so an action's covariance is taken with
