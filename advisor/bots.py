@@ -317,7 +317,8 @@ class MarginBot(RivalBot):
     """
 
     name = "margin"
-    summary = "rival playing for the margin over the best other: inferred cards, risk and covariance of the margin, exact endgame"
+    summary = ("rival playing to win, for the margin over the best other player: risk and covariance of the margin, "
+               "threat weights, inferred cards, exact endgame")
 
     def __init__(self, precision: float = 0.02, weight: float | None = None, infer: bool = True, risk: bool = True,
                  cov: bool = True, rival_cov: bool = True, threat: bool = True, wealth: bool = True,
@@ -401,29 +402,44 @@ class MarginBot(RivalBot):
         return out
 
 
-def _one_ingredient(cls: str, name: str, ingredient: str, what: str):
-    """A ``margin`` bot with one ingredient on (and the margin counted in
-    expected wealth): to measure it alone against ``rival``."""
-    switches = {"infer": False, "risk": False, "cov": False, "threat": False, "endgame": False, ingredient: True}
+def _variant(cls: str, name: str, what: str, **switches):
+    """A ``margin`` bot with some ingredients switched (:class:`MarginBot`
+    keywords ``switches``): to measure one ingredient."""
 
     def __init__(self, precision: float = 0.02):
         MarginBot.__init__(self, precision, **switches)
 
-    return type(cls, (MarginBot,),
-                {"name": name, "summary": f"margin with {what} only, to measure it", "__init__": __init__,
-                 "__doc__": f"``margin`` with {what} only (:class:`MarginBot` ``{ingredient}=True``, the others off)."})
+    return type(cls, (MarginBot,), {"name": name, "summary": f"margin {what}, to measure it", "__init__": __init__,
+                                    "__doc__": f"``margin`` {what} (:class:`MarginBot` with {switches})."})
 
 
-MarginRiskBot = _one_ingredient("MarginRiskBot", "margin-risk", "risk", "its risk term")
-MarginCovBot = _one_ingredient("MarginCovBot", "margin-cov", "cov", "its covariance term")
-MarginThreatBot = _one_ingredient("MarginThreatBot", "margin-threat", "threat", "its threat weights")
-MarginInferBot = _one_ingredient("MarginInferBot", "margin-infer", "infer", "its inferred face-down cards")
-MarginEndBot = _one_ingredient("MarginEndBot", "margin-end", "endgame", "its exact endgame")
+_INGREDIENTS = {"risk": "its risk term", "cov": "its covariance term", "threat": "its threat weights",
+                "infer": "its inferred face-down cards", "endgame": "its exact endgame"}
+
+
+def _only(ingredient: str):
+    switches = {key: key == ingredient for key in _INGREDIENTS}
+    short = "end" if ingredient == "endgame" else ingredient
+    return _variant(f"Margin{short.capitalize()}Bot", f"margin-{short}", f"with {_INGREDIENTS[ingredient]} only",
+                    **switches)
+
+
+def _without(ingredient: str):
+    short = "end" if ingredient == "endgame" else ingredient
+    return _variant(f"MarginNo{short.capitalize()}Bot", f"margin-no-{short}", f"without {_INGREDIENTS[ingredient]}",
+                    **{ingredient: False})
+
+
+MarginRiskBot, MarginCovBot, MarginThreatBot, MarginInferBot, MarginEndBot = map(_only, _INGREDIENTS)
+(MarginNoRiskBot, MarginNoCovBot, MarginNoThreatBot, MarginNoInferBot,
+ MarginNoEndBot) = map(_without, _INGREDIENTS)
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot,
         "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot,
-        "portfolio-end": PortfolioEndBot, "margin": MarginBot, "margin-risk": MarginRiskBot, "margin-cov": MarginCovBot,
-        "margin-threat": MarginThreatBot, "margin-infer": MarginInferBot, "margin-end": MarginEndBot}
+        "portfolio-end": PortfolioEndBot, "margin": MarginBot,
+        **{cls.name: cls for cls in (MarginRiskBot, MarginCovBot, MarginThreatBot, MarginInferBot, MarginEndBot,
+                                     MarginNoRiskBot, MarginNoCovBot, MarginNoThreatBot, MarginNoInferBot,
+                                     MarginNoEndBot)}}
 
 
 def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) -> list[tuple[str, float]]:

@@ -3,14 +3,17 @@ and margin bots and their one-ingredient forms), and the figures of
 (partial) runs.
 
     python benchmarks/duel_portfolio.py run [--pairs 2000] [--editions second,first]
-        [--bots portfolio,portfolio-cov,portfolio-risk,portfolio-end] [--seed 15] [--processes P]
-        [--out DIR]
+        [--bots portfolio,portfolio-cov,portfolio-risk,portfolio-end] [--against rival] [--seed 15]
+        [--processes P] [--out DIR]
     python benchmarks/duel_portfolio.py read FILE.jsonl[.part] ...
     python benchmarks/duel_portfolio.py mix FILE.jsonl[.part] ...
 
 ``run`` plays, for every bot and edition, ``camelup duel BOT rival
 --players 4 --games PAIRS --seed S --edition E -o DIR/BOT-E.jsonl`` (4
-players, ``rival`` in the three other seats, per-leg dice) and prints each
+players, ``rival`` in the three other seats, per-leg dice; ``--against
+margin``: ``camelup duel margin BOT ...`` into ``DIR/margin-BOT-E.jsonl``,
+A the bot given, B each bot of ``--bots``: e.g. the full bot against
+itself less one ingredient) and prints each
 duel's paired win-rate and money differences with their 95% intervals;
 an interrupted run continues where it stopped (``--resume``), so the
 2,000-pair duels can be run in pieces.  The bots (:mod:`advisor.bots`):
@@ -135,6 +138,7 @@ def main() -> None:
     run.add_argument("--editions", default="second,first")
     run.add_argument("--bots", default="portfolio,portfolio-cov,portfolio-risk,portfolio-end")
     run.add_argument("--seed", type=int, default=15)
+    run.add_argument("--against", default="rival", help="B of every duel (default rival); else A, the bot as B")
     run.add_argument("--processes", type=int)
     run.add_argument("--out", default="duels")
     rd = sub.add_parser("read")
@@ -151,11 +155,12 @@ def main() -> None:
     Path(args.out).mkdir(parents=True, exist_ok=True)
     for edition in args.editions.split(","):
         for bot in args.bots.split(","):
-            out = Path(args.out) / f"{bot}-{edition}.jsonl"
+            a, b = (bot, "rival") if args.against == "rival" else (args.against, bot)
+            out = Path(args.out) / (f"{bot}-{edition}.jsonl" if args.against == "rival" else f"{a}-{b}-{edition}.jsonl")
             if out.exists():
                 print(show(read(str(out))))
                 continue
-            argv = ["duel", bot, "rival", "--players", "4", "--games", str(args.pairs), "--seed", str(args.seed),
+            argv = ["duel", a, b, "--players", "4", "--games", str(args.pairs), "--seed", str(args.seed),
                     "--edition", edition, "-o", str(out)]
             if args.processes:
                 argv += ["--processes", str(args.processes)]

@@ -276,9 +276,20 @@ def test_margin_games_replay_from_their_seed():
     assert a[-1]["type"] == "end"
 
 
-def test_margin_is_a_registered_bot():
+INGREDIENTS = ("infer", "risk", "cov", "threat", "endgame")
+
+
+def test_margin_and_its_variants_are_registered_bots():
     bot = make_bot("margin")
-    assert isinstance(bot, MarginBot) and bot.infer and bot.risk and bot.cov and bot.rival_cov and bot.endgame
+    assert isinstance(bot, MarginBot) and all(getattr(bot, k) for k in INGREDIENTS) and bot.rival_cov and bot.wealth
+    for ingredient in INGREDIENTS:
+        short = "end" if ingredient == "endgame" else ingredient
+        only, without = make_bot(f"margin-{short}"), make_bot(f"margin-no-{short}")
+        assert [getattr(only, k) for k in INGREDIENTS] == [k == ingredient for k in INGREDIENTS]
+        assert [getattr(without, k) for k in INGREDIENTS] == [k != ingredient for k in INGREDIENTS]
+        assert only.wealth and without.wealth and only.rival_cov and without.rival_cov
+        assert (only.seen is not None) == (ingredient == "infer")
+        assert type(only).name == f"margin-{short}" and "to measure it" in type(without).summary
 
 
 def test_play_game_shows_a_watching_bot_every_view_of_its_seat(monkeypatch):
