@@ -12,7 +12,9 @@ that refuses an action (its own rules engine, a time limit) takes the next
 one.  ``choose`` is the first action of ``ranked`` (:func:`first`), drawing
 the same random numbers.  The scores are the bot's own: EVs in coins for
 the valuing bots (``advisor``: EV; ``denial``: EV + half the denial;
-``rival``: EV minus the others' gain), the rule's figure for ``heuristic``
+``rival``: EV minus the others' gain; ``portfolio``, ``margin``: that
+less their risk terms, the share of first place in their endgame), the
+rule's figure for ``heuristic``
 (a leg tile's EV, 1 for the pyramid, ``-inf`` for an action its rule never
 takes) and the probability of being drawn for ``random`` (the drawn action
 first, then the others in legal order).  :func:`ask` asks a bot for its
@@ -29,6 +31,13 @@ object or file).
 * ``denial``: EV-greedy plus half the denial value of each action.
 * ``rival``: EV minus what the action gains the other players (see
   :class:`RivalBot`); beats EV-greedy (README, tournament figures).
+* ``portfolio``: ``rival`` with its bets as a portfolio (:class:`PortfolioBot`).
+* ``margin``: ``rival`` playing for the margin over the best other player
+  (:class:`MarginBot`); beats ``rival`` (README, The margin bot).
+
+A bot may also have ``observe(state, player)``: a host shows it its view
+before the other players' turns (:func:`advisor.simulate.play_game` does),
+for a bot that keeps a memory of the game (``margin``'s inferred cards).
 """
 
 from __future__ import annotations
@@ -39,7 +48,7 @@ import numpy as np
 
 from .state import GameState
 
-__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "PortfolioBot", "BOTS", "make_bot",
+__all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "PortfolioBot", "MarginBot", "BOTS", "make_bot",
            "order", "first", "first_accepted", "ask"]
 
 
@@ -276,9 +285,161 @@ class PortfolioRiskBot(PortfolioBot):
         super().__init__(precision, portfolio=False)
 
 
+class MarginBot(RivalBot):
+    """``rival`` playing for the margin over the best other player, by
+    ingredients that can each be switched off (to measure it):
+
+    * ``infer``: the others' face-down overall cards inferred from what the
+      bot has seen of the game (:class:`advisor.inference.SeenCards`, one
+      memory per bot: a bot plays one seat of one game), in every figure
+      (the bot's own cards' places on the piles, the others' hands and
+      standing);
+    * ``risk``: minus ``lam / 2 * Var(X)`` of the action's payout ``X``,
+      ``lam`` the risk attitude of the margin and the legs left
+      (:func:`advisor.standing.attitude`): careful when ahead, gambling
+      when behind, more so as the end nears;
+    * ``cov``: minus ``lam * Cov(X, H)``, ``H`` the bot's holdings (leg
+      bets and overall cards, over the joint distribution of this leg's
+      order and the race's winner and last camel:
+      :class:`advisor.portfolio.Portfolio`) less, with ``rival_cov``, the
+      holdings of the best other player: diversify when ahead, concentrate
+      when behind, and bet on what the leader does not when behind;
+    * ``threat``: the others' gains (``rival``'s term) weighted by how much
+      each threatens the bot's win (:func:`advisor.standing.threat`: the
+      best other the most, a player far behind not at all) instead of
+      their mean;
+    * ``wealth``: the margin counted in expected wealth (money and what the
+      placed bets are expected to pay, :func:`advisor.standing.wealth`);
+      else in money;
+    * ``endgame``: when the race surely ends in this leg, the exact share
+      of first place of each action (:func:`advisor.portfolio.endgame_shares`),
+      the score breaking ties.
+    """
+
+    name = "margin"
+    summary = ("rival playing to win, for the margin over the best other player: risk and covariance of the margin, "
+               "threat weights, inferred cards, exact endgame")
+
+    def __init__(self, precision: float = 0.02, weight: float | None = None, infer: bool = True, risk: bool = True,
+                 cov: bool = True, rival_cov: bool = True, threat: bool = True, wealth: bool = True,
+                 endgame: bool = True, table=None):
+        super().__init__(precision, weight)
+        self.infer, self.risk, self.cov, self.rival_cov = infer, risk, cov, rival_cov
+        self.threat, self.wealth, self.endgame = threat, wealth, endgame
+        self.table = table  # None: the edition's (advisor.standing.LOGISTIC)
+        self.seen = None
+        if infer:
+            from .inference import SeenCards
+
+            self.seen = SeenCards()
+
+    def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
+        from .valuation import fast_values
+
+        if self.seen is not None:
+            state = self.seen.update(state, player)
+        from .standing import legs_left, standings, table_of, threat
+
+        values = fast_values(state, player, precision=self.precision, rivals=True)
+        others = state.n_players - 1
+        weight = 1 / others if self.weight is None else self.weight
+        ctx = values.context
+        table = table_of(ctx.ed) if self.table is None else self.table
+        standing = None
+        if self.threat or self.risk or self.cov:
+            standing = standings(ctx, self.wealth), legs_left(ctx.race()), table
+        if self.threat:
+            w = threat(standing[0], player, standing[1], table)
+            scores = values.ev - weight * others * sum(w[q] * values.gains[q] for q in range(len(w)) if q != player)
+        else:
+            scores = values.scores(rivals_weight=weight * others)
+        if self.risk or self.cov:
+            scores = scores - self.penalties(values, *standing)
+        if self.endgame:
+            from .portfolio import endgame_shares, race_ends_now
+
+            if race_ends_now(ctx):
+                shares = endgame_shares(ctx, values.actions, values.tables)
+                ranks = sorted(range(len(scores)), key=lambda i: (-shares[i], -scores[i]))
+                return [(values.actions[i], float(shares[i])) for i in ranks]
+        return order(values.actions, scores)
+
+    def observe(self, state: GameState, player: int) -> None:
+        """Take in ``player``'s view at another player's turn (a host's
+        courtesy: :func:`advisor.simulate.play_game` shows every view; the
+        inferred cards are then read from the board they were placed on)."""
+        if self.seen is not None:
+            self.seen.observe(state, player)
+
+    def penalties(self, values, standing: list[float], legs: float, table) -> np.ndarray:
+        """Per action, ``lam / 2 * var`` (``risk``) plus ``lam * cov``
+        (``cov``) in coins, from the valuation ``values``, the players'
+        ``standing`` (:func:`advisor.standing.standings`), the ``legs``
+        left and the logistic's rows ``table``."""
+        from .portfolio import Portfolio, joint_counts
+        from .standing import attitude, margin, rival_holdings
+
+        ctx = values.context
+        d, top = margin(ctx, values=standing)
+        lam = attitude(d, legs, table)
+        out = np.zeros(len(values.actions))
+        if not lam:
+            return out
+        against = rival_holdings(ctx, top, ctx.rank_code_table()) if self.cov and self.rival_cov else None
+        book = Portfolio(ctx, joint_counts(ctx.pos), against)
+        var, cov = np.zeros(len(out)), np.zeros(len(out))
+        for i, action in enumerate(values.actions):
+            if not action.startswith("tile:"):
+                var[i], cov[i] = book.of(action)
+        if values.tables is not None and values.tables.placements:
+            index = {a: i for i, a in enumerate(values.actions)}
+            rows = [index[f"tile:{sign}{space}"] for space, sign in values.tables.placements]
+            var[rows], cov[rows] = book.of_tiles(values.tables.orders)
+        if self.risk:
+            out += lam / 2 * var
+        if self.cov:
+            out += lam * cov
+        return out
+
+
+def _variant(cls: str, name: str, what: str, **switches):
+    """A ``margin`` bot with some ingredients switched (:class:`MarginBot`
+    keywords ``switches``): to measure one ingredient."""
+
+    def __init__(self, precision: float = 0.02):
+        MarginBot.__init__(self, precision, **switches)
+
+    return type(cls, (MarginBot,), {"name": name, "summary": f"margin {what}, to measure it", "__init__": __init__,
+                                    "__doc__": f"``margin`` {what} (:class:`MarginBot` with {switches})."})
+
+
+_INGREDIENTS = {"risk": "its risk term", "cov": "its covariance term", "threat": "its threat weights",
+                "infer": "its inferred face-down cards", "endgame": "its exact endgame"}
+
+
+def _only(ingredient: str):
+    switches = {key: key == ingredient for key in _INGREDIENTS}
+    short = "end" if ingredient == "endgame" else ingredient
+    return _variant(f"Margin{short.capitalize()}Bot", f"margin-{short}", f"with {_INGREDIENTS[ingredient]} only",
+                    **switches)
+
+
+def _without(ingredient: str):
+    short = "end" if ingredient == "endgame" else ingredient
+    return _variant(f"MarginNo{short.capitalize()}Bot", f"margin-no-{short}", f"without {_INGREDIENTS[ingredient]}",
+                    **{ingredient: False})
+
+
+MarginRiskBot, MarginCovBot, MarginThreatBot, MarginInferBot, MarginEndBot = map(_only, _INGREDIENTS)
+(MarginNoRiskBot, MarginNoCovBot, MarginNoThreatBot, MarginNoInferBot,
+ MarginNoEndBot) = map(_without, _INGREDIENTS)
+
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "advisor": GreedyBot, "denial": DenialBot, "rival": RivalBot,
         "portfolio": PortfolioBot, "portfolio-cov": PortfolioCovBot, "portfolio-risk": PortfolioRiskBot,
-        "portfolio-end": PortfolioEndBot}
+        "portfolio-end": PortfolioEndBot, "margin": MarginBot,
+        **{cls.name: cls for cls in (MarginRiskBot, MarginCovBot, MarginThreatBot, MarginInferBot, MarginEndBot,
+                                     MarginNoRiskBot, MarginNoCovBot, MarginNoThreatBot, MarginNoInferBot,
+                                     MarginNoEndBot)}}
 
 
 def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) -> list[tuple[str, float]]:

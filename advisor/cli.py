@@ -25,7 +25,27 @@ _BOTS_PLACEHOLDER = "{bots}"
 _BOARD_BOTS_PLACEHOLDER = "{board_bots}"
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help text wrapped without breaking a word at its hyphen (a bot's
+    name such as ``margin-no-risk`` stays whole)."""
+
+    def _fill_text(self, text, width, indent):
+        import textwrap
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False)
+
+    def _split_lines(self, text, width):
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # one line, status 2 (as argparse does, minus the usage dump)
         raise _UsageError(f"{self.prog}: error: {message}")
 

@@ -66,7 +66,7 @@ from .state import GameState, PileCard
 
 __all__ = ["FEATURES", "ODDS_FLOOR", "ODDS_PRECISION", "CardEvent", "InferenceError", "placements",
            "card_features", "colourings", "player_marginals", "load_params", "infer_view", "fit",
-           "evaluate", "DEFAULT_BETA"]
+           "evaluate", "DEFAULT_BETA", "SeenCards"]
 
 FEATURES = ("log_odds", "log_other", "favourite", "first_leg", "leg_tile", "late_place")
 #: The default model of the advice as coefficients: each card names camel c
@@ -393,3 +393,113 @@ def without_models(state: GameState) -> GameState:
     """``state`` with no face-down card's own model (the pile model for all)."""
     strip = lambda pile: tuple(replace(c, model=None) for c in pile)  # noqa: E731
     return replace(state, winner_pile=strip(state.winner_pile), loser_pile=strip(state.loser_pile))
+
+
+# --------------------------------------------------------------------------
+# A player's own memory of the game: the inference from the views it is shown
+# --------------------------------------------------------------------------
+
+
+class SeenCards:
+    """The inference as one player can run it at the table from what it is
+    shown (:meth:`advisor.game.Game.view`, in order), without a game
+    record: a bot's memory.  Shown its view before every turn
+    (:meth:`observe`; the games of :func:`advisor.simulate.play_game` show
+    it to every bot that has ``observe``), it reads what
+    :func:`placements` reads from a record; shown only the views of its own
+    turns (:meth:`update` at each decision, e.g. by a host that calls only
+    ``ranked``), it reads the nearest it saw.
+
+    Each face-down card of another player is seen first in the view after
+    it was placed; its features (:func:`card_features`) are read from the
+    views around it: the race odds of the board of the previous view when
+    no die was rolled since (the board the card was placed on), else of the
+    board now (the nearest board the player saw); the leg counted from the
+    views (a refilled pyramid, emptied leg or pyramid tiles); the owner's
+    leg tiles on that board's view; its place on the pile.  The race odds
+    are :func:`advisor.valuation.shared_race_odds` at
+    :data:`ODDS_PRECISION` (memoized per board).  A view that does not
+    follow the last one (another player, another game: the piles are not
+    the earlier ones extended) starts the memory again; the cards already
+    on the piles of a first view are read from its board.
+
+    :meth:`update` returns the view with every face-down card of the
+    others carrying its inferred marginal (``PileCard.model``), as
+    :func:`infer_view` gives from a record."""
+
+    def __init__(self, beta: np.ndarray | None = None):
+        self.beta = stored_beta() if beta is None else np.asarray(beta, float)
+        self.reset()
+
+    def reset(self) -> None:
+        self.player: int | None = None
+        self.last: GameState | None = None
+        self.legs = 1
+        self.cards: dict[tuple[str, int], tuple[int, np.ndarray]] = {}  # (pile, index) -> (owner, features)
+
+    def _follows(self, view: GameState, player: int) -> bool:
+        last = self.last
+        if last is None or player != self.player or view.n_players != last.n_players \
+                or view.position.rules != last.position.rules:
+            return False
+        for name in PILES:
+            old, new = getattr(last, f"{name}_pile"), getattr(view, f"{name}_pile")
+            if len(new) < len(old) or any(a.player != b.player for a, b in zip(old, new)):
+                return False
+        return True
+
+    def _new_leg(self, view: GameState) -> bool:
+        """A leg ended between the last view and ``view``."""
+        last = self.last
+        if not set(view.position.dice) <= set(last.position.dice):
+            return True
+        return any(b.pyramid_tiles < a.pyramid_tiles or len(b.leg_tiles) < len(a.leg_tiles)
+                   for a, b in zip(last.players, view.players))
+
+    def update(self, view: GameState, player: int) -> GameState:
+        """Take in ``player``'s view ``view`` (:meth:`observe`) and return
+        it with the inferred models of the others' face-down cards."""
+        self.observe(view, player)
+        return self.with_models(view)
+
+    def observe(self, view: GameState, player: int) -> None:
+        """Take in ``player``'s view ``view``, the next one shown to it."""
+        from .valuation import shared_race_odds
+
+        follows = self._follows(view, player)
+        if not follows:
+            self.reset()
+            self.player = player
+        last = self.last
+        rolled = last is None or last.position.stacks != view.position.stacks or last.position.dice != view.position.dice
+        new_leg = follows and self._new_leg(view)
+        # the board (and its view) the new cards were most likely placed on
+        source, legs = (view, self.legs + new_leg) if rolled else (last, self.legs)
+        racing = view.position.racing
+        for name in PILES:
+            for index, card in enumerate(getattr(view, f"{name}_pile")):
+                if card.player == player or card.colour is not None or (name, index) in self.cards:
+                    continue
+                odds = shared_race_odds(source.position, ODDS_PRECISION)
+                tiles = [c for c, _ in source.players[card.player].leg_tiles]
+                x = card_features(odds.win, odds.lose, name, legs, index, tiles, racing)
+                self.cards[(name, index)] = (card.player, x)
+        self.legs += new_leg
+        self.last = view
+
+    def with_models(self, view: GameState) -> GameState:
+        """``view`` with the models of the face-down cards remembered."""
+        racing = view.position.racing
+        models: dict[tuple[str, int], tuple] = {}
+        owners = sorted({owner for owner, _ in self.cards.values()})
+        for owner in owners:
+            keys = sorted(k for k, (o, _) in self.cards.items() if o == owner)
+            marginals, _ = player_marginals([self.cards[k][1] for k in keys], self.beta)
+            for key, probs in zip(keys, marginals):
+                models[key] = tuple(zip(racing, (float(p) for p in probs)))
+
+        def fill(name: str, pile: tuple[PileCard, ...]) -> tuple[PileCard, ...]:
+            return tuple(replace(card, model=models[(name, k)]) if card.colour is None and (name, k) in models
+                         else card for k, card in enumerate(pile))
+
+        return replace(view, winner_pile=fill("winner", view.winner_pile), loser_pile=fill("loser", view.loser_pile))

@@ -92,9 +92,13 @@ class Portfolio:
     """The joint distribution and the player's holdings on it, for one
     valuation ``ctx`` (:class:`advisor.valuation.Valuation`).  ``counts``:
     the sampled ``[code, winner, loser]`` counts (see
-    :func:`joint_counts`)."""
+    :func:`joint_counts`).  ``against``: another player's holdings,
+    ``(leg[code], (win[camel], lose[camel]))`` (their leg-scoring payout
+    per rank code, their pile cards' payout per race winner and per last
+    camel: :func:`advisor.standing.rival_holdings`), subtracted from the
+    player's: the covariances are then with the margin over that player."""
 
-    def __init__(self, ctx, counts: np.ndarray):
+    def __init__(self, ctx, counts: np.ndarray, against=None):
         from .kernels.ranks import RANK_CODES
 
         self.ctx = ctx
@@ -112,6 +116,10 @@ class Portfolio:
             pay = np.full(5, float(ctx.ed.wrong_card))
             pay[camel] = right
             self.held_cards += pay[:, None] if name == "winner" else pay[None, :]
+        if against is not None:  # the margin over another player: their holdings subtracted
+            leg, (win, lose) = against
+            self.held_leg = self.held_leg - leg
+            self.held_cards = self.held_cards - (win[:, None] + lose[None, :])
         self.h = self.held_leg[:, None, None] + self.held_cards[None, :, :]
         self.h_code = self.held_leg + (cond * self.held_cards[None]).sum(axis=(1, 2))  # E[H | code]
 
@@ -288,21 +296,9 @@ def endgame_shares(ctx, actions, tables=None) -> np.ndarray:
 
 def _cards_of(ctx, player: int, winner: np.ndarray, loser: np.ndarray) -> np.ndarray:
     """Per race order, what ``player``'s cards on the piles pay (a card of
-    unknown colour at its expectation under the pile model)."""
-    total = np.zeros(winner.size)
-    wrong = float(ctx.ed.wrong_card)
-    for name, camel_of in (("winner", winner), ("loser", loser)):
-        pile = ctx.pile(name)
-        for j, card in enumerate(pile):
-            if card.player != player:
-                continue
-            if card.colour:
-                values, probs = ctx.right_payout(name, pile[:j], card.colour, player)
-                right = float(values @ probs)
-                total += np.where(camel_of == ctx.racing.index(card.colour), right, wrong)
-            else:
-                q = ctx.pile_q(name)
-                expected = np.array([q[c] * float(np.dot(*ctx.right_payout(name, pile[:j], colour, player)))
-                                     - (1 - q[c]) for c, colour in enumerate(ctx.racing)])
-                total += expected[camel_of]
-    return total
+    unknown colour at its expectation under its own model or the pile
+    model: :func:`advisor.standing.pile_payouts`)."""
+    from .standing import pile_payouts
+
+    win, lose = pile_payouts(ctx, player)
+    return win[winner] + lose[loser]

@@ -52,7 +52,8 @@ def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: in
     ``dice``: the game's dice source (:mod:`advisor.dice`; ``"leg"``: each
     leg's dice fixed by ``(seed, leg)``, whatever the bots do).  The bot in
     seat ``s`` draws its own randomness from the stream ``(seed, s)``,
-    never from the dice."""
+    never from the dice.  A bot with ``observe(view, seat)`` is shown its
+    view before every other player's turn too."""
     if is_cards_edition(edition):
         from .cards.bots import play_cards_game
 
@@ -64,8 +65,12 @@ def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: in
     game = Game(edition, len(bots), seed, dice=dice)
     game.record[0]["bots"] = list(bots)
     rngs = [np.random.default_rng([game.seed, s]) for s in range(len(bots))]
+    watchers = [q for q, bot in enumerate(players) if hasattr(bot, "observe")]
     while not game.finished:
         p = game.to_move
+        for q in watchers:  # a bot that keeps a memory of the game sees every turn (its own view)
+            if q != p:
+                players[q].observe(game.view(q), q)
         game.apply(players[p].choose(game.view(p), p, rngs[p]))
     return game.record
 

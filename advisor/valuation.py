@@ -944,7 +944,9 @@ class FastValues:
     """EV of each legal action (``actions[i]`` is worth ``ev[i]`` coins);
     ``denial[i]``: the drop of the next player's best EV; ``rivals[i]``: the
     mean expected gain of the other players (see ``_rivals``); both zeros
-    unless asked."""
+    unless asked; ``gains[q]`` (with ``rivals``): each other player ``q``'s
+    own expected gain per action (``rivals`` is their mean), ``None`` for
+    the advised player and unless asked."""
 
     actions: list[str]
     ev: np.ndarray
@@ -954,6 +956,7 @@ class FastValues:
     #: views built on the same figures, e.g. :mod:`advisor.portfolio`)
     context: "Valuation | None" = field(default=None, repr=False, compare=False)
     tables: "TileTables | None" = field(default=None, repr=False, compare=False)
+    gains: "list[np.ndarray | None] | None" = field(default=None, repr=False, compare=False)
 
     def scores(self, denial_weight: float = 0.0, rivals_weight: float = 0.0) -> np.ndarray:
         """Per action, ``ev + denial_weight * denial - rivals_weight * rivals``."""
@@ -1046,15 +1049,17 @@ def fast_values(state: GameState, player: int | None = None, *, precision: float
     tables = sampled_tile_tables(ctx, enc, placements) if placements else None
     ev, den, tile_rows = _one_pass(ctx, parsed, tables, denial or rivals)
     riv = np.zeros(len(actions))
+    gains = None
     if rivals:
         tile_probs = tables.code_counts / tables.totals[:, None] if tables is not None else None
-        _rivals(ctx, enc, {a: i for i, a in enumerate(actions)}, riv, den, tile_probs, tile_rows)
+        gains = [None] * state.n_players
+        _rivals(ctx, enc, {a: i for i, a in enumerate(actions)}, riv, den, tile_probs, tile_rows, gains)
     if tables is not None:
         cards = ctx.placed_cards()
         if cards:
             stripped, sp, sg = _tile_arrays(ctx, enc, placements)
             ev[tile_rows] += _overall_change(ctx, enc, board_key, stripped, sp, sg, cards)
-    return FastValues(actions, ev, den, riv, ctx, tables)
+    return FastValues(actions, ev, den, riv, ctx, tables, gains)
 
 
 def _difference(sums: np.ndarray, totals: np.ndarray, sum0: int, total0: int) -> np.ndarray:
@@ -1254,9 +1259,10 @@ def _denial(ctx: Valuation, parsed: list[Action], den, tables: TileTables | None
         den[tile_rows] = np.where(np.abs(drops) > 1e-12, drops, 0.0)
 
 
-def _rivals(ctx: Valuation, enc, index, riv, den, tile_probs, tile_rows) -> None:
+def _rivals(ctx: Valuation, enc, index, riv, den, tile_probs, tile_rows, gains=None) -> None:
     """Fill ``riv``: the mean over the other players of what the action
-    gains them in expectation.
+    gains them in expectation (and, if given, ``gains[q]``: other player
+    ``q``'s own gain per action).
 
     * Their held leg bets change only when the leg's distribution does: by a
       tile placement (exact or sampled as the placement's own value).
@@ -1274,14 +1280,19 @@ def _rivals(ctx: Valuation, enc, index, riv, den, tile_probs, tile_rows) -> None
 
     state = ctx.state
     others = [q for q in range(state.n_players) if q != ctx.player]
+    nxt_q = (ctx.player + 1) % state.n_players
     gain = -den.copy()
+    own = {q: np.zeros(len(riv)) for q in others}  # each player's share of ``gain``
+    own[nxt_q] -= den
     if tile_probs is not None:
         probs = tile_probs
         base_probs = ctx.base_code_probs()
         for q in others:
             who = ctx.next_player(q)
             values = settle(ctx.ed, who.money, who.held) + 0.0
-            gain[tile_rows] += probs @ values - base_probs @ values
+            change = probs @ values - base_probs @ values
+            gain[tile_rows] += change
+            own[q][tile_rows] += change
     if enc.rolls > 1:
         nxt = ctx.next_player((ctx.player + 1) % state.n_players)
         stacks = ctx.pos.legtiles
@@ -1299,8 +1310,13 @@ def _rivals(ctx: Valuation, enc, index, riv, den, tile_probs, tile_rows) -> None
 
         weights, counts = _MEMO.get(("rolls", ctx.board_key), rolls)
         after = nxt.best(nxt.best_leg(counts, counts.sum(axis=1), stacks), piles)
-        gain[index["pyramid"]] += float(weights @ after) / weights.sum() - before
+        info = float(weights @ after) / weights.sum() - before
+        gain[index["pyramid"]] += info
+        own[nxt_q][index["pyramid"]] += info
     riv[:] = gain / len(others)
+    if gains is not None:
+        for q in others:
+            gains[q] = own[q]
 
 
 def _code_probs(leg: LegOutcomes) -> np.ndarray:
