@@ -35,6 +35,7 @@ that ends the leg (the deck's last card) or the race allows no bet after it.
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 import numpy as np
 
@@ -132,6 +133,12 @@ class _Valuer:
         return total
 
 
+@lru_cache(maxsize=1)
+def _orders() -> np.ndarray:
+    """The rank codes that are race orders (the others never occur)."""
+    return np.nonzero(_rank_table()[:, 0] >= 0)[0]
+
+
 def _own_figures(pos: CardsPosition) -> tuple[bool, bool]:
     """Whether the advised player (0) holds the palm's / the fennec's card."""
     return bool(pos.palm and pos.palm[1] == 0), bool(pos.fennec and pos.fennec[1] == 0)
@@ -193,6 +200,9 @@ class TurnRows:
         self.race_all = race_all
         self.final0 = race_all.sum(axis=0)
         self.bet_list = bets(pos)
+        self._extras = None
+        self._cards: list = []
+        self._settled_by_figs: dict = {}
         self.v0 = self.value(self.base_dist, self.figs0, self.final0, None)
         self.rows: list[dict] = []
         self.outcomes: dict[str, tuple] = {}
@@ -213,20 +223,52 @@ class TurnRows:
             loser = colour
         return extra, winner, loser
 
+    def _settled(self, figs) -> np.ndarray:
+        """``[option, end, order]``: the money change of leg scoring (with
+        the floor) with no bet (option 0) and with each bet, per end code
+        and race order (the 120 codes that are race orders), for the
+        player's figure cards ``figs``."""
+        key = (bool(figs[0]), bool(figs[1]))
+        if key not in self._settled_by_figs:
+            val = self.val
+            if self._extras is None:
+                extras = [np.zeros(val.payout.shape)]
+                self._cards = [(val.winner, val.loser)]
+                for bet in self.bet_list:
+                    extra, winner, loser = self.bet_extra(bet)
+                    extras.append(extra + np.zeros(val.payout.shape))
+                    self._cards.append((winner, loser))
+                self._extras = np.stack(extras)[:, _orders()]
+            ends = np.arange(8)
+            penalty = -(((ends >> 1) & 1) * key[0] + ((ends >> 2) & 1) * key[1]).astype(float)
+            payout = val.payout[_orders()]
+            self._settled_by_figs[key] = np.maximum(
+                1.0, val.money + penalty[None, :, None] + payout[None, None, :] + self._extras[:, None, :]) - val.money
+        return self._settled_by_figs[key]
+
+    def values(self, dist, figs, final) -> np.ndarray:
+        """The turn's value under leg outcomes ``dist[end, code]`` and final
+        ranks ``final[camel, rank]``, with no bet (entry 0) and with each
+        bet of :attr:`bet_list`: leg scoring (the whole payout of each
+        outcome, then the floor) plus the overall cards' expected payout."""
+        settled = self._settled(figs)
+        leg = settled.reshape(settled.shape[0], -1) @ dist[:, _orders()].ravel()
+        win, lose = final @ WINNER_PAY, final @ LOSER_PAY
+        overall = np.array([(win[CAMELS.index(w)] if w else 0.0) + (lose[CAMELS.index(lo)] if lo else 0.0)
+                            for w, lo in self._cards])
+        return leg + overall
+
     def value(self, dist, figs, final, bet: str | None) -> float:
-        val = self.val
-        if bet is None:
-            return val.leg_value(dist, figs) + val.overall(final, val.winner, val.loser)
-        extra, winner, loser = self.bet_extra(bet)
-        return val.leg_value(dist, figs, extra) + val.overall(final, winner, loser)
+        return float(self.values(dist, figs, final)[0 if bet is None else 1 + self.bet_list.index(bet)])
 
     def add(self, action, race, bet, timing, ev):
         self.rows.append({"action": action, "race": race, "bet": bet or "", "timing": timing, "ev": ev})
 
     def add_now(self) -> None:
         """The race action is played: a bet at the odds now, or none."""
-        for bet in self.bet_list:
-            self.add(bet, "", bet, "now", self.value(self.base_dist, self.figs0, self.final0, bet) - self.v0)
+        values = self.values(self.base_dist, self.figs0, self.final0)
+        for bet, v in zip(self.bet_list, values[1:]):
+            self.add(bet, "", bet, "now", float(v) - self.v0)
         self.add("pass", "", None, "", 0.0)
 
     def after_card(self, t: int, weight: float) -> tuple[float, ...]:
@@ -238,14 +280,12 @@ class TurnRows:
         dist = self.base_codes[t] / weight
         n_t = self.race_all[t, 0].sum()  # P(first card t), as the race sample saw it
         final_t = self.race_all[t] / n_t if n_t else self.final0
-        options = [self.value(dist, self.figs0, final_t, None)]
+        values = self.values(dist, self.figs0, final_t)
         if self._probe is None:
             self._probe = kernel_state(self.pos)
         probe = self._probe.copy()
         ends_now = self.pos.deck == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
-        if not ends_now:
-            options += [self.value(dist, self.figs0, final_t, bet) for bet in self.bet_list]
-        return tuple(options)
+        return tuple(float(v) for v in (values[:1] if ends_now else values))
 
     def add_reveal(self) -> None:
         """``reveal``, each bet before it (odds now), and ``reveal+best``
@@ -253,9 +293,9 @@ class TurnRows:
         from ..kernels.cards import KINDS
 
         self.add("reveal", "reveal", None, "", 0.0)
-        for bet in self.bet_list:
-            self.add(f"{bet}+reveal", "reveal", bet, "before",
-                     self.value(self.base_dist, self.figs0, self.final0, bet) - self.v0)
+        values = self.values(self.base_dist, self.figs0, self.final0)
+        for bet, v in zip(self.bet_list, values[1:]):
+            self.add(f"{bet}+reveal", "reveal", bet, "before", float(v) - self.v0)
         weight = self.base_codes.sum(axis=(1, 2))  # P(first card kind)
         after = 0.0
         for t in range(KINDS):
@@ -267,10 +307,11 @@ class TurnRows:
     def add_action(self, action: str, dist, figs, final, over: bool) -> None:
         """A hand card or a figure alone and with each bet (none after a
         move that ends the race)."""
-        self.add(action, action, None, "", self.value(dist, figs, final, None) - self.v0)
+        values = self.values(dist, figs, final)
+        self.add(action, action, None, "", float(values[0]) - self.v0)
         if not over:
-            for bet in self.bet_list:
-                self.add(f"{action}+{bet}", action, bet, "either", self.value(dist, figs, final, bet) - self.v0)
+            for bet, v in zip(self.bet_list, values[1:]):
+                self.add(f"{action}+{bet}", action, bet, "either", float(v) - self.v0)
         self.outcomes[action] = (dist, figs, final, over)
 
     def frame(self, **attrs):
