@@ -37,8 +37,9 @@ from .actions import CardsAction
 from .game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
 from .position import CAMELS
 
-__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "CARDS_BOTS", "make_cards_bot",
-           "play_cards_game", "build_for"]
+__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "RivalCardsBot",
+           "InformedCardsBot", "RivalOnlyCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
+           "information_build", "BUILD_LEGS"]
 
 
 class CardsBot(Protocol):
@@ -131,16 +132,25 @@ class GreedyCardsBot:
         (:meth:`choose` remembers it)."""
         return self._ranked(state, player, _rng(rng))[0]
 
-    def _ranked(self, state: CardsState, player: int, rng: np.random.Generator):
-        from .advice import cards_best
+    def values(self, state: CardsState, player: int, seed: int):
+        """The advice's rows on the player's position (the fast valuation,
+        :func:`~advisor.cards.fast.cards_values`)."""
+        from .fast import cards_values
 
+        return cards_values(state.position(player), seed=seed, precision=self.precision)
+
+    def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+        """The deck building: a ``+2`` card kept in hand, then by value."""
+        dealt = state.players[player].dealt
+        return build_for(state, player, sorted(range(len(dealt)), key=lambda i: -dealt[i][1]))
+
+    def _ranked(self, state: CardsState, player: int, rng: np.random.Generator):
         if state.phase == "build":
-            dealt = state.players[player].dealt
-            return [(build_for(state, player, sorted(range(len(dealt)), key=lambda i: -dealt[i][1])), 0.0)], None
+            return [(self.build(state, player, rng), 0.0)], None
         seed = int(rng.integers(2**31))
         if state.raced:  # after a reveal: the bet worth most on the odds now, if any
             # (the position says next:1: cards_best values the bets now)
-            frame = cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
+            frame = self.values(state, player, seed)
             before = frame[frame.timing == "now"].sort_values("ev", ascending=False, kind="stable")
             scores = {CardsAction("pass"): 0.0}  # pass first: it wins a tie at 0
             for bet, ev in zip(before.bet, before.ev):
@@ -149,7 +159,7 @@ class GreedyCardsBot:
         if state.bet:  # the bet of a chosen turn is taken: its race action
             chosen = self.pending[-1] if self.pending else CardsAction("reveal")
             return ranked_first(state, chosen), None
-        frame = cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
+        frame = self.values(state, player, seed)
         scores, after = {}, {}
         for race, bet, timing, ev in zip(frame.race, frame.bet, frame.timing, frame.ev):
             race = CardsAction.parse(race)
@@ -180,7 +190,106 @@ def _by_score(state: CardsState, scores: dict) -> list[tuple[CardsAction, float]
     return [(actions[i], values[i]) for i in sorted(range(len(actions)), key=lambda i: -values[i])]
 
 
-CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": GreedyCardsBot}
+class RivalCardsBot(GreedyCardsBot):
+    """Plays for a larger share of the money: the turn of highest ``ev -
+    weight * gain``, ``gain`` the mean over the other players of what the
+    turn gains them (:func:`~advisor.cards.rival.others_gain`: their bets
+    under the leg and race the turn leaves, the next player's best bet on
+    the table it leaves and on what they will know); ``weight`` 1.  With
+    ``build=True`` it builds the race deck for information
+    (:func:`information_build`)."""
+
+    name = "rival"
+    summary = "EV minus what the turn gains the other players; builds the race deck for information"
+
+    def __init__(self, precision: float = 0.02, weight: float = 1.0, build: bool = True):
+        super().__init__(precision)
+        self.weight = weight
+        self.informed = build
+
+    def values(self, state: CardsState, player: int, seed: int):
+        from .fast import turn_values
+        from .rival import others_gain
+
+        values = turn_values(state.position(player), seed=seed, precision=self.precision)
+        frame = values.frame()
+        if self.weight:
+            gain = others_gain(values, state, player)
+            frame["ev"] = [ev - self.weight * gain[a] for a, ev in zip(frame.action, frame.ev)]
+            frame = frame.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+        return frame
+
+    def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+        if not self.informed:
+            return super().build(state, player, rng)
+        return information_build(state, player, int(rng.integers(2**31)))
+
+
+class InformedCardsBot(RivalCardsBot):
+    """``greedy`` with ``rival``'s deck building (to measure it alone)."""
+
+    name = "informed"
+    summary = "greedy, building the race deck for information"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, weight=0.0, build=True)
+
+
+class RivalOnlyCardsBot(RivalCardsBot):
+    """``rival`` with ``greedy``'s deck building (to measure the term alone)."""
+
+    name = "rival-term"
+    summary = "rival's turns, greedy's deck building"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, weight=1.0, build=False)
+
+
+#: Sampled legs per deck building valued by :func:`information_build`.
+BUILD_LEGS = 2_000
+
+
+def information_build(state: CardsState, player: int, seed: int, samples: int = BUILD_LEGS) -> CardsAction:
+    """The deck building whose race deck the player knows best: of every
+    way to keep, show, put down and discard the dealt cards, the one whose
+    leg odds, as the player will see them (the cards shown and put down in
+    the deck, the hand card and the discards out of it, the other cards
+    unknown: ``samples`` legs of the deck alone), make the top leg-winner
+    card of some camel worth most (the player bets on it first; the others
+    do not know the cards put face down).  Ties: the first in the order of
+    :func:`build_for` over the dealt cards' orders."""
+    from itertools import combinations
+
+    from .odds import code_ranks, kernel_state, leg_distribution
+    from .position import CardsPosition
+
+    setup = state.setup
+    dealt = state.players[player].dealt
+    idx = range(len(dealt))
+    best, best_score, seen = None, -np.inf, set()
+    for h in idx:
+        for s in ([i for i in idx if i != h] if setup.shown else [None]):
+            rest = [i for i in idx if i not in (h, s)]
+            for down in combinations(rest, setup.down):
+                discard = [i for i in rest if i not in down]
+                shown = [dealt[s]] if s is not None else []
+                known = tuple(sorted([dealt[i] for i in down] + shown))
+                key = (dealt[h], known, tuple(sorted(dealt[i] for i in discard)))
+                if key in seen:
+                    continue
+                seen.add(key)
+                pos = CardsPosition(stacks=state.stacks(), players=setup.players, track=state.track,
+                                    decksize=setup.decksize, known=known, out=key[2], hand=dealt[h])
+                codes, _ = leg_distribution(kernel_state(pos), samples, seed, by_first=False)
+                leg = code_ranks(codes.sum(axis=(0, 1)))
+                score = float((6 * leg[:, 0] + 2 * leg[:, 1] - 1).max())  # 5 if 1st, 1 if 2nd, else -1
+                if score > best_score:
+                    best, best_score = [h] + ([s] if s is not None else []) + list(down) + discard, score
+    return build_for(state, player, best)
+
+
+CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": GreedyCardsBot,
+              "rival": RivalCardsBot, "informed": InformedCardsBot, "rival-term": RivalOnlyCardsBot}
 
 
 def make_cards_bot(name: str) -> CardsBot:
