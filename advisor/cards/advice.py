@@ -47,7 +47,7 @@ from .odds import (
 from ..explain import sort_by_ev
 from .position import CAMELS, CardsPosition
 
-__all__ = ["cards_best", "race_actions", "bets", "TurnRows", "race_over_outcome", "ends_surely", "advised",
+__all__ = ["cards_best", "race_actions", "bets", "TurnRows", "race_orders", "race_over_outcome", "ends_surely", "advised",
            "after_action", "ACTION_LEG_SAMPLES", "ACTION_EXACT_LEAVES", "ACTION_OTHERS_STATES", "ACTION_RACES"]
 
 #: Per race action: legs sampled when the leg is too big to enumerate,
@@ -131,6 +131,12 @@ class _Valuer:
         if loser:
             total += float(final[CAMELS.index(loser)] @ LOSER_PAY)
         return total
+
+
+def race_orders() -> np.ndarray:
+    """The rank codes that are race orders, in the order of the last axis
+    of :meth:`TurnRows.settled`."""
+    return _orders()
 
 
 @lru_cache(maxsize=1)
@@ -223,7 +229,7 @@ class TurnRows:
             loser = colour
         return extra, winner, loser
 
-    def _settled(self, figs) -> np.ndarray:
+    def settled(self, figs) -> np.ndarray:
         """``[option, end, order]``: the money change of leg scoring (with
         the floor) with no bet (option 0) and with each bet, per end code
         and race order (the 120 codes that are race orders), for the
@@ -251,12 +257,34 @@ class TurnRows:
         ranks ``final[camel, rank]``, with no bet (entry 0) and with each
         bet of :attr:`bet_list`: leg scoring (the whole payout of each
         outcome, then the floor) plus the overall cards' expected payout."""
-        settled = self._settled(figs)
+        settled = self.settled(figs)
         leg = settled.reshape(settled.shape[0], -1) @ dist[:, _orders()].ravel()
         win, lose = final @ WINNER_PAY, final @ LOSER_PAY
         overall = np.array([(win[CAMELS.index(w)] if w else 0.0) + (lose[CAMELS.index(lo)] if lo else 0.0)
                             for w, lo in self._cards])
         return leg + overall
+
+    def values_batch(self, dists: np.ndarray, figs, finals: np.ndarray) -> np.ndarray:
+        """:meth:`values` of many outcomes at once: ``dists[k, end, code]``,
+        ``finals[k, camel, rank]`` -> ``[k, option]``."""
+        settled = self.settled(figs)
+        orders = _orders()
+        leg = dists[:, :, orders].reshape(dists.shape[0], -1) @ settled.reshape(settled.shape[0], -1).T
+        win, lose = finals @ WINNER_PAY, finals @ LOSER_PAY  # [k, camel]
+        overall = np.zeros(leg.shape)
+        for i, (w, lo) in enumerate(self._cards):
+            if w:
+                overall[:, i] += win[:, CAMELS.index(w)]
+            if lo:
+                overall[:, i] += lose[:, CAMELS.index(lo)]
+        return leg + overall
+
+    @property
+    def option_cards(self) -> list[tuple[str | None, str | None]]:
+        """Per option (no bet, then each bet): the overall winner and loser
+        card the player holds with it."""
+        self.settled((False, False))
+        return list(self._cards)
 
     def value(self, dist, figs, final, bet: str | None) -> float:
         return float(self.values(dist, figs, final)[0 if bet is None else 1 + self.bet_list.index(bet)])

@@ -38,7 +38,7 @@ from .game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
 from .position import CAMELS
 
 __all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "RivalCardsBot",
-           "InformedCardsBot", "RivalOnlyCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
+           "InformedCardsBot", "RivalOnlyCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
            "information_build", "BUILD_LEGS"]
 
 
@@ -197,32 +197,57 @@ class RivalCardsBot(GreedyCardsBot):
     under the leg and race the turn leaves, the next player's best bet on
     the table it leaves and on what they will know); ``weight`` 1.  With
     ``build=True`` it builds the race deck for information
-    (:func:`information_build`)."""
+    (:func:`information_build`); with ``endgame=True``, once the race ends
+    in this leg with probability at least
+    :data:`~advisor.cards.endgame.ENDGAME`, it plays for the chance of
+    winning the game (:func:`~advisor.cards.endgame.win_chances`; the
+    score is that chance plus a thousandth of the score above, which
+    breaks ties)."""
 
     name = "rival"
     summary = "EV minus what the turn gains the other players; builds the race deck for information"
 
-    def __init__(self, precision: float = 0.02, weight: float = 1.0, build: bool = True):
+    def __init__(self, precision: float = 0.02, weight: float = 1.0, build: bool = True, endgame: bool = False):
         super().__init__(precision)
         self.weight = weight
         self.informed = build
+        self.endgame = endgame
 
     def values(self, state: CardsState, player: int, seed: int):
         from .fast import turn_values
-        from .rival import others_gain
 
         values = turn_values(state.position(player), seed=seed, precision=self.precision)
         frame = values.frame()
+        score = frame.ev.to_numpy().copy()
         if self.weight:
+            from .rival import others_gain
+
             gain = others_gain(values, state, player)
-            frame["ev"] = [ev - self.weight * gain[a] for a, ev in zip(frame.action, frame.ev)]
-            frame = frame.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
-        return frame
+            score -= self.weight * np.array([gain[a] for a in frame.action])
+        if self.endgame:
+            from .endgame import ENDGAME, race_ends, win_chances
+
+            if race_ends(values) >= ENDGAME:
+                win = win_chances(values, state, player)
+                score = np.array([win[a] for a in frame.action]) + 1e-3 * score
+        frame["ev"] = score
+        return frame.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
 
     def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
         if not self.informed:
             return super().build(state, player, rng)
         return information_build(state, player, int(rng.integers(2**31)))
+
+
+class EndgameCardsBot(RivalCardsBot):
+    """``greedy`` playing for the chance of winning near the end (to
+    measure it alone)."""
+
+    name = "endgame"
+    summary = "greedy, playing for the chance of winning once the race likely ends in the leg"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, weight=0.0, build=False, endgame=True)
 
 
 class InformedCardsBot(RivalCardsBot):
@@ -289,7 +314,8 @@ def information_build(state: CardsState, player: int, seed: int, samples: int = 
 
 
 CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": GreedyCardsBot,
-              "rival": RivalCardsBot, "informed": InformedCardsBot, "rival-term": RivalOnlyCardsBot}
+              "rival": RivalCardsBot, "informed": InformedCardsBot, "rival-term": RivalOnlyCardsBot,
+              "endgame": EndgameCardsBot}
 
 
 def make_cards_bot(name: str) -> CardsBot:

@@ -24,11 +24,12 @@ plus the difference its races make on the shared scenarios.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from .advice import (
-    ACTION_EXACT_LEAVES, TurnRows, advised, after_action, ends_surely, race_actions, race_over_outcome,
+    ACTION_EXACT_LEAVES, TurnRows, advised, after_action, ends_surely, race_actions, race_orders, race_over_outcome,
 )
 from .odds import (
     OTHERS, OTHERS_EXACT_CARDS, KernelState, as_cards, check_others, code_ranks, exact_counts, kernel_state,
@@ -41,11 +42,11 @@ __all__ = ["cards_values", "turn_values", "TurnValues", "BASE_LEGS", "LEGS", "LE
 
 #: The position's own leg (by the kind of its first card), when not exact:
 #: this many sampled legs.
-BASE_LEGS = 10_000
+BASE_LEGS = 8_000
 #: Scenarios (sampled legs) shared by every race action of a turn: about
 #: ``LEG_BUDGET / candidates``, within these bounds ...
 LEGS = (500, 2_000)
-LEG_BUDGET = 30_000
+LEG_BUDGET = 20_000
 #: ... of which about ``RACE_BUDGET / candidates`` (within these bounds) are
 #: played to the race's end.
 RACES = (100, 300)
@@ -54,7 +55,7 @@ RACE_BUDGET = 3_000
 #: fresh scenarios (so that the first choice is not the one whose
 #: scenarios happened to favour it): this many legs and races each.
 VERIFY = 3
-VERIFY_LEGS = 4_000
+VERIFY_LEGS = 3_000
 VERIFY_RACES = 300
 #: With the other players' race actions, the position's own leg is exact
 #: when the deck holds at most 2 cards and no turn keeps more than this
@@ -114,27 +115,40 @@ def _kernel_own(state: KernelState, this_leg: bool) -> np.ndarray:
 
 
 def _strata(dist: np.ndarray) -> np.ndarray:
-    """``dist[end, code]`` by race order, the race over or not:
-    ``[over * CODES + code]``."""
-    return np.concatenate([dist[0::2].sum(axis=0), dist[1::2].sum(axis=0)])
+    """``dist[end, code]`` by race order, the race over or not: ``[over *
+    120 + order]`` (orders: :func:`~advisor.cards.advice.race_orders`)."""
+    orders = race_orders()
+    return np.concatenate([dist[0::2][:, orders].sum(axis=0), dist[1::2][:, orders].sum(axis=0)])
 
 
 def _race_by_leg_end(leg_out: np.ndarray, race_out: np.ndarray) -> np.ndarray:
-    """``[over * CODES + code, camel, rank]``: the final ranks of the races
-    whose leg ended with race order ``code`` (over or not), from the races
+    """``[over * 120 + order, camel, rank]``: the final ranks of the races
+    whose leg ended with race order ``order`` (over or not), from the races
     of every candidate pooled (a race over in the leg: its own order; an
     order no race reached: the mean of every race still running)."""
     from ..kernels.cards import CODES
 
+    orders = race_orders()
+    m = orders.size
+    index = np.full(CODES, -1)
+    index[orders] = np.arange(m)
     over = (leg_out // CODES) & 1
-    stratum = over * CODES + leg_out % CODES
-    counts = np.bincount((stratum * CODES + race_out).ravel(), minlength=2 * CODES * CODES).reshape(2 * CODES, CODES)
+    stratum = over * m + index[leg_out % CODES]
+    counts = np.bincount((stratum * m + index[race_out]).ravel(), minlength=2 * m * m).reshape(2 * m, m)
     n = counts.sum(axis=1)
-    running = counts[:CODES].sum(axis=0)
-    fallback = running / running.sum() if running.sum() else np.zeros(CODES)
+    running = counts[:m].sum(axis=0)
+    fallback = running / running.sum() if running.sum() else np.zeros(m)
     probs = np.where(n[:, None] > 0, counts / np.maximum(n, 1)[:, None], fallback[None, :])
-    probs[CODES:] = np.eye(CODES)  # the race is over: its order is the leg's
-    return code_ranks(probs)
+    probs[m:] = np.eye(m)  # the race is over: its order is the leg's
+    return np.tensordot(probs, _order_ranks(), axes=(1, 0))
+
+
+@lru_cache(maxsize=1)
+def _order_ranks() -> np.ndarray:
+    """``[order, camel, rank]``: 1 where race order ``order`` ranks the camel so."""
+    from ..kernels.cards import CODES
+
+    return code_ranks(np.eye(CODES)[race_orders()])
 
 
 def _sizes(k: int, legs: int | None, races: int | None) -> tuple[int, int]:

@@ -71,21 +71,24 @@ def table_after(pos: CardsPosition, bet: str | None, holder: CardsPlayer) -> dic
 
 
 class _Next:
-    """The next player's best bet under given outcomes, per table."""
+    """The next player's best bet under many outcomes at once, per table."""
 
-    def __init__(self, values: TurnValues, player: CardsPlayer):
+    def __init__(self, values: TurnValues, player: CardsPlayer, me: CardsPlayer):
         self.values = values
         self.player = player
+        self.me = me
         self.rows: dict = {}
 
-    def best(self, table_bet: str | None, me: CardsPlayer, dist, final) -> float:
+    def best(self, table_bet: str | None, dists: np.ndarray, finals: np.ndarray) -> np.ndarray:
+        """Per outcome ``dists[k]``, ``finals[k]``: the most the next player
+        gains by a bet on the table ``table_bet`` leaves (0: none)."""
         if table_bet not in self.rows:
             pos = self.values.position
             turns = self.values.turns
-            hold = holdings_position(pos, self.player, table_after(pos, table_bet, me))
+            hold = holdings_position(pos, self.player, table_after(pos, table_bet, self.me))
             self.rows[table_bet] = TurnRows(hold, turns.this_leg, turns.base_codes, turns.race_all)
-        v = self.rows[table_bet].values(dist, (False, False), final)
-        return float(max(0.0, (v[1:] - v[0]).max(initial=0.0)))
+        v = self.rows[table_bet].values_batch(dists, (False, False), finals)
+        return np.maximum(0.0, (v[:, 1:] - v[:, :1]).max(axis=1, initial=0.0))
 
 
 def others_gain(values: TurnValues, state: CardsState, player: int) -> dict[str, float]:
@@ -97,40 +100,52 @@ def others_gain(values: TurnValues, state: CardsState, player: int) -> dict[str,
     me = state.players[player]
     others = [(player + k) % n for k in range(1, n)]
     pos = values.position
+    races = [r for r in turns.outcomes if r != "reveal"]
+    dists = np.stack([turns.base_dist] + [turns.outcomes[r][0] for r in races])
+    finals = np.stack([turns.final0] + [turns.outcomes[r][2] for r in races])
     # their bets under each race action's leg and race, against the position as it stands
-    held = {}
+    held = np.zeros(len(races) + 1)
     for q in others:
         rows = TurnRows(holdings_position(pos, state.players[q], table_after(pos, None, me)), turns.this_leg,
                         turns.base_codes, turns.race_all)
-        v0 = rows.values(turns.base_dist, (False, False), turns.final0)[0]
-        held[q] = {race: float(rows.values(dist, (False, False), final)[0] - v0)
-                   for race, (dist, _, final, _) in turns.outcomes.items()}
-    nxt = _Next(values, state.players[others[0]])
-    before = nxt.best(None, me, turns.base_dist, turns.final0)
+        v = rows.values_batch(dists, (False, False), finals)[:, 0]
+        held += v - v[0]
+    held_of = dict(zip(["reveal"] + races, held))
+    nxt = _Next(values, state.players[others[0]], me)
+    before = float(nxt.best(None, dists[:1], finals[:1])[0])
     # after a reveal the next player has seen its card
     weight = turns.base_codes.sum(axis=(1, 2))
     cards = [t for t in range(weight.size) if weight[t] > 0]
-
-    def after_card(t):
-        n_t = turns.race_all[t, 0].sum()
-        return turns.base_codes[t] / weight[t], (turns.race_all[t] / n_t if n_t else turns.final0)
-
-    seen = {t: after_card(t) for t in cards}
-    best_after = {}  # my bet after each card (reveal+best), as the advice takes it
+    seen_dists = np.stack([turns.base_codes[t] / weight[t] for t in cards])
+    seen_finals = np.stack([turns.race_all[t] / turns.race_all[t, 0].sum() if turns.race_all[t, 0].sum()
+                            else turns.final0 for t in cards])
+    w = weight[cards]
+    best_after = []  # my bet after each card (reveal+best), as the advice takes it
     for t in cards:
         options = turns.after_card(t, weight[t])
         k = int(np.argmax(options))
-        best_after[t] = None if k == 0 else turns.bet_list[k - 1]
+        best_after.append(None if k == 0 else turns.bet_list[k - 1])
+    by_table: dict = {}
+
+    def after_reveal(bet):
+        if bet not in by_table:
+            by_table[bet] = nxt.best(bet, seen_dists, seen_finals)
+        return by_table[bet]
+
+    after_race: dict = {}
     out = {}
     for row in turns.rows:
-        race, bet = row["race"], row["bet"]
-        gain = sum(held[q].get(race or "reveal", 0.0) for q in others)
+        race, bet = row["race"] or "reveal", row["bet"] or None
         if race == "reveal":
-            table = [best_after[t] if bet == "best after the card" else (bet or None) for t in cards]
-            nxt_after = sum(weight[t] * nxt.best(table[j], me, *seen[t]) for j, t in enumerate(cards))
+            if bet == "best after the card":
+                nxt_after = sum(w[j] * after_reveal(best_after[j])[j] for j in range(len(cards)))
+            elif row["race"]:
+                nxt_after = float(w @ after_reveal(bet))
+            else:  # after the race action of this turn: the table the bet leaves, on the odds now
+                nxt_after = float(nxt.best(bet, dists[:1], finals[:1])[0])
         else:
-            dist, _, final, _ = turns.outcomes.get(race, (turns.base_dist, None, turns.final0, False))
-            nxt_after = nxt.best(bet or None, me, dist, final)
-        gain += nxt_after - before
-        out[row["action"]] = gain / len(others)
+            if bet not in after_race:
+                after_race[bet] = nxt.best(bet, dists[1:], finals[1:])
+            nxt_after = float(after_race[bet][races.index(race)])
+        out[row["action"]] = (held_of[race] + nxt_after - before) / len(others)
     return out
