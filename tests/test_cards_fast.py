@@ -180,3 +180,48 @@ def test_the_chance_of_winning_by_hand():
     assert win["loser:O+reveal"] == 0.5
     assert win["reveal"] == 0.0 and win["reveal+best"] == 0.0  # the reveal ends the leg: no bet after it
     assert win["hand+winner:B"] == 1.0 and win["hand+leg:B"] == 0.0 and win["hand"] == 0.0
+
+
+# ---------------------------------------------------------------- the kernel against the reference
+@pytest.mark.parametrize("text", [
+    "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1",
+    "cards players:3 track:nnnnnnnh 1:B 3:GO 5:W 6:Y palm:8@0 deck:3 known:W1 hand:Y2 hands:?B1",
+    "cards players:5 0:BGOWY hand:G1",
+    "cards players:2 track:nnnnnh 4:BG 6:O 8:WY fennec:9@1 deck:2 known:B1 hand:W1 hands:-",
+])
+def test_candidate_kernel_against_the_slow_reference(text):
+    from advisor.cards.advice import race_actions
+    from advisor.cards.odds import kernel_state
+    from advisor.cards.position import parse_cards
+    from advisor.kernels.cards_turns import FENNEC, HAND, PALM, REVEAL, candidate_outcomes
+
+    try:
+        from . import naive_cards as N
+        from . import naive_cards_turns as T
+    except ImportError:  # pragma: no cover
+        import naive_cards as N
+        import naive_cards_turns as T
+
+    pos = parse_cards(text)
+    s = kernel_state(pos)
+    actions = race_actions(pos)[1:]
+    kinds = [REVEAL] + [HAND if a == "hand" else PALM if a.startswith("palm") else FENNEC for a in actions]
+    args = [0] + [int(a.partition(":")[2] or 0) for a in actions]
+    legs, races, seed = 25, 6, 12345
+    leg_out = np.zeros((len(kinds), legs), np.int64)
+    first_out = np.zeros(legs, np.int64)
+    race_out = np.zeros((len(kinds), races), np.int64)
+    candidate_outcomes(s.sp, s.ht, s.fig, s.own, s.track, s.ncards, s.known, s.pool, s.unknown, s.players, s.nxt,
+                       s.hands, s.random_mask, np.array(kinds, np.int64), np.array(args, np.int64), legs, races,
+                       pos.decksize, True, seed, leg_out, first_out, race_out)
+    board = N.parse_board(" ".join(f"{sp}:{st}" for sp, st in pos.stacks), pos.length,
+                          pos.palm[0] if pos.palm else None, pos.fennec[0] if pos.fennec else None)
+    hands = [T.UNKNOWN if h == 10 else int(h) for h in s.hands]
+    randoms = {p for p in range(pos.players) if (s.random_mask >> p) & 1}
+    leg, first, race = T.candidate_outcomes(
+        board, pos.track, [bool(x) for x in s.own], [int(x) for x in s.known], [int(x) for x in s.pool], s.unknown,
+        hands, pos.players, pos.next, randoms, list(zip(kinds, args)), legs, races, pos.decksize, True, seed)
+    assert leg_out.tolist() == leg
+    assert first_out.tolist() == first
+    assert race_out.tolist() == race
+    assert len(set(leg_out[0])) > 1 and len(kinds) > 2  # the scenarios differ, and so do the candidates
