@@ -1,11 +1,11 @@
 """Camel Up Cards: the bots' fast valuation (``advisor.cards.fast``) and
-the rival bot's term (``advisor.cards.rival``).
+the shark bot's term (``advisor.cards.rival``: what a turn gains the others).
 
 Where every leg is exact and the race ends in the leg, the fast values are
 ``cards_best``'s exactly (the same formulas on the same exact outcomes);
 sampled, they agree with the exact values within 4 standard errors (the
 spread over many seeds); the same seed gives the same values on one thread
-and on two.  The rival term is checked on a position worked out by hand.
+and on two.  The others' gain is checked on a position worked out by hand.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def test_a_position_after_the_race_action_lists_the_bets_now():
     assert set(frame.timing) <= {"now", ""} and "pass" in set(frame.action)
 
 
-# ---------------------------------------------------------------- the rival term
+# ---------------------------------------------------------------- what a turn gains the others
 def _hand_state() -> CardsState:
     """Two players, track of 6 spaces: B on 5, O W Y G stacked on 6 (G on
     top); the race deck is one G1 (player 0's own face-down card); player 0
@@ -135,7 +135,7 @@ def _hand_state() -> CardsState:
         legtiles=((3, 2, 2),) + ((5, 3, 2, 2),) * 4, winners="BGOW", deck=(("G", 1),), phase="turn")
 
 
-def test_the_rival_term_by_hand():
+def test_what_a_turn_gains_the_others_by_hand():
     """Reveal (G1): G crosses the finish: G Y W O B.  Hand (B1 on top of
     the stack at 6), then player 1 reveals G1: G carries B over the finish:
     B G Y W O.

@@ -37,8 +37,8 @@ from .actions import CardsAction
 from .game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
 from .position import CAMELS
 
-__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "RivalCardsBot",
-           "InformedCardsBot", "RivalOnlyCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
+__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "SharkCardsBot",
+           "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
            "information_build", "BUILD_LEGS"]
 
 
@@ -190,7 +190,7 @@ def _by_score(state: CardsState, scores: dict) -> list[tuple[CardsAction, float]
     return [(actions[i], values[i]) for i in sorted(range(len(actions)), key=lambda i: -values[i])]
 
 
-class RivalCardsBot(GreedyCardsBot):
+class SharkCardsBot(GreedyCardsBot):
     """Plays for a larger share of the money: the turn of highest ``ev -
     weight * gain``, ``gain`` the mean over the other players of what the
     turn gains them (:func:`~advisor.cards.rival.others_gain`: their bets
@@ -204,10 +204,11 @@ class RivalCardsBot(GreedyCardsBot):
     score is that chance plus a thousandth of the score above, which
     breaks ties)."""
 
-    name = "rival"
-    summary = "EV minus what the turn gains the other players; builds the race deck for information"
+    name = "shark"
+    summary = ("EV minus what the turn gains the others; builds the race deck for information; plays for the "
+               "win near the end")
 
-    def __init__(self, precision: float = 0.02, weight: float = 1.0, build: bool = True, endgame: bool = False):
+    def __init__(self, precision: float = 0.02, weight: float = 1.0, build: bool = True, endgame: bool = True):
         super().__init__(precision)
         self.weight = weight
         self.informed = build
@@ -239,7 +240,7 @@ class RivalCardsBot(GreedyCardsBot):
         return information_build(state, player, int(rng.integers(2**31)))
 
 
-class EndgameCardsBot(RivalCardsBot):
+class EndgameCardsBot(SharkCardsBot):
     """``greedy`` playing for the chance of winning near the end (to
     measure it alone)."""
 
@@ -250,24 +251,25 @@ class EndgameCardsBot(RivalCardsBot):
         super().__init__(precision, weight=0.0, build=False, endgame=True)
 
 
-class InformedCardsBot(RivalCardsBot):
-    """``greedy`` with ``rival``'s deck building (to measure it alone)."""
+class InformedCardsBot(SharkCardsBot):
+    """``greedy`` with ``shark``'s deck building (to measure it alone)."""
 
     name = "informed"
     summary = "greedy, building the race deck for information"
 
     def __init__(self, precision: float = 0.02):
-        super().__init__(precision, weight=0.0, build=True)
+        super().__init__(precision, weight=0.0, build=True, endgame=False)
 
 
-class RivalOnlyCardsBot(RivalCardsBot):
-    """``rival`` with ``greedy``'s deck building (to measure the term alone)."""
+class ShareCardsBot(SharkCardsBot):
+    """``greedy`` minus what the turn gains the others (``shark``'s term
+    alone, to measure it)."""
 
-    name = "rival-term"
-    summary = "rival's turns, greedy's deck building"
+    name = "share"
+    summary = "EV minus what the turn gains the other players; greedy's deck building"
 
     def __init__(self, precision: float = 0.02):
-        super().__init__(precision, weight=1.0, build=False)
+        super().__init__(precision, weight=1.0, build=False, endgame=False)
 
 
 #: Sampled legs per deck building valued by :func:`information_build`.
@@ -314,7 +316,7 @@ def information_build(state: CardsState, player: int, seed: int, samples: int = 
 
 
 CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": GreedyCardsBot,
-              "rival": RivalCardsBot, "informed": InformedCardsBot, "rival-term": RivalOnlyCardsBot,
+              "shark": SharkCardsBot, "share": ShareCardsBot, "informed": InformedCardsBot,
               "endgame": EndgameCardsBot}
 
 

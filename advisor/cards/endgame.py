@@ -18,7 +18,7 @@ with this leg:
   of it when ``k`` players tie for the most.
 
 Other players' later bets and the legs after this one are not modelled:
-the figure is meant for the leg in which the race ends (the rival bot
+the figure is meant for the leg in which the race ends (the shark bot
 uses it once that is likely, :data:`ENDGAME`).
 """
 
@@ -34,7 +34,7 @@ from .rival import holdings_position, table_after
 
 __all__ = ["win_chances", "race_ends", "ENDGAME"]
 
-#: The rival bot plays for the chance of winning once the race ends in
+#: The shark bot plays for the chance of winning once the race ends in
 #: this leg with at least this probability.
 ENDGAME = 0.8
 

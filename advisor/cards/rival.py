@@ -22,7 +22,7 @@ gains them in expectation, against the position as it stands:
   leaves.  Their best bet is the most of their bets' expected payouts and
   of taking none (their race actions are not modelled).
 
-The rival bot (:class:`~advisor.cards.bots.RivalCardsBot`) plays the turn
+The shark bot (:class:`~advisor.cards.bots.SharkCardsBot`) plays the turn
 of highest ``ev - weight * gain``.
 """
 
