@@ -10,20 +10,32 @@ the player sees it); never the deck's order nor the others' hands.
 * ``heuristic``: at the start of its turn, the leg-winner card of the
   camel leading now if it is worth 3 or 5, then reveals (ends its turn with
   ``pass``); keeps a ``+2`` card in hand;
-* ``greedy``: the first choice of :func:`~advisor.cards.advice.cards_best`
-  on its position: a bet before (``B+reveal``, or ``R+B``, taken first) or
-  after the race action (``reveal+best``: after the card, the bet worth
-  most on the odds then, if any is worth more than nothing).
+* ``greedy``: the EV-greedy first choice of the advice's values on its
+  position (the fast valuation, :func:`~advisor.cards.fast.cards_values`:
+  :func:`~advisor.cards.advice.cards_best`'s rows and formulas in one pass
+  over shared scenarios): a bet before (``B+reveal``, or ``R+B``, taken
+  first) or after the race action (``reveal+best``: after the card, the bet
+  worth most on the odds then, if any is worth more than nothing);
+  :class:`GreedyCardsBot` itself values with ``cards_best`` (``fast=False``);
+* ``shark``: greedy's values, minus what the turn gains the other players
+  (:mod:`advisor.cards.rival`), the race deck built for information
+  (:func:`information_build`), and once the race likely ends in the leg the
+  chance of winning the game (:mod:`advisor.cards.endgame`);
+* ``share``, ``informed``, ``endgame``: each of shark's three parts alone
+  on top of greedy (to measure them: README, Camel Up Cards bots).
 
 Every bot also gives its whole ranking of the step to play:
 ``ranked(state, player, rng) -> list[(CardsAction, score)]``, every legal
 action once (the deck building: the one building the bot makes), best
 first, so a host that refuses an action takes the next; ``choose`` is its
 first action, drawing the same random numbers.  Scores: ``greedy``, the
-EV (coins) of the best turn that starts with the action (``cards_best``;
-``pass`` after a reveal is worth 0); ``random``, the probability of being
-drawn (the drawn action first, the others in legal order); ``heuristic``,
-1 for the action its rule takes and 0 for the others (in legal order).
+EV (coins) of the best turn that starts with the action (``pass`` after a
+reveal is worth 0); ``shark`` and ``share``, that EV minus what the turn
+gains the others (``shark`` near the end: the chance of winning plus a
+thousandth of it; ``endgame`` likewise); ``random``, the probability of
+being drawn (the drawn action first, the others in legal order);
+``heuristic``, 1 for the action its rule takes and 0 for the others (in
+legal order).
 """
 
 from __future__ import annotations
@@ -37,7 +49,8 @@ from .actions import CardsAction
 from .game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
 from .position import CAMELS
 
-__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "SharkCardsBot",
+__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "FastGreedyCardsBot",
+           "SharkCardsBot",
            "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
            "information_build", "BUILD_LEGS"]
 
@@ -119,11 +132,20 @@ class HeuristicCardsBot:
 
 
 class GreedyCardsBot:
+    """The advisor's first choice on the player's position: with
+    ``fast=False`` (this class's default) :func:`~advisor.cards.advice.
+    cards_best`'s, the review's own valuation (so the bot loses nothing
+    against a review with its seed and precision); with ``fast=True`` (the
+    ``greedy`` bot of :data:`CARDS_BOTS`, :class:`FastGreedyCardsBot`) the
+    fast valuation's, :func:`~advisor.cards.fast.cards_values` (the same
+    rows and formulas, in a tenth of the time)."""
+
     name = "greedy"
     summary = "the advisor's first choice (cards_best on the player's position)"
 
-    def __init__(self, precision: float = 0.02):
+    def __init__(self, precision: float = 0.02, fast: bool = False):
         self.precision = precision
+        self.fast = fast
         self.pending: list[CardsAction] = []
 
     def ranked(self, state: CardsState, player: int, rng: np.random.Generator | None = None):
@@ -133,11 +155,14 @@ class GreedyCardsBot:
         return self._ranked(state, player, _rng(rng))[0]
 
     def values(self, state: CardsState, player: int, seed: int):
-        """The advice's rows on the player's position (the fast valuation,
-        :func:`~advisor.cards.fast.cards_values`)."""
-        from .fast import cards_values
+        """The advice's rows on the player's position."""
+        if self.fast:
+            from .fast import cards_values
 
-        return cards_values(state.position(player), seed=seed, precision=self.precision)
+            return cards_values(state.position(player), seed=seed, precision=self.precision)
+        from .advice import cards_best
+
+        return cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
 
     def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
         """The deck building: a ``+2`` card kept in hand, then by value."""
@@ -190,7 +215,17 @@ def _by_score(state: CardsState, scores: dict) -> list[tuple[CardsAction, float]
     return [(actions[i], values[i]) for i in sorted(range(len(actions)), key=lambda i: -values[i])]
 
 
-class SharkCardsBot(GreedyCardsBot):
+class FastGreedyCardsBot(GreedyCardsBot):
+    """The ``greedy`` bot: the EV-greedy first choice of the advice's values,
+    from the fast valuation (:func:`~advisor.cards.fast.cards_values`)."""
+
+    summary = "the EV-greedy first choice of the advice's values (the fast valuation)"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, fast=True)
+
+
+class SharkCardsBot(FastGreedyCardsBot):
     """Plays for a larger share of the money: the turn of highest ``ev -
     weight * gain``, ``gain`` the mean over the other players of what the
     turn gains them (:func:`~advisor.cards.rival.others_gain`: their bets
@@ -315,7 +350,7 @@ def information_build(state: CardsState, player: int, seed: int, samples: int = 
     return build_for(state, player, best)
 
 
-CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": GreedyCardsBot,
+CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": FastGreedyCardsBot,
               "shark": SharkCardsBot, "share": ShareCardsBot, "informed": InformedCardsBot,
               "endgame": EndgameCardsBot}
 

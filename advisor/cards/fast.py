@@ -2,23 +2,43 @@
 
 :func:`~advisor.cards.advice.cards_best` computes the leg and the races
 of each race action on its own (20,000 legs and 2,000 races each when the
-leg cannot be enumerated): exact and thorough, about a second per turn.
-:func:`cards_values` gives the same rows, valued by the same formulas
-(:class:`~advisor.cards.advice.TurnRows`), from one call of
-:func:`advisor.kernels.cards_turns.candidate_outcomes`: :data:`LEGS`
-scenarios, each dealt once (the race deck's order and the unseen hand
-cards) and replayed for every race action with the same choices of the
-other players turn by turn, the first :data:`RACES` of them to the race's
-end (common random numbers: the differences between the actions carry
-little noise).  Where the leg is small it is exact, as in ``cards_best``
-(the position's own leg within :data:`BASE_STATES` states, each race
-action's within :data:`ACTION_STATES`; with the deck alone, up to
-:data:`~advisor.cards.advice.ACTION_EXACT_LEAVES` card sequences): when
-every leg is exact and the race ends in this leg on every branch, the
-values are ``cards_best``'s.  A race action's sampled leg is corrected by
-the same scenarios of the position's own leg when that one is exact, and
-its race odds are the position's (to ``precision``, as ``cards_best``'s)
-plus the difference its races make on the shared scenarios.
+leg cannot be enumerated): thorough, about a second per turn.
+:func:`cards_values` gives the same rows, valued by the same code
+(:class:`~advisor.cards.advice.TurnRows`), from shared scenarios:
+
+* the position's own leg by the kind of its first card: exact where small
+  (with the other players' actions: a deck of at most 2 cards and at most
+  :data:`BASE_STATES` states a turn; the deck alone: at most
+  :data:`~advisor.cards.advice.ACTION_EXACT_LEAVES` card sequences), else
+  :data:`BASE_LEGS` legs of the candidate kernel; its race odds to
+  ``precision`` as ``cards_best``'s;
+* every race action (the hand card, the palm and the fennec on every legal
+  space) in one call of :func:`advisor.kernels.cards_turns.
+  candidate_outcomes`: about ``LEG_BUDGET / actions`` scenarios
+  (:data:`LEGS` bounds), each dealt once (the race deck's order and the
+  unseen hand cards) and replayed for every action with the other players'
+  choices drawn turn by turn from the same streams (common random
+  numbers), the position's own leg among them; an action's leg is that of
+  its scenarios corrected by the same scenarios' own leg (``dist -
+  base_same + base``, as ``cards_best`` corrects its samples), or exact
+  where small (within :data:`ACTION_STATES` states a turn, while the
+  position's own leg is exact);
+* an action's race odds: the position's, plus the change the action makes
+  to the order the leg ends in, weighted by the final order of the races
+  that ended their leg in that order (about ``RACE_BUDGET / actions`` of
+  each action's scenarios are played to the race's end, all actions
+  pooled; exact where the race ends in the leg).  The races of two actions
+  share too little for a difference of two small samples (one card's shift
+  changes every stack after it): this estimate misses what an action does
+  to the race without changing the leg's order (README, Camel Up Cards
+  bots, measured);
+* then the race actions of the :data:`VERIFY` best turns are valued again
+  on fresh scenarios (:data:`VERIFY_LEGS`): the best of some thirty noisy
+  values is biased upward, a second look at the chosen few is not.
+
+When every leg is exact and the race ends in this leg, the values are
+``cards_best``'s exactly.  The same seed gives the same values on any
+thread count.
 """
 
 from __future__ import annotations
@@ -67,9 +87,12 @@ ACTION_STATES = 2_000
 @dataclass
 class TurnValues:
     """The rows of a turn (:class:`~advisor.cards.advice.TurnRows`, with
-    each race action's outcomes) and how they were computed: ``legs`` the
-    scenarios sampled (0: every leg exact), ``races`` those played to the
-    race's end, ``race_samples`` the position's own races (0: exact)."""
+    each race action's outcomes) and how they were computed: ``base_legs``
+    the position's own legs sampled (0: exact), ``legs`` the scenarios of
+    each race action (0: every action's leg exact), ``races`` those played
+    to the race's end, ``race_samples`` the position's own races (0:
+    exact), ``exact`` which legs were exact (by race action; ``reveal``:
+    the position's own), ``verified`` the race actions valued again."""
 
     turns: TurnRows
     position: CardsPosition
