@@ -185,7 +185,7 @@ def _compile_for_workers(bots: Sequence[str], cards: bool = False) -> None:
     (a compile notice, if one is active, shows it)."""
     from .warm import cold_groups, needs, warmup
 
-    cold = cold_groups(needs("simulate", bots=bots, cards=cards, race=cards and "greedy" in bots))
+    cold = cold_groups(needs("simulate", bots=bots, cards=cards, race=False))
     if cold:
         warmup(groups=cold)
 

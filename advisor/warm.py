@@ -136,6 +136,13 @@ def _cards_legs():
     cards_best(_CARDS_ENDS, seed=0, progress=False)  # the race ends in this leg: no race sampled
 
 
+def _cards_bots():
+    from .cards.fast import cards_values
+
+    cards_values(_CARDS_EXACT, seed=0, legs=200, races=50)  # every race action on shared scenarios
+    cards_values(_CARDS_LAST.replace(" next:1", ""), seed=0)  # exact legs
+
+
 def _cards_races():
     from .cards import cards_odds
 
@@ -158,6 +165,7 @@ GROUPS: tuple[Group, ...] = (
                                                 "cards_others.leg_others_sample"), 37, _cards_legs),
     Group("cards_races", "Camel Up Cards races", ("cards.race_sample", "cards_others.race_others_sample"), 20,
           _cards_races),
+    Group("cards_bots", "the Camel Up Cards bots' valuation", ("cards_turns.candidate_outcomes",), 20, _cards_bots),
 )
 _BY_NAME = {g.name: g for g in GROUPS}
 
@@ -249,7 +257,9 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
     if command == "warmup":
         return tuple(g.name for g in GROUPS)
     if cards:
-        return ("cards_legs",) + (("cards_races",) if race or command == "best" else ())
+        valuing = any(bot not in ("random", "heuristic", "human") for bot in bots)
+        return (("cards_legs",) + (("cards_races",) if race or command == "best" else ())
+                + (("cards_bots", "cards_races") if valuing else ()))
     games = ("moves",) + tuple(g for bot in bots for g in _BOT_GROUPS.get(bot, ("leg", "joint", "race", "bots")))
     table = {
         "odds": ("leg",) + (("race",) if race else ()) + (("sampler",) if samples else ()),

@@ -30,6 +30,7 @@ FLOORS = [
     ["advisor.turns", "advisor.cards.actions", "advisor.cards.game", "advisor.cards.chance"],
     # 5: valuation
     ["advisor.overall", "advisor.valuation", "advisor.portfolio", "advisor.standing", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
+     "advisor.cards.fast", "advisor.cards.rival", "advisor.cards.endgame",
      "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)
     ["advisor.dice", "advisor.game", "advisor.inference", "advisor.bots", "advisor.scoresheet", "advisor.warm",

@@ -256,6 +256,9 @@ def test_notice_after_an_error_leaves_no_final_line():
     ("best", {"cards": True, "race": False}, {"cards_legs", "cards_races"}),
     ("simulate", {"bots": ["random", "random"]}, {"moves"}),
     ("simulate", {"bots": ["heuristic", "rival"]}, {"moves", "leg", "joint", "race", "bots"}),
+    ("simulate", {"cards": True, "race": False, "bots": ["heuristic", "random"]}, {"cards_legs"}),
+    ("simulate", {"cards": True, "race": False, "bots": ["rival", "greedy", "random"]},
+     {"cards_legs", "cards_races", "cards_bots"}),
     ("batch", {"race": False}, {"batch"}),
     ("warmup", {}, {g.name for g in warm.GROUPS}),
 ])

@@ -35,6 +35,7 @@ that ends the leg (the deck's last card) or the race allows no bet after it.
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 import numpy as np
 
@@ -46,7 +47,8 @@ from .odds import (
 from ..explain import sort_by_ev
 from .position import CAMELS, CardsPosition
 
-__all__ = ["cards_best", "race_actions", "bets"]
+__all__ = ["cards_best", "race_actions", "bets", "TurnRows", "race_orders", "race_over_outcome", "ends_surely", "advised",
+           "after_action", "ACTION_LEG_SAMPLES", "ACTION_EXACT_LEAVES", "ACTION_OTHERS_STATES", "ACTION_RACES"]
 
 #: Per race action: legs sampled when the leg is too big to enumerate,
 #: with common random numbers (every action sees the same cards).
@@ -131,6 +133,18 @@ class _Valuer:
         return total
 
 
+def race_orders() -> np.ndarray:
+    """The rank codes that are race orders, in the order of the last axis
+    of :meth:`TurnRows.settled`."""
+    return _orders()
+
+
+@lru_cache(maxsize=1)
+def _orders() -> np.ndarray:
+    """The rank codes that are race orders (the others never occur)."""
+    return np.nonzero(_rank_table()[:, 0] >= 0)[0]
+
+
 def _own_figures(pos: CardsPosition) -> tuple[bool, bool]:
     """Whether the advised player (0) holds the palm's / the fennec's card."""
     return bool(pos.palm and pos.palm[1] == 0), bool(pos.fennec and pos.fennec[1] == 0)
@@ -165,6 +179,209 @@ def _ends_surely(dist: np.ndarray) -> bool:
     return float(dist[1::2].sum()) > 1 - 1e-12
 
 
+class TurnRows:
+    """The rows of the advice from the outcomes behind them: one formula
+    for :func:`cards_best` and for the bots' fast valuation
+    (:mod:`advisor.cards.fast`), whatever computed the leg and race
+    distributions.  Each row is ``{action, race, bet, timing, ev}``; ``ev``
+    is the turn's expected money against ``v0``, the position as it stands.
+
+    ``base_codes[first, end, code]``: the position's own leg by the kind of
+    its first card (P); ``race_all[first, camel, rank]``: its race by first
+    card (probabilities summing to 1 over first cards; ``final0`` their
+    sum).  :meth:`add_reveal` and :meth:`add_action` append rows and keep
+    each race action's outcomes in :attr:`outcomes` (``race action ->
+    (dist[end, code], figs, final[camel, rank], over)``; ``reveal``: the
+    base's), for views built on the same figures (the rival bot's)."""
+
+    def __init__(self, pos: CardsPosition, this_leg: bool, base_codes: np.ndarray, race_all: np.ndarray):
+        self.pos = pos
+        self.val = _Valuer(pos)
+        self.own0 = _own_figures(pos)
+        # with the other players' actions the leg's end codes count only the player's own figure cards
+        self.figs0 = (True, True) if this_leg else self.own0
+        self.this_leg = this_leg
+        self.base_codes = base_codes
+        self.base_dist = base_codes.sum(axis=0)
+        self.race_all = race_all
+        self.final0 = race_all.sum(axis=0)
+        self.bet_list = bets(pos)
+        self._extras = None
+        self._cards: list = []
+        self._settled_by_figs: dict = {}
+        self.v0 = self.value(self.base_dist, self.figs0, self.final0, None)
+        self.rows: list[dict] = []
+        self.outcomes: dict[str, tuple] = {}
+        self._probe = None
+
+    def bet_extra(self, bet: str):
+        """(leg payout per code, winner card, loser card) with ``bet`` taken."""
+        val, pos = self.val, self.pos
+        kind, _, colour = bet.partition(":")
+        extra, winner, loser = 0.0, val.winner, val.loser
+        if kind == "leg":
+            extra = val.leg_card(colour, pos.legtiles[CAMELS.index(colour)][0])
+        elif kind == "mid":
+            extra = val.mid_card(colour)
+        elif kind == "winner":
+            winner = colour
+        else:
+            loser = colour
+        return extra, winner, loser
+
+    def settled(self, figs) -> np.ndarray:
+        """``[option, end, order]``: the money change of leg scoring (with
+        the floor) with no bet (option 0) and with each bet, per end code
+        and race order (the 120 codes that are race orders), for the
+        player's figure cards ``figs``."""
+        key = (bool(figs[0]), bool(figs[1]))
+        if key not in self._settled_by_figs:
+            val = self.val
+            if self._extras is None:
+                extras = [np.zeros(val.payout.shape)]
+                self._cards = [(val.winner, val.loser)]
+                for bet in self.bet_list:
+                    extra, winner, loser = self.bet_extra(bet)
+                    extras.append(extra + np.zeros(val.payout.shape))
+                    self._cards.append((winner, loser))
+                self._extras = np.stack(extras)[:, _orders()]
+            ends = np.arange(8)
+            penalty = -(((ends >> 1) & 1) * key[0] + ((ends >> 2) & 1) * key[1]).astype(float)
+            payout = val.payout[_orders()]
+            self._settled_by_figs[key] = np.maximum(
+                1.0, val.money + penalty[None, :, None] + payout[None, None, :] + self._extras[:, None, :]) - val.money
+        return self._settled_by_figs[key]
+
+    def values(self, dist, figs, final) -> np.ndarray:
+        """The turn's value under leg outcomes ``dist[end, code]`` and final
+        ranks ``final[camel, rank]``, with no bet (entry 0) and with each
+        bet of :attr:`bet_list`: leg scoring (the whole payout of each
+        outcome, then the floor) plus the overall cards' expected payout."""
+        settled = self.settled(figs)
+        leg = settled.reshape(settled.shape[0], -1) @ dist[:, _orders()].ravel()
+        win, lose = final @ WINNER_PAY, final @ LOSER_PAY
+        overall = np.array([(win[CAMELS.index(w)] if w else 0.0) + (lose[CAMELS.index(lo)] if lo else 0.0)
+                            for w, lo in self._cards])
+        return leg + overall
+
+    def values_batch(self, dists: np.ndarray, figs, finals: np.ndarray) -> np.ndarray:
+        """:meth:`values` of many outcomes at once: ``dists[k, end, code]``,
+        ``finals[k, camel, rank]`` -> ``[k, option]``."""
+        settled = self.settled(figs)
+        orders = _orders()
+        leg = dists[:, :, orders].reshape(dists.shape[0], -1) @ settled.reshape(settled.shape[0], -1).T
+        win, lose = finals @ WINNER_PAY, finals @ LOSER_PAY  # [k, camel]
+        overall = np.zeros(leg.shape)
+        for i, (w, lo) in enumerate(self._cards):
+            if w:
+                overall[:, i] += win[:, CAMELS.index(w)]
+            if lo:
+                overall[:, i] += lose[:, CAMELS.index(lo)]
+        return leg + overall
+
+    @property
+    def option_cards(self) -> list[tuple[str | None, str | None]]:
+        """Per option (no bet, then each bet): the overall winner and loser
+        card the player holds with it."""
+        self.settled((False, False))
+        return list(self._cards)
+
+    def value(self, dist, figs, final, bet: str | None) -> float:
+        return float(self.values(dist, figs, final)[0 if bet is None else 1 + self.bet_list.index(bet)])
+
+    def add(self, action, race, bet, timing, ev):
+        self.rows.append({"action": action, "race": race, "bet": bet or "", "timing": timing, "ev": ev})
+
+    def add_now(self) -> None:
+        """The race action is played: a bet at the odds now, or none."""
+        values = self.values(self.base_dist, self.figs0, self.final0)
+        for bet, v in zip(self.bet_list, values[1:]):
+            self.add(bet, "", bet, "now", float(v) - self.v0)
+        self.add("pass", "", None, "", 0.0)
+
+    def after_card(self, t: int, weight: float) -> tuple[float, ...]:
+        """Per option after a reveal whose card is of kind ``t`` (``weight``:
+        its probability; no bet, then each bet unless the card ends the leg
+        or the race): the turn's value, given the card."""
+        from ..kernels.cards import move
+
+        dist = self.base_codes[t] / weight
+        n_t = self.race_all[t, 0].sum()  # P(first card t), as the race sample saw it
+        final_t = self.race_all[t] / n_t if n_t else self.final0
+        values = self.values(dist, self.figs0, final_t)
+        if self._probe is None:
+            self._probe = kernel_state(self.pos)
+        probe = self._probe.copy()
+        ends_now = self.pos.deck == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
+        return tuple(float(v) for v in (values[:1] if ends_now else values))
+
+    def add_reveal(self) -> None:
+        """``reveal``, each bet before it (odds now), and ``reveal+best``
+        (the bet best on the card seen)."""
+        from ..kernels.cards import KINDS
+
+        self.add("reveal", "reveal", None, "", 0.0)
+        values = self.values(self.base_dist, self.figs0, self.final0)
+        for bet, v in zip(self.bet_list, values[1:]):
+            self.add(f"{bet}+reveal", "reveal", bet, "before", float(v) - self.v0)
+        weight = self.base_codes.sum(axis=(1, 2))  # P(first card kind)
+        after = 0.0
+        for t in range(KINDS):
+            if weight[t] > 0:
+                after += weight[t] * max(self.after_card(t, weight[t]))
+        self.add("reveal+best", "reveal", "best after the card", "after", after - self.v0)
+        self.outcomes["reveal"] = (self.base_dist, self.figs0, self.final0, False)
+
+    def add_action(self, action: str, dist, figs, final, over: bool) -> None:
+        """A hand card or a figure alone and with each bet (none after a
+        move that ends the race)."""
+        values = self.values(dist, figs, final)
+        self.add(action, action, None, "", float(values[0]) - self.v0)
+        if not over:
+            for bet, v in zip(self.bet_list, values[1:]):
+                self.add(f"{action}+{bet}", action, bet, "either", float(v) - self.v0)
+        self.outcomes[action] = (dist, figs, final, over)
+
+    def frame(self, **attrs):
+        import pandas as pd
+
+        frame = sort_by_ev(pd.DataFrame(self.rows))
+        frame.attrs.update(attrs)
+        return frame
+
+
+def race_over_outcome(state: KernelState, figs: tuple[bool, bool]):
+    """``(dist[end, code], figs, final[camel, rank])`` of a race action that
+    ends the race (a hand card carrying a unit over the finish): one
+    outcome, exact."""
+    from ..kernels.cards import CODES, rank_code
+
+    dist = np.zeros((8, CODES))
+    end = 1 + 2 * (state.fig[0] != 0 and figs[0]) + 4 * (state.fig[1] != 0 and figs[1])
+    dist[end, rank_code(state.sp, state.ht)] = 1.0
+    return dist, (True, True), code_ranks(dist.sum(axis=0))
+
+
+def ends_surely(dist: np.ndarray) -> bool:
+    """Whether the race ends in this leg on every branch of ``dist[end, code]``."""
+    return _ends_surely(dist)
+
+
+def advised(pos: CardsPosition) -> CardsPosition:
+    """The position the advice values: refused for a spectator's; with
+    another player to move (``next:2`` and beyond), as if the advised
+    player moved now."""
+    if pos.spectator:
+        raise AdvisorError("a spectator's position (hands: lists every player) has no advised player")
+    return dataclasses.replace(pos, next=0) if pos.next > 1 else pos
+
+
+def after_action(pos: CardsPosition, base: KernelState, action: str):
+    """:func:`_after`: the kernel state after a hand card or a figure, the
+    player's figure cards then, and whether the race is over."""
+    return _after(pos, base, action)
+
+
 def cards_best(position: CardsPosition | str, *, seed: int | None = None, others: str = ADVICE_OTHERS,
                precision: float = 0.002, progress: bool | None = None):
     """Every legal turn (race action and optional bet) with its EV, as a
@@ -185,27 +402,18 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     terminal)."""
     import sys
 
-    import pandas as pd
     from tqdm import tqdm
 
-    from ..kernels.cards import CODES, KINDS, move, rank_code
     from ..montecarlo import check_precision, resolve_seed
 
     pos = as_cards(position)
     others = check_others(others)
     precision = check_precision(precision)
     seed = resolve_seed(seed)
-    if pos.spectator:
-        raise AdvisorError("a spectator's position (hands: lists every player) has no advised player")
     shown = pos
-    if pos.next > 1:  # another player is to move: the turns as if the advised player moved now
-        pos = dataclasses.replace(pos, next=0)
+    pos = advised(pos)
     this_leg = OTHERS[others][0]
-    val = _Valuer(pos)
     base = kernel_state(pos)
-    own0 = _own_figures(pos)
-    # with the other players' actions the leg's end codes count only the player's own figure cards
-    figs0 = (True, True) if this_leg else own0
     actions = race_actions(pos) if pos.next == 0 else []
     if progress is None:
         progress = sys.stderr.isatty()
@@ -215,86 +423,22 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
         base_codes, base_leg_n = leg_distribution(base, None, seed, this_leg=this_leg)  # [first, end, code]
         base_dist = base_codes.sum(axis=0)
         sure_end = base_leg_n == 0 and _ends_surely(base_dist)
-        if sure_end:  # the race ends in this leg: its final ranks are the leg's
-            race_all = code_ranks(base_codes[:, 1::2].sum(axis=1))
-            final0 = race_all.sum(axis=0)
-            crn0 = final0
-            races = 0
-            zeros = np.zeros(5)
-            race = race_dict(final0[:, 0], final0[:, 4], zeros, zeros, final0)
-        else:
-            counts, races = races_to_precision(pos, base, seed, others, precision=precision)
-            race_all = counts / races  # [first, camel, rank]
-            final0 = race_all.sum(axis=0)
-            se = np.sqrt(final0 * (1 - final0) / races)
-            race = race_dict(final0[:, 0], final0[:, 4], se[:, 0], se[:, 4], final0)
-            crn0 = race_ranks(pos, base, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
+        race_all, races, race, crn0 = _base_race(pos, base, base_codes, sure_end, seed, others, precision)
         bar.update()
-        v0 = val.leg_value(base_dist, figs0) + val.overall(final0, val.winner, val.loser)
-        bet_list = bets(pos)
-
-        def bet_extra(bet: str):
-            """(leg payout per code, winner card, loser card) with ``bet`` taken."""
-            kind, _, colour = bet.partition(":")
-            extra, winner, loser = 0.0, val.winner, val.loser
-            if kind == "leg":
-                extra = val.leg_card(colour, pos.legtiles[CAMELS.index(colour)][0])
-            elif kind == "mid":
-                extra = val.mid_card(colour)
-            elif kind == "winner":
-                winner = colour
-            else:
-                loser = colour
-            return extra, winner, loser
-
-        def value(dist, figs, final, bet: str | None) -> float:
-            if bet is None:
-                return val.leg_value(dist, figs) + val.overall(final, val.winner, val.loser)
-            extra, winner, loser = bet_extra(bet)
-            return val.leg_value(dist, figs, extra) + val.overall(final, winner, loser)
-
-        rows = []
-
-        def add(action, race, bet, timing, ev):
-            rows.append({"action": action, "race": race, "bet": bet or "", "timing": timing, "ev": ev})
-
+        turns = TurnRows(pos, this_leg, base_codes, race_all)
+        final0 = turns.final0
         if pos.next:  # the race action is played: a bet at the odds now, or none
-            for bet in bet_list:
-                add(bet, "", bet, "now", value(base_dist, figs0, final0, bet) - v0)
-            add("pass", "", None, "", 0.0)
+            turns.add_now()
         else:
-            # reveal: bet before (odds now), or after seeing the card
-            add("reveal", "reveal", None, "", 0.0)
-            for bet in bet_list:
-                add(f"{bet}+reveal", "reveal", bet, "before", value(base_dist, figs0, final0, bet) - v0)
-            weight = base_codes.sum(axis=(1, 2))  # P(first card kind)
-            after = 0.0
-            deck_left = pos.deck
-            for t in range(KINDS):
-                if weight[t] <= 0:
-                    continue
-                dist = base_codes[t] / weight[t]
-                n_t = race_all[t, 0].sum()  # P(first card t), as the race sample saw it
-                final_t = race_all[t] / n_t if n_t else final0
-                options = [value(dist, figs0, final_t, None)]
-                probe = base.copy()
-                ends_now = deck_left == 1 or move(probe.sp, probe.ht, probe.fig, probe.length, t // 2, t % 2 + 1)
-                if not ends_now:
-                    options += [value(dist, figs0, final_t, bet) for bet in bet_list]
-                after += weight[t] * max(options)
-            add("reveal+best", "reveal", "best after the card", "after", after - v0)
-            bar.update()  # reveal
+            turns.add_reveal()  # reveal: bet before (odds now), or after seeing the card
+            bar.update()
         # hand card and figures: one leg and race computation each, same seed
         base_same = None
         try_exact = [True]  # with the other players: until an action's leg is too big to enumerate
         for action in actions[1:]:
             state, figs, over = _after(pos, base, action)
             if over:
-                dist = np.zeros((8, CODES))
-                end = 1 + 2 * (state.fig[0] != 0 and figs[0]) + 4 * (state.fig[1] != 0 and figs[1])
-                dist[end, rank_code(state.sp, state.ht)] = 1.0
-                final = code_ranks(dist.sum(axis=0))
-                figs = (True, True)
+                dist, figs, final = race_over_outcome(state, figs)
             else:
                 dist, exact = _action_leg(state, seed, this_leg, try_exact)
                 if this_leg:
@@ -308,15 +452,31 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
                 else:
                     crn = race_ranks(pos, state, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
                     final = final0 + crn - crn0
-            add(action, action, None, "", value(dist, figs, final, None) - v0)
-            if not over:
-                for bet in bet_list:
-                    add(f"{action}+{bet}", action, bet, "either", value(dist, figs, final, bet) - v0)
+            turns.add_action(action, dist, figs, final, over)
             bar.update()
-        frame = sort_by_ev(pd.DataFrame(rows))
-        frame.attrs.update(position=str(shown), seed=seed, others=others, leg_samples=base_leg_n,
+        return turns.frame(position=str(shown), seed=seed, others=others, leg_samples=base_leg_n,
                            race_samples=races, race=race, others_model=others_model(others))
-        return frame
+
+
+def _base_race(pos: CardsPosition, base: KernelState, base_codes: np.ndarray, sure_end: bool, seed: int,
+               others: str, precision: float):
+    """``(race_all[first, camel, rank], races, race dict, crn0)``: the
+    position's race by the first card (exact when the race ends in this
+    leg on every branch of an exact leg, else races to ``precision``) and
+    the :data:`ACTION_RACES` races of ``seed`` the race actions' races are
+    compared with (common random numbers)."""
+    if sure_end:  # the race ends in this leg: its final ranks are the leg's
+        race_all = code_ranks(base_codes[:, 1::2].sum(axis=1))
+        final0 = race_all.sum(axis=0)
+        zeros = np.zeros(5)
+        return race_all, 0, race_dict(final0[:, 0], final0[:, 4], zeros, zeros, final0), final0
+    counts, races = races_to_precision(pos, base, seed, others, precision=precision)
+    race_all = counts / races  # [first, camel, rank]
+    final0 = race_all.sum(axis=0)
+    se = np.sqrt(np.clip(final0 * (1 - final0), 0.0, None) / races)  # sums may pass 1 by rounding
+    race = race_dict(final0[:, 0], final0[:, 4], se[:, 0], se[:, 4], final0)
+    crn0 = race_ranks(pos, base, ACTION_RACES, seed, others).sum(axis=0) / ACTION_RACES
+    return race_all, races, race, crn0
 
 
 def _action_leg(state: KernelState, seed: int, this_leg: bool, try_exact: list) -> tuple[np.ndarray, bool]:

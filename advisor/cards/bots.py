@@ -10,20 +10,32 @@ the player sees it); never the deck's order nor the others' hands.
 * ``heuristic``: at the start of its turn, the leg-winner card of the
   camel leading now if it is worth 3 or 5, then reveals (ends its turn with
   ``pass``); keeps a ``+2`` card in hand;
-* ``greedy``: the first choice of :func:`~advisor.cards.advice.cards_best`
-  on its position: a bet before (``B+reveal``, or ``R+B``, taken first) or
-  after the race action (``reveal+best``: after the card, the bet worth
-  most on the odds then, if any is worth more than nothing).
+* ``greedy``: the EV-greedy first choice of the advice's values on its
+  position (the fast valuation, :func:`~advisor.cards.fast.cards_values`:
+  :func:`~advisor.cards.advice.cards_best`'s rows and formulas in one pass
+  over shared scenarios): a bet before (``B+reveal``, or ``R+B``, taken
+  first) or after the race action (``reveal+best``: after the card, the bet
+  worth most on the odds then, if any is worth more than nothing);
+  :class:`GreedyCardsBot` itself values with ``cards_best`` (``fast=False``);
+* ``shark``: greedy's values, minus what the turn gains the other players
+  (:mod:`advisor.cards.rival`), the race deck built for information
+  (:func:`information_build`), and once the race likely ends in the leg the
+  chance of winning the game (:mod:`advisor.cards.endgame`);
+* ``share``, ``informed``, ``endgame``: each of shark's three parts alone
+  on top of greedy (to measure them: README, Camel Up Cards bots).
 
 Every bot also gives its whole ranking of the step to play:
 ``ranked(state, player, rng) -> list[(CardsAction, score)]``, every legal
 action once (the deck building: the one building the bot makes), best
 first, so a host that refuses an action takes the next; ``choose`` is its
 first action, drawing the same random numbers.  Scores: ``greedy``, the
-EV (coins) of the best turn that starts with the action (``cards_best``;
-``pass`` after a reveal is worth 0); ``random``, the probability of being
-drawn (the drawn action first, the others in legal order); ``heuristic``,
-1 for the action its rule takes and 0 for the others (in legal order).
+EV (coins) of the best turn that starts with the action (``pass`` after a
+reveal is worth 0); ``shark`` and ``share``, that EV minus what the turn
+gains the others (``shark`` near the end: the chance of winning plus a
+thousandth of it; ``endgame`` likewise); ``random``, the probability of
+being drawn (the drawn action first, the others in legal order);
+``heuristic``, 1 for the action its rule takes and 0 for the others (in
+legal order).
 """
 
 from __future__ import annotations
@@ -37,8 +49,10 @@ from .actions import CardsAction
 from .game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
 from .position import CAMELS
 
-__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "CARDS_BOTS", "make_cards_bot",
-           "play_cards_game", "build_for"]
+__all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "FastGreedyCardsBot",
+           "SharkCardsBot",
+           "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
+           "information_build", "BUILD_LEGS"]
 
 
 class CardsBot(Protocol):
@@ -118,11 +132,20 @@ class HeuristicCardsBot:
 
 
 class GreedyCardsBot:
+    """The advisor's first choice on the player's position: with
+    ``fast=False`` (this class's default) :func:`~advisor.cards.advice.
+    cards_best`'s, the review's own valuation (so the bot loses nothing
+    against a review with its seed and precision); with ``fast=True`` (the
+    ``greedy`` bot of :data:`CARDS_BOTS`, :class:`FastGreedyCardsBot`) the
+    fast valuation's, :func:`~advisor.cards.fast.cards_values` (the same
+    rows and formulas, in a tenth of the time)."""
+
     name = "greedy"
     summary = "the advisor's first choice (cards_best on the player's position)"
 
-    def __init__(self, precision: float = 0.02):
+    def __init__(self, precision: float = 0.02, fast: bool = False):
         self.precision = precision
+        self.fast = fast
         self.pending: list[CardsAction] = []
 
     def ranked(self, state: CardsState, player: int, rng: np.random.Generator | None = None):
@@ -131,16 +154,28 @@ class GreedyCardsBot:
         (:meth:`choose` remembers it)."""
         return self._ranked(state, player, _rng(rng))[0]
 
-    def _ranked(self, state: CardsState, player: int, rng: np.random.Generator):
+    def values(self, state: CardsState, player: int, seed: int):
+        """The advice's rows on the player's position."""
+        if self.fast:
+            from .fast import cards_values
+
+            return cards_values(state.position(player), seed=seed, precision=self.precision)
         from .advice import cards_best
 
+        return cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
+
+    def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+        """The deck building: a ``+2`` card kept in hand, then by value."""
+        dealt = state.players[player].dealt
+        return build_for(state, player, sorted(range(len(dealt)), key=lambda i: -dealt[i][1]))
+
+    def _ranked(self, state: CardsState, player: int, rng: np.random.Generator):
         if state.phase == "build":
-            dealt = state.players[player].dealt
-            return [(build_for(state, player, sorted(range(len(dealt)), key=lambda i: -dealt[i][1])), 0.0)], None
+            return [(self.build(state, player, rng), 0.0)], None
         seed = int(rng.integers(2**31))
         if state.raced:  # after a reveal: the bet worth most on the odds now, if any
             # (the position says next:1: cards_best values the bets now)
-            frame = cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
+            frame = self.values(state, player, seed)
             before = frame[frame.timing == "now"].sort_values("ev", ascending=False, kind="stable")
             scores = {CardsAction("pass"): 0.0}  # pass first: it wins a tie at 0
             for bet, ev in zip(before.bet, before.ev):
@@ -149,7 +184,7 @@ class GreedyCardsBot:
         if state.bet:  # the bet of a chosen turn is taken: its race action
             chosen = self.pending[-1] if self.pending else CardsAction("reveal")
             return ranked_first(state, chosen), None
-        frame = cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
+        frame = self.values(state, player, seed)
         scores, after = {}, {}
         for race, bet, timing, ev in zip(frame.race, frame.bet, frame.timing, frame.ev):
             race = CardsAction.parse(race)
@@ -180,7 +215,144 @@ def _by_score(state: CardsState, scores: dict) -> list[tuple[CardsAction, float]
     return [(actions[i], values[i]) for i in sorted(range(len(actions)), key=lambda i: -values[i])]
 
 
-CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": GreedyCardsBot}
+class FastGreedyCardsBot(GreedyCardsBot):
+    """The ``greedy`` bot: the EV-greedy first choice of the advice's values,
+    from the fast valuation (:func:`~advisor.cards.fast.cards_values`)."""
+
+    summary = "the EV-greedy first choice of the advice's values (the fast valuation)"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, fast=True)
+
+
+class SharkCardsBot(FastGreedyCardsBot):
+    """Plays for a larger share of the money: the turn of highest ``ev -
+    weight * gain``, ``gain`` the mean over the other players of what the
+    turn gains them (:func:`~advisor.cards.rival.others_gain`: their bets
+    under the leg and race the turn leaves, the next player's best bet on
+    the table it leaves and on what they will know); ``weight`` 1.  With
+    ``build=True`` it builds the race deck for information
+    (:func:`information_build`); with ``endgame=True``, once the race ends
+    in this leg with probability at least
+    :data:`~advisor.cards.endgame.ENDGAME`, it plays for the chance of
+    winning the game (:func:`~advisor.cards.endgame.win_chances`; the
+    score is that chance plus a thousandth of the score above, which
+    breaks ties)."""
+
+    name = "shark"
+    summary = ("EV minus what the turn gains the others; builds the race deck for information; plays for the "
+               "win near the end")
+
+    def __init__(self, precision: float = 0.02, weight: float = 1.0, build: bool = True, endgame: bool = True):
+        super().__init__(precision)
+        self.weight = weight
+        self.informed = build
+        self.endgame = endgame
+
+    def values(self, state: CardsState, player: int, seed: int):
+        from .fast import turn_values
+
+        values = turn_values(state.position(player), seed=seed, precision=self.precision)
+        frame = values.frame()
+        score = frame.ev.to_numpy().copy()
+        if self.weight:
+            from .rival import others_gain
+
+            gain = others_gain(values, state, player)
+            score -= self.weight * np.array([gain[a] for a in frame.action])
+        if self.endgame:
+            from .endgame import ENDGAME, race_ends, win_chances
+
+            if race_ends(values) >= ENDGAME:
+                win = win_chances(values, state, player)
+                score = np.array([win[a] for a in frame.action]) + 1e-3 * score
+        frame["ev"] = score
+        return frame.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+
+    def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
+        if not self.informed:
+            return super().build(state, player, rng)
+        return information_build(state, player, int(rng.integers(2**31)))
+
+
+class EndgameCardsBot(SharkCardsBot):
+    """``greedy`` playing for the chance of winning near the end (to
+    measure it alone)."""
+
+    name = "endgame"
+    summary = "greedy, playing for the chance of winning once the race likely ends in the leg"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, weight=0.0, build=False, endgame=True)
+
+
+class InformedCardsBot(SharkCardsBot):
+    """``greedy`` with ``shark``'s deck building (to measure it alone)."""
+
+    name = "informed"
+    summary = "greedy, building the race deck for information"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, weight=0.0, build=True, endgame=False)
+
+
+class ShareCardsBot(SharkCardsBot):
+    """``greedy`` minus what the turn gains the others (``shark``'s term
+    alone, to measure it)."""
+
+    name = "share"
+    summary = "EV minus what the turn gains the other players; greedy's deck building"
+
+    def __init__(self, precision: float = 0.02):
+        super().__init__(precision, weight=1.0, build=False, endgame=False)
+
+
+#: Sampled legs per deck building valued by :func:`information_build`.
+BUILD_LEGS = 2_000
+
+
+def information_build(state: CardsState, player: int, seed: int, samples: int = BUILD_LEGS) -> CardsAction:
+    """The deck building whose race deck the player knows best: of every
+    way to keep, show, put down and discard the dealt cards, the one whose
+    leg odds, as the player will see them (the cards shown and put down in
+    the deck, the hand card and the discards out of it, the other cards
+    unknown: ``samples`` legs of the deck alone), make the top leg-winner
+    card of some camel worth most (the player bets on it first; the others
+    do not know the cards put face down).  Ties: the first in the order of
+    :func:`build_for` over the dealt cards' orders."""
+    from itertools import combinations
+
+    from .odds import code_ranks, kernel_state, leg_distribution
+    from .position import CardsPosition
+
+    setup = state.setup
+    dealt = state.players[player].dealt
+    idx = range(len(dealt))
+    best, best_score, seen = None, -np.inf, set()
+    for h in idx:
+        for s in ([i for i in idx if i != h] if setup.shown else [None]):
+            rest = [i for i in idx if i not in (h, s)]
+            for down in combinations(rest, setup.down):
+                discard = [i for i in rest if i not in down]
+                shown = [dealt[s]] if s is not None else []
+                known = tuple(sorted([dealt[i] for i in down] + shown))
+                key = (dealt[h], known, tuple(sorted(dealt[i] for i in discard)))
+                if key in seen:
+                    continue
+                seen.add(key)
+                pos = CardsPosition(stacks=state.stacks(), players=setup.players, track=state.track,
+                                    decksize=setup.decksize, known=known, out=key[2], hand=dealt[h])
+                codes, _ = leg_distribution(kernel_state(pos), samples, seed, by_first=False)
+                leg = code_ranks(codes.sum(axis=(0, 1)))
+                score = float((6 * leg[:, 0] + 2 * leg[:, 1] - 1).max())  # 5 if 1st, 1 if 2nd, else -1
+                if score > best_score:
+                    best, best_score = [h] + ([s] if s is not None else []) + list(down) + discard, score
+    return build_for(state, player, best)
+
+
+CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": FastGreedyCardsBot,
+              "shark": SharkCardsBot, "share": ShareCardsBot, "informed": InformedCardsBot,
+              "endgame": EndgameCardsBot}
 
 
 def make_cards_bot(name: str) -> CardsBot:

@@ -20,7 +20,7 @@ from .actions import parse_card_list
 from .game import CardsGame, CardsSetup
 
 __all__ = ["replay_cards", "view_record", "write_cards_records", "read_cards_records", "is_cards_record",
-           "is_cards_file", "iter_cards_records"]
+           "is_cards_file", "iter_cards_records", "bot_actions", "ACTION_KINDS"]
 
 _TYPES = ("setup", "deal", "shuffle", "action", "end")
 
@@ -186,3 +186,82 @@ def iter_cards_records(path):
 def read_cards_records(path) -> list[list[dict]]:
     """The games of a JSON-lines file of Camel Up Cards records."""
     return [record for _, record in iter_cards_records(path)]
+
+
+#: The columns of :func:`bot_actions` counted per game: race actions and bets by kind.
+ACTION_KINDS = ("reveal", "hand", "palm", "fennec", "leg", "mid", "winner", "loser")
+
+
+def bot_actions(records):
+    """What each bot of a set of bot games did (records whose setup line
+    names the bots, as :func:`advisor.cards.bots.play_cards_game` writes):
+    a pandas DataFrame, one row per bot, with ``seat_games``, ``win_rate``
+    (a first place shared by ``k`` players counts ``1/k``), ``money``
+    (final, mean), per seat-game the mean number of each action of
+    :data:`ACTION_KINDS`, ``leg_value`` (the mean value of the leg-winner
+    cards taken: 5, 3 or 2), ``first_bet`` (the mean share of its leg's
+    deck revealed before a player's first bet of the leg, over the legs
+    with one) and ``last_leg_bets`` (bets per game in the race's last
+    leg).  ``records``: an iterable of records (a list, or
+    ``iter_cards_records(path)``'s records)."""
+    import pandas as pd
+
+    from .position import LEG_STACK
+
+    rows: dict = {}
+    for record in records:
+        if isinstance(record, tuple):  # (line, record) pairs of iter_cards_records
+            record = record[1]
+        head, end = record[0], record[-1]
+        bots = head.get("bots")
+        if not bots or end.get("type") != "end":
+            raise AdvisorError("bot_actions needs finished bot games (setup lines naming the bots)")
+        legs = end["legs"]
+        tally = [dict.fromkeys(ACTION_KINDS + ("leg_value", "last_leg_bets"), 0.0) for _ in bots]
+        firsts: list[list[float]] = [[] for _ in bots]
+        leg, deck, revealed, taken, bet_seen = 0, 0, 0, {}, set()
+        for entry in record[1:]:
+            kind = entry.get("type")
+            if kind == "deal":
+                leg, taken, bet_seen = entry["leg"], {}, set()
+            elif kind == "shuffle":
+                deck, revealed = len(entry["deck"]) // 2, 0
+            elif kind == "action":
+                p, action = entry["player"], entry["action"]
+                name, _, arg = action.partition(":")
+                if name in ACTION_KINDS:
+                    tally[p][name] += 1
+                if name == "reveal":
+                    revealed += 1
+                if name in ("leg", "mid", "winner", "loser"):
+                    if leg == legs:
+                        tally[p]["last_leg_bets"] += 1
+                    if p not in bet_seen:
+                        bet_seen.add(p)
+                        firsts[p].append(revealed / deck if deck else 0.0)
+                if name == "leg":
+                    k = taken.get(arg, 0)
+                    taken[arg] = k + 1
+                    tally[p]["leg_value"] += LEG_STACK[k]
+        winners = end["winners"]
+        for seat, bot in enumerate(bots):
+            row = rows.setdefault(bot, {"seat_games": 0, "wins": 0.0, "money": 0.0, "legs_bet": 0,
+                                        "first_bet": 0.0, **dict.fromkeys(ACTION_KINDS + ("leg_value",
+                                                                                          "last_leg_bets"), 0.0)})
+            row["seat_games"] += 1
+            row["wins"] += 1 / len(winners) if seat in winners else 0.0
+            row["money"] += end["money"][seat]
+            for key, value in tally[seat].items():
+                row[key] += value
+            row["first_bet"] += sum(firsts[seat])
+            row["legs_bet"] += len(firsts[seat])
+    out = []
+    for bot, row in rows.items():
+        n = row["seat_games"]
+        line = {"bot": bot, "seat_games": n, "win_rate": row["wins"] / n, "money": row["money"] / n}
+        line.update({k: row[k] / n for k in ACTION_KINDS})
+        line["leg_value"] = row["leg_value"] / row["leg"] if row["leg"] else float("nan")
+        line["first_bet"] = row["first_bet"] / row["legs_bet"] if row["legs_bet"] else float("nan")
+        line["last_leg_bets"] = row["last_leg_bets"] / n
+        out.append(line)
+    return pd.DataFrame(out).set_index("bot")

@@ -77,12 +77,12 @@ _KEY = types.UniTuple(types.int64, 3)  # a state's key (see _key)
 
 
 @njit(inline="always")
-def _end_code(over, fig, own):
+def end_code(over, fig, own):
     return (1 if over else 0) + 2 * (fig[0] != 0 and own[0] != 0) + 4 * (fig[1] != 0 and own[1] != 0)
 
 
 @njit
-def _options(sp, fig, length, hand, random, spaces):
+def turn_options(sp, fig, length, hand, random, spaces):
     """``(options, hand option, free figures, legal spaces)`` of a turn:
     a seat that is not random only reveals."""
     if not random:
@@ -98,7 +98,7 @@ def _options(sp, fig, length, hand, random, spaces):
 
 # ---------------------------------------------------------------- sampling
 @njit
-def _deal(known, pool, unknown, hands, players, deck, state):
+def deal_leg(known, pool, unknown, hands, players, deck, state):
     """Draw the deck's order (``deck[:n]``, card kinds, top first) and the
     unknown hand cards (``hands`` updated) of one sample; ``known`` and
     ``pool`` are consumed.  Returns ``n``."""
@@ -133,7 +133,7 @@ def _play_leg(sp, ht, fig, own, length, players, nxt, hands, random_mask, deck, 
     first = -1
     over = False
     while not over and d < n:
-        options, held, free, nspaces = _options(sp, fig, length, hands[seat], (random_mask >> seat) & 1, spaces)
+        options, held, free, nspaces = turn_options(sp, fig, length, hands[seat], (random_mask >> seat) & 1, spaces)
         pick = 0 if options == 1 else below(state, options)
         if pick == 0:
             kind = deck[d]
@@ -203,10 +203,10 @@ def _leg_chunk(sp, ht, fig, own, length, known, pool, unknown, players, nxt, han
         s_known[:] = known
         s_pool[:] = pool
         s_hands[:] = hands
-        n = _deal(s_known, s_pool, unknown, s_hands, players, deck, state)
+        n = deal_leg(s_known, s_pool, unknown, s_hands, players, deck, state)
         over, first = _play_leg(s_sp, s_ht, s_fig, s_own, length, players, nxt, s_hands, random_mask, deck, n, state,
                                 spaces)
-        codes[max(first, 0), _end_code(over, s_fig, s_own), rank_code(s_sp, s_ht)] += 1
+        codes[max(first, 0), end_code(over, s_fig, s_own), rank_code(s_sp, s_ht)] += 1
 
 
 def _race_work(sp, ht, fig, own, track, ncards, known, pool, unknown, players, nxt, hands, random_mask, deck_size,
@@ -264,7 +264,7 @@ def _race_chunk(sp, ht, fig, own, track, ncards, known, pool, unknown, players, 
         s_hands[:] = hands
         s_track[:ncards] = track[:ncards]
         length = track_length(s_track, ncards)
-        n = _deal(s_known, s_pool, unknown, s_hands, players, deck, state)
+        n = deal_leg(s_known, s_pool, unknown, s_hands, players, deck, state)
         over, first = _play_leg(s_sp, s_ht, s_fig, s_own, length, players, nxt, s_hands, random_mask, deck, n, state,
                                 spaces)
         over, played = later_legs(s_sp, s_ht, s_fig, s_track, ncards, over, players, deck_size, random_later, state,
@@ -354,7 +354,7 @@ def leg_others_exact(sp, ht, fig, own, length, known, pool, unknown, players, nx
             c_sp = v[_SP:_SP + N_CAMELS]
             c_fig = v[_FIG:_FIG + 2]
             hand = v[_HANDS + seat]
-            options, held, free, nspaces = _options(c_sp, c_fig, length, hand, random, spaces)
+            options, held, free, nspaces = turn_options(c_sp, c_fig, length, hand, random, spaces)
             share = p0 / options
             # reveal: a known card of each kind, or an unknown one
             k = 0
@@ -436,7 +436,7 @@ def _emit(child, q, done, over, by_first, codes, table, states, probs, n):
     if done:
         first = child[_FIRST] if by_first and child[_FIRST] >= 0 else 0
         code = rank_code(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS])
-        codes[first, _end_code(over, child[_FIG:_FIG + 2], child[_OWN:_OWN + 2]), code] += q
+        codes[first, end_code(over, child[_FIG:_FIG + 2], child[_OWN:_OWN + 2]), code] += q
         return n, states, probs
     key = _key(child)
     if key in table:
@@ -451,4 +451,5 @@ def _emit(child, q, done, over, by_first, codes, table, states, probs, n):
     return n + 1, states, probs
 
 
-__all__ = ["HAND_UNKNOWN", "MAX_SEATS", "WIDTH", "leg_others_exact", "leg_others_sample", "race_others_sample"]
+__all__ = ["HAND_UNKNOWN", "MAX_SEATS", "WIDTH", "deal_leg", "end_code", "turn_options", "leg_others_exact",
+           "leg_others_sample", "race_others_sample"]

@@ -355,7 +355,7 @@ async def game_new(request: Request) -> Response:
                                  "card, player 0 first)")
         if seats is not None:
             if not isinstance(seats, list) or len(seats) > 64:
-                raise InputError("seats: a list of seat names, human or a bot (random, heuristic, greedy)")
+                raise InputError("seats: a list of seat names, human or a bot (random, heuristic, greedy, shark)")
             check_seats(seats, len(seats) if players is None else players)
     else:
         for name, value in (("seats", seats), ("track", track)):
@@ -366,10 +366,10 @@ async def game_new(request: Request) -> Response:
 
         parse_position(board)
     if edition == "cards":
-        from .cardsgame import DEFAULT_SEATS
+        from .cardsgame import DEFAULT_SEATS, VALUING
 
         chosen = seats if seats is not None else DEFAULT_SEATS[:players or 4]
-        lane = "slow" if "greedy" in chosen else "fast"
+        lane = "slow" if any(seat in VALUING for seat in chosen) else "fast"
     else:
         lane = "fast"
     result = await _lanes(request).run(lane, "game_new", edition=edition, players=players, seed=seed, start=start,
@@ -389,10 +389,13 @@ def _record(body: dict) -> list:
 
 
 def _game_lane(record: list) -> str:
-    """Games run in the fast lane; a Camel Up Cards game with a greedy bot
-    (the advisor's choice on every move) in the slow one."""
+    """Games run in the fast lane; a Camel Up Cards game with a bot that
+    values every move (greedy, shark) in the slow one."""
+    from .cardsgame import VALUING
+
     seats = record[0].get("seats", record[0].get("bots"))
-    return "slow" if record[0].get("game") == "cards" and isinstance(seats, list) and "greedy" in seats else "fast"
+    valuing = isinstance(seats, list) and any(seat in VALUING for seat in seats)
+    return "slow" if record[0].get("game") == "cards" and valuing else "fast"
 
 
 async def game_replay(request: Request) -> Response:

@@ -35,11 +35,13 @@ import numpy as np
 from ..errors import AdvisorError, IllegalActionError
 from ..game import RecordError
 
-__all__ = ["SEATS", "DEFAULT_SEATS", "check_seats", "record_seats_of", "cards_new", "cards_replay", "cards_act",
-           "cards_view", "cards_table", "cards_summaries", "advice_step", "MAX_CARDS_RECORD"]
+__all__ = ["SEATS", "VALUING", "DEFAULT_SEATS", "check_seats", "record_seats_of", "cards_new", "cards_replay",
+           "cards_act", "cards_view", "cards_table", "cards_summaries", "advice_step", "MAX_CARDS_RECORD"]
 
 #: What a seat can be: a human at the page, or one of the Camel Up Cards bots.
-SEATS = ("human", "random", "heuristic", "greedy")
+SEATS = ("human", "random", "heuristic", "greedy", "shark")
+#: The seats that value every turn (a move takes a tenth of a second or more).
+VALUING = ("greedy", "shark")
 #: Seats of a new game when none are given: a human, then the bots (one
 #: greedy: it values every turn, seconds per move).
 DEFAULT_SEATS = ("human", "heuristic", "greedy", "random", "random", "random")
@@ -65,7 +67,7 @@ def _cards(cards) -> str:
 def check_seats(seats: Any, players: int) -> list[str]:
     """``seats`` as a list of seat names, one per player, at least one human."""
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise IllegalActionError("seats: a list of seat names, human or a bot (random, heuristic, greedy)")
+        raise IllegalActionError("seats: a list of seat names, human or a bot (random, heuristic, greedy, shark)")
     for seat in seats:
         if seat not in SEATS:
             raise IllegalActionError(f"seats: unknown seat {seat[:20]!r} (human, {', '.join(SEATS[1:])})")

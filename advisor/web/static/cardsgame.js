@@ -9,10 +9,11 @@
 import { chip, h } from "./results.js";
 
 const NAMES = { B: "blue", G: "green", O: "orange", W: "white", Y: "yellow" };
-const SEAT_NAMES = ["human", "greedy", "heuristic", "random"];
+const SEAT_NAMES = ["human", "shark", "greedy", "heuristic", "random"];
 const SEAT_HELP = {
   human: "a player at this screen",
-  greedy: "a bot: the advisor's best turn (seconds per move)",
+  shark: "a bot: the advisor's values, less what a turn gives the others; plays for the win at the end",
+  greedy: "a bot: the advisor's best turn",
   heuristic: "a bot: the leader's leg card, then reveal",
   random: "a bot: random legal moves",
 };

@@ -1,0 +1,133 @@
+"""Camel Up Cards: the chance of winning the game, near its end.
+
+The advice maximises the expected money; the game is won by the most
+money.  When the race is about to end the two differ: a player behind
+needs the turns that can overtake the leader, however unlikely, and a
+player ahead the turns that keep the lead.  :func:`win_chances` gives, for
+each turn of the advice (:class:`~advisor.cards.fast.TurnValues`), the
+chance that the mover ends the game with the most money if the race ended
+with this leg:
+
+* each leg outcome of the turn's race action (its race order and whether
+  the race is over) settles everyone's bets: the mover's with the turn's
+  bet (the money floor, the figure cards) and every other player's
+  leg-winner and midfield cards (public), with their floors;
+* a race over in the leg pays the overall cards by its order; a race that
+  goes on pays them their expected value under the position's race odds;
+* the mover wins an outcome if their money is the largest, a share ``1/k``
+  of it when ``k`` players tie for the most.
+
+Other players' later bets and the legs after this one are not modelled:
+the figure is meant for the leg in which the race ends (the shark bot
+uses it once that is likely, :data:`ENDGAME`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .advice import TurnRows, race_orders
+from .fast import TurnValues
+from .game import CardsState, LOSER_PAY, WINNER_PAY
+from .position import CAMELS
+from .rival import holdings_position, table_after
+
+__all__ = ["win_chances", "race_ends", "ENDGAME"]
+
+#: The shark bot plays for the chance of winning once the race ends in
+#: this leg with at least this probability.
+ENDGAME = 0.8
+
+
+def race_ends(values: TurnValues) -> float:
+    """P(the race ends in this leg), as the position stands."""
+    return float(values.turns.base_dist[1::2].sum())
+
+
+def _overall(cards, final_ranks: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, float]:
+    """``(payout per race order, expected payout)`` of an overall winner
+    and loser card ``cards`` (``final_ranks[order, camel]``: 0-based ranks;
+    ``expected[camel, rank]``: the race odds)."""
+    winner, loser = cards
+    by_order = np.zeros(final_ranks.shape[0])
+    mean = 0.0
+    if winner:
+        c = CAMELS.index(winner)
+        by_order += np.asarray(WINNER_PAY, float)[final_ranks[:, c]]
+        mean += float(expected[c] @ np.asarray(WINNER_PAY, float))
+    if loser:
+        c = CAMELS.index(loser)
+        by_order += np.asarray(LOSER_PAY, float)[final_ranks[:, c]]
+        mean += float(expected[c] @ np.asarray(LOSER_PAY, float))
+    return by_order, mean
+
+
+def _money(rows: TurnRows, figs, money: int, ranks: np.ndarray, final0: np.ndarray) -> np.ndarray:
+    """``[option, end, order]``: the money after the leg (and the overall
+    cards: by the order when the race is over, else expected)."""
+    settled = rows.settled(figs)
+    out = money + settled.copy()
+    over = (np.arange(8) & 1).astype(bool)
+    for i, cards in enumerate(rows.option_cards):
+        by_order, mean = _overall(cards, ranks, final0)
+        out[i, over, :] += by_order[None, :]
+        out[i, ~over, :] += mean
+    return out
+
+
+def win_chances(values: TurnValues, state: CardsState, player: int) -> dict[str, float]:
+    """Per turn of ``values`` (its row ``action``): the chance that
+    ``player`` ends the game with the most money if the race ended with
+    this leg (module docstring; everything used is public)."""
+    from ..kernels.ranks import rank_codes
+
+    turns = values.turns
+    pos = values.position
+    ranks = rank_codes()[race_orders()]  # [order, camel]
+    n = state.setup.players
+    me = state.players[player]
+    others = [(player + k) % n for k in range(1, n)]
+    best_other = None
+    for q in others:
+        rows = TurnRows(holdings_position(pos, state.players[q], table_after(pos, None, me)), turns.this_leg,
+                        turns.base_codes, turns.race_all)
+        theirs = _money(rows, (False, False), state.players[q].money, ranks, turns.final0)[0]
+        if best_other is None:
+            best_other, ties = theirs, np.ones(theirs.shape)
+        else:
+            ties = np.where(theirs > best_other, 1.0, np.where(theirs == best_other, ties + 1, ties))
+            best_other = np.maximum(best_other, theirs)
+    wins: dict = {}
+
+    def chances(figs) -> np.ndarray:
+        """``[option, end, order]``: the mover's share of the win."""
+        key = (bool(figs[0]), bool(figs[1]))
+        if key not in wins:
+            mine = _money(turns, figs, pos.money, ranks, turns.final0)
+            wins[key] = np.where(mine > best_other, 1.0, np.where(mine == best_other, 1.0 / (ties + 1), 0.0))
+        return wins[key]
+
+    orders = race_orders()
+
+    def p_win(dist, figs) -> np.ndarray:
+        w = chances(figs)
+        return w.reshape(w.shape[0], -1) @ dist[:, orders].ravel()
+
+    options = {None: 0, **{b: i + 1 for i, b in enumerate(turns.bet_list)}}
+    by_race = {race: p_win(dist, figs) for race, (dist, figs, _, _) in turns.outcomes.items()}
+    if "reveal" not in by_race:  # a position after the race action: the bets now
+        by_race[""] = p_win(turns.base_dist, turns.figs0)
+    weight = turns.base_codes.sum(axis=(1, 2))
+    after = 0.0
+    for t in range(weight.size):
+        if weight[t] > 0:
+            allowed = len(turns.after_card(t, weight[t]))  # 1: the card ends the leg, no bet after it
+            after += weight[t] * p_win(turns.base_codes[t] / weight[t], turns.figs0)[:allowed].max()
+    out = {}
+    for row in turns.rows:
+        race, bet = row["race"], row["bet"]
+        if bet == "best after the card":
+            out[row["action"]] = float(after)
+        else:
+            out[row["action"]] = float(by_race[race or ("reveal" if "reveal" in by_race else "")][options[bet or None]])
+    return out
