@@ -79,21 +79,22 @@ def format_duel(frame, edition: str, rules: dict | None = None) -> str:
     a, b, pairs = attrs["a"], attrs["b"], attrs["pairs"]
     variant = "" if rules is None else f", {rules['name']} rules"
     game = "Camel Up Cards" if edition == "cards" else f"{edition} edition"
+    w = max(14, len(a) + 4, len(b) + 4)  # columns wide enough for the bots' names
     lines = [f"Duel, {game}{variant}, {attrs['players']} players, seed {attrs['seed']}: A {a} against "
              f"B {b}, {pairs:,} pair{'s' * (pairs != 1)} ({attrs['games']:,} games).",
              f"Each pair: two games from one seed with the same "
              f"{'deals and race-deck keys per leg' if edition == 'cards' else 'dice'}, "
              f"A then B in seat pair mod {attrs['players']}; "
              f"field: {', '.join(attrs['field'])}.",
-             f"{'':<10}{'A ' + a:>14}{'B ' + b:>14}{'A - B':>10}   95% interval"]
+             f"{'':<10}{'A ' + a:>{w}}{'B ' + b:>{w}}{'A - B':>10}   95% interval"]
     win, money = frame.loc["win_rate"], frame.loc["money"]
     interval = "-" if win["diff_lo"] != win["diff_lo"] else \
         f"{100 * win['diff_lo']:+.1f} to {100 * win['diff_hi']:+.1f} points"
-    lines.append(f"{'win rate':<10}{100 * win['a']:13.1f}%{100 * win['b']:13.1f}%{_signed(100 * win['diff'], '.1f'):>10}"
+    lines.append(f"{'win rate':<10}{100 * win['a']:{w - 1}.1f}%{100 * win['b']:{w - 1}.1f}%{_signed(100 * win['diff'], '.1f'):>10}"
                  f"   {interval}")
     interval = "-" if money["diff_lo"] != money["diff_lo"] else \
         f"{money['diff_lo']:+.2f} to {money['diff_hi']:+.2f} coins"
-    lines.append(f"{'money':<10}{money['a']:14.2f}{money['b']:14.2f}{_signed(money['diff'], '.2f'):>10}   {interval}")
+    lines.append(f"{'money':<10}{money['a']:{w}.2f}{money['b']:{w}.2f}{_signed(money['diff'], '.2f'):>10}   {interval}")
     if pairs > 1:
         gains = []
         for name, row in (("win", win), ("money", money)):

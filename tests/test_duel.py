@@ -273,3 +273,16 @@ def test_tally_refuses_games_out_of_order():
     tally.add(0, end)
     with pytest.raises(AdvisorError, match="out of order"):
         tally.add(2, end)
+
+
+def test_long_bot_names_keep_the_columns_apart_and_aligned():
+    from advisor.duel_cli import format_duel
+
+    frame = duel("heuristic", "random", 2, players=3, field="random", seed=11, processes=1)
+    frame.attrs.update(a="margin", b="margin-no-threat")
+    head, win, money = format_duel(frame, "second").splitlines()[2:5]
+    assert " A margin " in head and " B margin-no-threat " in head
+    # each side's figures end where its name ends
+    for name in ("A margin", "B margin-no-threat"):
+        end = head.index(name) + len(name)
+        assert win[end - 1] == "%" and win[end] == " " and money[end - 1].isdigit() and money[end] == " "

@@ -1,0 +1,86 @@
+"""The figures of a Camel Up Cards bot tournament, from its records: the
+table (win rate with its 95% Wilson interval, mean final money with its 95%
+interval, per bot) and what each bot did (``advisor.cards.record.bot_actions``),
+written as the JSON the notebook ``notebooks/cards_bots.ipynb`` reads.
+
+    python benchmarks/cards_tournament_figures.py RECORDS.jsonl [-o notebooks/data/cards_tournament.json]
+        [--command "camelup tournament ..."]
+
+The records are those of ``camelup tournament --edition cards ... -o
+RECORDS.jsonl`` (every game's setup line names the bot in each seat). The
+output is written beside and renamed when complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``wins / n``."""
+    p = wins / n
+    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    return centre - half, centre + half
+
+
+def table(records: list) -> list[dict]:
+    """Per bot: seat-games, wins (a shared first place counts ``1/k``), win
+    rate and its interval, mean money and its interval."""
+    seen: dict[str, dict] = {}
+    for record in records:
+        bots, end = record[0]["bots"], record[-1]
+        for seat, bot in enumerate(bots):
+            row = seen.setdefault(bot, {"games": 0, "wins": 0.0, "money": []})
+            row["games"] += 1
+            row["money"].append(end["money"][seat])
+            if seat in end["winners"]:
+                row["wins"] += 1 / len(end["winners"])
+    rows = []
+    for bot, row in seen.items():
+        n, money = row["games"], row["money"]
+        mean = sum(money) / n
+        sd = math.sqrt(sum((m - mean) ** 2 for m in money) / (n - 1)) if n > 1 else float("nan")
+        lo, hi = wilson(row["wins"], n)
+        rows.append({"bot": bot, "games": n, "wins": row["wins"], "win_rate": row["wins"] / n, "win_lo": lo,
+                     "win_hi": hi, "money": mean, "money_lo": mean - Z95 * sd / math.sqrt(n),
+                     "money_hi": mean + Z95 * sd / math.sqrt(n)})
+    return sorted(rows, key=lambda r: -r["win_rate"])
+
+
+def main() -> None:
+    from advisor.cards.record import bot_actions, iter_cards_records
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records")
+    parser.add_argument("-o", "--output", default="notebooks/data/cards_tournament.json")
+    parser.add_argument("--command", default="", help="the command that played the games (kept in the output)")
+    args = parser.parse_args()
+    records = [record for _, record in iter_cards_records(args.records)]
+    actions = bot_actions(records)
+    out = {"command": args.command, "games": len(records), "table": table(records),
+           "actions": actions.reset_index().to_dict(orient="list")}
+    path = Path(args.output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    for row in out["table"]:
+        print(f"{row['bot']:>10}  {row['games']} seat-games  win {100 * row['win_rate']:.1f}% "
+              f"({100 * row['win_lo']:.1f}-{100 * row['win_hi']:.1f})  money {row['money']:.2f} "
+              f"({row['money_lo']:.2f}-{row['money_hi']:.2f})")
+    print(actions.round(2).to_string())
+    print(f"written: {path}")
+
+
+if __name__ == "__main__":
+    main()
