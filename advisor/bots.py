@@ -198,6 +198,22 @@ class RivalBot(GreedyBot):
         return order(values.actions, values.scores(rivals_weight=weight * others))
 
 
+
+def _moments(book, values) -> tuple[np.ndarray, np.ndarray]:
+    """Per action of ``values`` (the bots' fast values), against ``book`` (an
+    :class:`advisor.portfolio.Portfolio`): the variance of its
+    payout and its covariance with the holdings of ``book``; tile
+    placements from the valuation's outcome tables, in one call."""
+    var, cov = np.zeros(len(values.actions)), np.zeros(len(values.actions))
+    for i, action in enumerate(values.actions):
+        if not action.startswith("tile:"):
+            var[i], cov[i] = book.of(action)
+    if values.tables is not None and values.tables.placements:
+        index = {a: i for i, a in enumerate(values.actions)}
+        rows = [index[f"tile:{sign}{space}"] for space, sign in values.tables.placements]
+        var[rows], cov[rows] = book.of_tiles(values.tables.orders)
+    return var, cov
+
 class PortfolioBot(RivalBot):
     """``rival``'s score with the portfolio view of its own bets
     (:mod:`advisor.portfolio`): ``score - lam * cov`` (``portfolio``: the
@@ -236,15 +252,7 @@ class PortfolioBot(RivalBot):
         lam = risk_attitude([p.money for p in state.players], player, self.risk_scale, self.lead_scale)
         if lam and (self.portfolio or self.risk):
             ctx = values.context
-            book = Portfolio(ctx, joint_counts(ctx.pos))
-            var, cov = np.zeros(len(scores)), np.zeros(len(scores))
-            for i, action in enumerate(values.actions):
-                if not action.startswith("tile:"):
-                    var[i], cov[i] = book.of(action)
-            if values.tables is not None and values.tables.placements:
-                index = {a: i for i, a in enumerate(values.actions)}
-                rows = [index[f"tile:{sign}{space}"] for space, sign in values.tables.placements]
-                var[rows], cov[rows] = book.of_tiles(values.tables.orders)
+            var, cov = _moments(Portfolio(ctx, joint_counts(ctx.pos)), values)
             if self.portfolio:
                 scores = scores - lam * cov
             if self.risk:
@@ -386,15 +394,7 @@ class MarginBot(RivalBot):
         if not lam:
             return out
         against = rival_holdings(ctx, top, ctx.rank_code_table()) if self.cov and self.rival_cov else None
-        book = Portfolio(ctx, joint_counts(ctx.pos), against)
-        var, cov = np.zeros(len(out)), np.zeros(len(out))
-        for i, action in enumerate(values.actions):
-            if not action.startswith("tile:"):
-                var[i], cov[i] = book.of(action)
-        if values.tables is not None and values.tables.placements:
-            index = {a: i for i, a in enumerate(values.actions)}
-            rows = [index[f"tile:{sign}{space}"] for space, sign in values.tables.placements]
-            var[rows], cov[rows] = book.of_tiles(values.tables.orders)
+        var, cov = _moments(Portfolio(ctx, joint_counts(ctx.pos), against), values)
         if self.risk:
             out += lam / 2 * var
         if self.cov:
