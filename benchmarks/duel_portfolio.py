@@ -45,20 +45,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 Z95 = 1.959963984540054
 
 
-def read(path: str) -> dict:
-    """The paired figures of the complete pairs in a duel's records file."""
-    games = []  # (bots per seat, winners, money, edition)
-    setup = None
+def _games(path: str):
+    """Yield ``(setup, actions, end)`` of each complete game of a records
+    file (also a ``.part`` file: a game cut off at its end is left out)."""
+    setup, actions = None, []
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if not line.strip():
                 continue
             entry = json.loads(line)
             if entry.get("type") == "setup":
-                setup = entry
+                setup, actions = entry, []
+            elif entry.get("type") == "action":
+                actions.append(entry)
             elif entry.get("type") == "end" and setup is not None:
-                games.append((setup["bots"], entry["winners"], entry["money"], setup["edition"]))
+                yield setup, actions, entry
                 setup = None
+
+
+def read(path: str) -> dict:
+    """The paired figures of the complete pairs in a duel's records file."""
+    games = [(setup["bots"], end["winners"], end["money"], setup["edition"])  # bots per seat, ...
+             for setup, _, end in _games(path)]
     pairs = []
     for k in range(0, len(games) - 1, 2):
         (bots_a, win_a, money_a, edition), (bots_b, win_b, money_b, _) = games[k], games[k + 1]
@@ -84,19 +92,8 @@ def mix(path: str) -> str:
     """The duelists' actions per game by kind, in the duel's seat."""
     from collections import Counter
 
-    games = []  # (bots, actions)
-    setup, actions = None, []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            entry = json.loads(line)
-            if entry.get("type") == "setup":
-                setup, actions = entry, []
-            elif entry.get("type") == "action":
-                actions.append((entry["player"], entry["action"].split(":")[0]))
-            elif entry.get("type") == "end" and setup is not None:
-                games.append((setup["bots"], actions, entry["money"]))
+    games = [(setup["bots"], [(e["player"], e["action"].split(":")[0]) for e in actions], end["money"])
+             for setup, actions, end in _games(path)]
     kinds = ("leg", "pyramid", "tile", "winner", "loser")
     counts = [Counter(), Counter()]
     places = [Counter(), Counter()]
