@@ -138,6 +138,21 @@ def space_choice(rng: Stream, spaces: list[int], length: int) -> int:
     return best
 
 
+
+def put_figure(board: N.Board, kind: int, space: int, own: list[bool], seat: int) -> None:
+    """``seat`` puts the palm (``PALM``) or the fennec on ``space``: the
+    advised player (seat 0) holds its card, anyone else does not."""
+    if kind == PALM:
+        board.palm = space
+    else:
+        board.fennec = space
+    own[kind - PALM] = seat == 0
+
+
+def own_figures(board: N.Board, own: list[bool]) -> list[bool]:
+    """The advised player's figure cards: only of a figure still on the track."""
+    return [own[0] and board.palm is not None, own[1] and board.fennec is not None]
+
 def play(board, own, players, seat, turn, hands, randoms, deck, choice_seed, scenario):
     """The rest of a leg; returns ``(board, over, first card or -1)``."""
     first, over, d = -1, False, 0
@@ -161,13 +176,8 @@ def play(board, own, players, seat, turn, hands, randoms, deck, choice_seed, sce
             hands[seat] = -1
         else:
             board = board.copy()
-            space = space_choice(rng, spaces, board.length)
-            if choice == PALM:
-                board.palm = space
-            else:
-                board.fennec = space
-            own[choice - PALM] = seat == 0
-        own = [own[0] and board.palm is not None, own[1] and board.fennec is not None]
+            put_figure(board, choice, space_choice(rng, spaces, board.length), own, seat)
+        own = own_figures(board, own)
         seat = (seat + 1) % players
         turn += 1
     return board, over, first, own
@@ -192,12 +202,8 @@ def candidate_outcomes(board: N.Board, track: str, own: list[bool], known: list[
                 b, over = N.move(b, N.CAMELS[held[seat] // 2], 1)
                 held[seat] = -1
             elif kind in (PALM, FENNEC):
-                if kind == PALM:
-                    b.palm = space
-                else:
-                    b.fennec = space
-                mine[kind - PALM] = seat == 0
-            mine = [mine[0] and b.palm is not None, mine[1] and b.fennec is not None]
+                put_figure(b, kind, space, mine, seat)
+            mine = own_figures(b, mine)
             if kind != REVEAL:
                 seat, turn = (seat + 1) % players, 1
             if not over:
