@@ -65,8 +65,14 @@ def main() -> None:
     parser.add_argument("-o", "--output", default="notebooks/data/cards_tournament.json")
     parser.add_argument("--command", default="", help="the command that played the games (kept in the output)")
     args = parser.parse_args()
-    records = [record for _, record in iter_cards_records(args.records)]
-    actions = bot_actions(records)
+    from advisor.errors import AdvisorError
+
+    try:
+        records = [record for _, record in iter_cards_records(args.records)]
+        actions = bot_actions(records)
+    except AdvisorError as exc:
+        print(f"cards_tournament_figures: {exc}", file=sys.stderr)  # one line, nothing written
+        sys.exit(2)
     out = {"command": args.command, "games": len(records), "table": table(records),
            "actions": actions.reset_index().to_dict(orient="list")}
     path = Path(args.output)
