@@ -90,6 +90,10 @@ class DuelSchedule(Schedule):
     def names(self) -> list[str]:
         return list(dict.fromkeys([self.a, self.b, *self.field]))
 
+    def seated_by(self, index: int, found) -> None:
+        """A duel has no other seating to name (resume's message)."""
+        return None
+
     def seat_of(self, pair: int) -> int:
         """The seat of the duelist in pair ``pair``."""
         return pair % self.players

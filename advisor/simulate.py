@@ -4,7 +4,13 @@ Game ``i`` of a run with seed ``S`` is seeded from ``(S, i)`` and the bot in
 seat ``s`` draws from its own stream ``(game seed, s)``, so a run gives the
 same games whatever the number of processes.  In a tournament, game ``i``
 rotates the seats by ``i`` places, so every bot plays every seat equally
-often and seat order cannot bias the result.
+often and seat order cannot bias the result.  The bots' cyclic order stays
+as listed, though (``shark,greedy,...``: shark always plays right before
+greedy), and in Camel Up Cards the player just before another takes the
+best cards first; seating ``"orders"`` (``camelup tournament --seating
+orders``) goes through every cyclic order, ``n`` rotations of each, so over
+each ``n!`` games every bot also follows every other bot equally often
+(:func:`seat_entries`).
 
 ``edition`` is an edition's name or an
 :class:`~advisor.rules.editions.Edition`, such as a rule variant
@@ -30,10 +36,16 @@ if TYPE_CHECKING:
     from .rules.editions import Edition
 
 __all__ = ["play_game", "simulate", "tournament", "game_seed", "seating", "Standings", "simulate_to_file", "CARDS",
-           "is_cards_edition", "Schedule", "play_schedule", "schedule_to_file", "ENGINES"]
+           "is_cards_edition", "Schedule", "play_schedule", "schedule_to_file", "ENGINES", "SEATINGS",
+           "seat_entries"]
 
 #: The ``edition`` that plays Camel Up Cards.
 CARDS = "cards"
+
+#: The seatings of a tournament (:func:`seat_entries`): ``"rotate"``, the
+#: bots' listed order rotated by the game's index, and ``"orders"``, the
+#: rotations of every cyclic order in turn.
+SEATINGS = ("rotate", "orders")
 
 
 def is_cards_edition(edition) -> bool:
@@ -79,19 +91,22 @@ class Schedule:
     """Game ``index`` of a run: the bot in each seat (:meth:`seats`), the
     game's seed (:meth:`seed_of`) and its dice source (``dice``).
 
-    The plain schedule seats ``bots`` as given, or rotated by ``index``
-    places with ``rotate`` (a tournament), and seeds game ``index`` with
-    :func:`game_seed` ``(seed, index)``.  Other runs (paired duels,
+    The plain schedule seats ``bots`` as given, or, with ``rotate`` (a
+    tournament), by a seating of :data:`SEATINGS` (``True`` is
+    ``"rotate"``: rotated by ``index`` places; see :func:`seat_entries`),
+    and seeds game ``index`` with :func:`game_seed` ``(seed, index)``.  Other runs (paired duels,
     :mod:`advisor.duel`) derive from it and play through the same
     machinery (:func:`play_schedule`, :func:`schedule_to_file`)."""
 
     #: What to change when a partial file is of another run (resume's message).
     bots_hint = "--bots (or simulate against tournament)"
 
-    def __init__(self, bots: Sequence[str], seed: int = 0, rotate: bool = False, dice: str = "game"):
+    def __init__(self, bots: Sequence[str], seed: int = 0, rotate: "bool | str" = False, dice: str = "game"):
         self.bots = list(bots)
         self.seed = seed
         self.rotate = rotate
+        #: ``None`` (seats as listed) or a seating of :data:`SEATINGS`.
+        self.seating = seating_mode(rotate)
         self.dice = dice
 
     @property
@@ -103,7 +118,18 @@ class Schedule:
         return list(dict.fromkeys(self.bots))
 
     def seats(self, index: int) -> list[str]:
-        return seating(self.bots, index, self.rotate)
+        return seating(self.bots, index, self.seating)
+
+    def seated_by(self, index: int, found) -> str | None:
+        """The other seating of :data:`SEATINGS` that seats ``found`` in
+        game ``index`` (a partial file of this run under another
+        seating: resume's message), or ``None``."""
+        if self.seating is None or not isinstance(found, list):
+            return None
+        for other in SEATINGS:
+            if other != self.seating and found == seating(self.bots, index, other):
+                return other
+        return None
 
     def seed_of(self, index: int) -> int:
         return game_seed(self.seed, index)
@@ -172,11 +198,57 @@ def _jobs_on_a_worker(jobs):
     return [_job(job) for job in jobs]
 
 
-def seating(bots: Sequence[str], index: int, rotate: bool) -> list[str]:
-    """The bot in each seat of game ``index`` (rotated by ``index`` places
-    in a tournament)."""
-    n = len(bots)
-    return [bots[(s + index) % n] for s in range(n)] if rotate else list(bots)
+def seating_mode(rotate) -> str | None:
+    """``rotate`` (of :class:`Schedule`, :func:`simulate`, ...) as a seating:
+    ``None`` for ``False`` (seats as listed), ``"rotate"`` for ``True``, or
+    the seating of :data:`SEATINGS` named."""
+    if rotate is None or rotate is False or rotate is True:
+        return "rotate" if rotate else None
+    if isinstance(rotate, str) and rotate in SEATINGS:
+        return rotate
+    raise AdvisorError(f"seating must be one of {', '.join(SEATINGS)} (rotate=True: rotate; False: seats as "
+                       f"listed), not {rotate!r:.40}")
+
+
+def _nth_permutation(items: list, k: int) -> list:
+    """Permutation ``k`` of ``items`` in :func:`itertools.permutations` order."""
+    items, out = list(items), []
+    for left in range(len(items), 0, -1):
+        q, k = divmod(k, math.factorial(left - 1))
+        out.append(items.pop(q))
+    return out
+
+
+def seat_entries(players: int, index: int, rotate: "bool | str" = "rotate") -> list[int]:
+    """Which entry of ``bots`` sits in each seat of game ``index`` (the one
+    place for the rule; an entry is an index into ``bots``, so a name listed
+    twice is two entries).
+
+    ``"rotate"`` (or ``True``): seat ``s`` holds entry ``(s + index) mod n``
+    (``n`` players): every bot plays every seat equally often, always after
+    the same bot.  ``"orders"``: game ``index`` takes cyclic order ``k =
+    (index // n) mod (n - 1)!`` (entry 0, then permutation ``k`` of entries
+    ``1 .. n - 1`` in :func:`itertools.permutations` order) and rotates it
+    by ``index mod n`` places as ``"rotate"`` does; every ``n`` games are
+    seat-balanced, and every ``n!`` games (from game 0) put each bot in each
+    seat and right after each other bot equally often.  Its first ``n``
+    games are ``"rotate"``'s, and for ``n <= 2`` all are.  ``False`` (or
+    ``None``): the seats as listed."""
+    mode = seating_mode(rotate)
+    order = list(range(players))
+    if mode is None:
+        return order
+    if mode == "orders" and players > 2:
+        k = (index // players) % math.factorial(players - 1)
+        order = [0, *_nth_permutation(order[1:], k)]
+    return [order[(s + index) % players] for s in range(players)]
+
+
+def seating(bots: Sequence[str], index: int, rotate: "bool | str") -> list[str]:
+    """The bot in each seat of game ``index``: as listed, or with a
+    tournament's seating (``True`` or ``"rotate"``: rotated by ``index``
+    places; ``"orders"``: see :func:`seat_entries`)."""
+    return [bots[entry] for entry in seat_entries(len(bots), index, rotate)]
 
 
 def _compile_for_workers(bots: Sequence[str], cards: bool = False) -> None:
@@ -206,12 +278,13 @@ def _check_engine(engine: str, scheduler: str | None, processes: int | None) -> 
 
 
 def simulate(bots: Sequence[str], games: int, *, edition: "str | Edition" = "second", seed: int = 0,
-             processes: int | None = None, rotate: bool = False, progress: bool | None = None,
+             processes: int | None = None, rotate: "bool | str" = False, progress: bool | None = None,
              start: int = 0, dice: str = "game", engine: str = "local",
              scheduler: str | None = None) -> Iterator[list[dict]]:
     """Yield the records of games ``start .. games - 1``, in order, as they
     finish.  ``rotate``: seat the bots rotated by the game's index
-    (tournaments).  ``dice``: the games' dice source (:mod:`advisor.dice`).
+    (tournaments), ``True`` or ``"rotate"``; ``"orders"``: rotated through
+    every cyclic order of the bots (:func:`seat_entries`).  ``dice``: the games' dice source (:mod:`advisor.dice`).
     ``progress``: a progress bar on stderr (default: when stderr is a
     terminal).  ``engine``: ``"local"`` (``processes`` worker processes,
     default one per core; 1: in this process) or ``"dask"`` (the Dask
@@ -309,10 +382,13 @@ def _on_processes(jobs, processes: int | None, names: list[str], cards: bool) ->
 
 class Standings:
     """A tournament table kept as running sums (memory flat in the number
-    of games): feed it each game's index and end line with :meth:`add`."""
+    of games): feed it each game's index and end line with :meth:`add`.
+    ``seating``: the run's (:func:`seat_entries`), which says which entry
+    of ``bots`` sat in each seat of each game."""
 
-    def __init__(self, bots: Sequence[str]):
+    def __init__(self, bots: Sequence[str], seating: "bool | str" = "rotate"):
         self.bots = list(bots)
+        self.seating = seating_mode(seating)
         n = len(self.bots)
         self.games = 0
         self.wins = np.zeros(n)
@@ -320,9 +396,7 @@ class Standings:
         self.money_sq = [0] * n
 
     def add(self, index: int, end: dict) -> None:
-        n = len(self.bots)
-        for seat in range(n):
-            entry = (seat + index) % n  # which entry of ``bots`` sat here
+        for seat, entry in enumerate(seat_entries(len(self.bots), index, self.seating)):
             m = end["money"][seat]
             self.money[entry] += m
             self.money_sq[entry] += m * m
@@ -356,14 +430,18 @@ class Standings:
 
 def tournament(bots: Sequence[str], games: int, *, edition: "str | Edition" = "second", seed: int = 0,
                processes: int | None = None, progress: bool | None = None, records: list | None = None,
-               engine: str = "local", scheduler: str | None = None):
+               engine: str = "local", scheduler: str | None = None, seating: str = "rotate"):
     """Seat-rotated games between ``bots``; a pandas DataFrame with one row
     per entry of ``bots`` (see :meth:`Standings.frame`).  ``records``: a
     list to collect the game records into.  ``engine``, ``scheduler``: as
-    for :func:`simulate`."""
-    table = Standings(bots)
+    for :func:`simulate`.  ``seating``: ``"rotate"`` (the bots' listed
+    order rotated) or ``"orders"`` (every cyclic order, rotated; see
+    :func:`seat_entries`)."""
+    if seating_mode(seating) is None:
+        raise AdvisorError(f"seating must be one of {', '.join(SEATINGS)}, not {seating!r:.40}")
+    table = Standings(bots, seating)
     for i, record in enumerate(simulate(bots, games, edition=edition, seed=seed, processes=processes,
-                                        rotate=True, progress=progress, engine=engine, scheduler=scheduler)):
+                                        rotate=seating, progress=progress, engine=engine, scheduler=scheduler)):
         if records is not None:
             records.append(record)
         table.add(i, record[-1])
@@ -376,7 +454,7 @@ def tournament(bots: Sequence[str], games: int, *, edition: "str | Edition" = "s
 
 
 def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | Edition" = "second", seed: int = 0,
-                     processes: int | None = None, rotate: bool = False, resume: bool = False,
+                     processes: int | None = None, rotate: "bool | str" = False, resume: bool = False,
                      progress: bool | None = None, on_game=None, dice: str = "game", engine: str = "local",
                      scheduler: str | None = None) -> int:
     """Play games ``0 .. games - 1`` (as :func:`simulate`) into the JSON
@@ -384,8 +462,9 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | E
     ``path.part``, renamed to ``path`` when the run is complete.
 
     ``resume``: keep the complete games of an interrupted run's partial file
-    (checked to be games of this very run: edition, seats, seeds) and play
-    the rest; the result equals an uninterrupted run.  Without ``resume`` a
+    (checked to be games of this very run: edition, seats, seeds; seats by
+    bot name, so games that seat the same names under another ``rotate``
+    are this run's games) and play the rest; the result equals an uninterrupted run.  Without ``resume`` a
     partial file is never overwritten.  Ctrl-C raises
     :class:`~advisor.errors.Interrupted` saying how many games were kept.
     ``on_game(index, end_line)`` is called for every game, kept ones
@@ -515,9 +594,12 @@ def _check_setup(shown: str, entry: dict, index: int, schedule: Schedule, editio
             "bots": schedule.bots_hint, "seed": "--seed", "dice": "--dice"}
     for key, value in expected.items():
         if entry.get(key) != value:
+            why = f"another {hint[key]}?"
+            other = schedule.seated_by(index, entry.get(key)) if key == "bots" else None
+            if other is not None:
+                why = f"its games are seated by --seating {other}, this run's by --seating {schedule.seating}"
             raise AdvisorError(f"{shown} is from another run: game {index} has {key} {entry.get(key)!r:.60}, "
-                               f"this run's would have {value!r} (another {hint[key]}?); "
-                               "delete it to start again")
+                               f"this run's would have {value!r} ({why}); delete it to start again")
 
 
 def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
