@@ -207,6 +207,13 @@ def _build_parser() -> _Parser:
         if name == "tournament":
             cmd.add_argument("--json", action="store_true",
                              help="print the table as one JSON object (null where there is no interval)")
+            cmd.add_argument("--seating", choices=("rotate", "orders"), default="rotate",
+                             help="rotate (default): game i seats the bots as listed, rotated by i places: each "
+                             "bot plays each seat equally often, always right after the same bot; orders: the "
+                             "rotations of every cyclic order of the bots in turn (PLAYERS games each), so each "
+                             "bot also plays right after each other bot equally often, balanced over every "
+                             "PLAYERS! games (24 at 4 players; in Camel Up Cards the player just before another "
+                             "takes the best cards first)")
 
     _duel_parser(sub)
 
@@ -806,25 +813,26 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.resume and not args.output:
         raise AdvisorError("--resume continues a run written with -o FILE: give -o")
     rules = getattr(edition, "rules_json", lambda: None)()
-    table = Standings(bots)
+    table = Standings(bots, seating=args.seating)
     if args.output:
         simulate_to_file(bots, args.games, args.output, edition=edition, seed=args.seed,
-                         processes=args.processes, rotate=True, resume=args.resume, on_game=table.add,
+                         processes=args.processes, rotate=args.seating, resume=args.resume, on_game=table.add,
                          **_engine_kwargs(args))
     else:
         for i, record in enumerate(simulate(bots, args.games, edition=edition, seed=args.seed,
-                                            processes=args.processes, rotate=True, **_engine_kwargs(args))):
+                                            processes=args.processes, rotate=args.seating, **_engine_kwargs(args))):
             table.add(i, record[-1])
     frame = table.frame(edition=args.edition, seed=args.seed)
     if args.json:
         out = {"games": args.games, "seed": args.seed, "edition": args.edition}
         if rules is not None:
             out["rules"] = rules
-        print(dumps({**out, "bots": frame.to_dict(orient="records")}))
+        print(dumps({**out, "seating": args.seating, "bots": frame.to_dict(orient="records")}))
         return 0
     variant = "" if rules is None else f", {rules['name']} rules"
     game = "Camel Up Cards" if args.edition == "cards" else f"{args.edition} edition"
-    print(f"{args.games} games, {args.players} players, {game}{variant}, seats rotated, "
+    seats = "seats rotated over every cyclic order" if args.seating == "orders" else "seats rotated"
+    print(f"{args.games} games, {args.players} players, {game}{variant}, {seats}, "
           f"seed {args.seed}:")
     print(f"{'seat entry':<14}{'win rate':>10}   95% interval   {'money':>7}   95% interval")
     for k, row in frame.iterrows():

@@ -137,3 +137,48 @@ def test_cli_cards_default_bots_include_the_greedy_bot(capsys):
     code, out, err = run(["tournament", "--edition", "cards", "--games", "1", "--processes", "1", "--json"], capsys)
     assert code == 0, err
     assert [b["bot"] for b in json.loads(out)["bots"]] == ["greedy", "heuristic", "random", "random"]
+
+
+def test_cli_cards_tournament_with_every_cyclic_order(capsys):
+    argv = ["tournament", *ARGS, "--games", "6", "--seating", "orders"]
+    code, out, _ = run(argv, capsys)
+    assert code == 0
+    assert out.splitlines()[0] == "6 games, 3 players, Camel Up Cards, seats rotated over every cyclic order, seed 7:"
+    assert [line.split(":")[1].split()[0] for line in out.splitlines()[2:]] == BOTS
+    code, whole, _ = run(argv + ["--json"], capsys)
+    data = json.loads(whole)
+    assert code == 0 and data["seating"] == "orders" and data["edition"] == "cards"
+    records = []
+    frame = tournament(BOTS, 6, edition="cards", seed=7, processes=1, records=records, seating="orders")
+    assert [b["money"] for b in data["bots"]] == pytest.approx(frame["money"].tolist())
+    assert [r[0]["bots"] for r in records] == [
+        ["heuristic", "random", "random"], ["random", "random", "heuristic"], ["random", "heuristic", "random"]] * 2
+    code, rotated, _ = run(["tournament", *ARGS, "--games", "6", "--json"], capsys)
+    assert code == 0 and json.loads(rotated)["seating"] == "rotate"
+
+
+@pytest.mark.parametrize("written, resumed", [("rotate", "orders"), ("orders", "rotate")])
+def test_a_run_is_not_resumed_with_another_seating(written, resumed, tmp_path, capsys, monkeypatch):
+    """Games 0-7 of two heuristic and two random bots seat the same names
+    either way; game 8 (cyclic order 0, 2, 1, 3) does not."""
+    four = ["--edition", "cards", "--players", "4", "--bots", "heuristic,heuristic,random,random", "--seed", "7",
+            "--processes", "1", "--games", "10"]
+    out = tmp_path / "t.jsonl"
+    part = tmp_path / "t.jsonl.part"
+    with monkeypatch.context() as m:
+        interrupt_after(m, 9)
+        code, _, err = run(["tournament", *four, "--seating", written, "-o", str(out)], capsys)
+    assert code == 130 and "9 of 10 games kept" in err
+    before = part.read_bytes()
+    code, stdout, err = run(["tournament", *four, "--seating", resumed, "-o", str(out), "--resume"], capsys)
+    assert code == 2 and stdout == "" and len(err.strip().splitlines()) == 1, err
+    assert "is from another run: game 8 has bots" in err
+    assert f"its games are seated by --seating {written}, this run's by --seating {resumed}" in err
+    assert part.read_bytes() == before and not out.exists()
+    code, resumed_json, err = run(["tournament", *four, "--seating", written, "-o", str(out), "--resume", "--json"],
+                                  capsys)
+    assert code == 0, err
+    whole = tmp_path / "whole.jsonl"
+    code, whole_json, _ = run(["tournament", *four, "--seating", written, "-o", str(whole), "--json"], capsys)
+    assert code == 0 and json.loads(resumed_json) == json.loads(whole_json)
+    assert out.read_bytes() == whole.read_bytes()

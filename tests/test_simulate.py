@@ -65,7 +65,7 @@ def test_cli_simulate_and_tournament(tmp_path, capsys):
     assert main(["tournament", "--players", "3", "--bots", ",".join(BOTS), "--games", "3", "--processes", "1",
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["games"] == 3 and [b["bot"] for b in data["bots"]] == BOTS
+    assert data["games"] == 3 and [b["bot"] for b in data["bots"]] == BOTS and data["seating"] == "rotate"
     assert main(["tournament", "--players", "3", "--bots", "heuristic,random", "--games", "3"]) == 2
     assert "one per seat" in capsys.readouterr().err
 
@@ -161,3 +161,19 @@ def test_tournament_with_orders_seats_and_credits_every_entry():
         for seat, entry in enumerate(seat_entries(4, i, "orders")):
             money[entry] += record[-1]["money"][seat]
     assert frame["money"].tolist() == pytest.approx([m / 9 for m in money])
+
+
+def test_cli_tournament_with_every_cyclic_order(capsys):
+    argv = ["tournament", "--players", "3", "--bots", "random,heuristic,random", "--games", "4", "--seed", "3",
+            "--processes", "1", "--seating", "orders"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "4 games, 3 players, second edition, seats rotated over every cyclic order, seed 3:"
+    assert main(argv + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == ["games", "seed", "edition", "seating", "bots"] and data["seating"] == "orders"
+    frame = tournament(["random", "heuristic", "random"], 4, seed=3, processes=1, seating="orders")
+    assert [b["money"] for b in data["bots"]] == pytest.approx(frame["money"].tolist())
+    assert main(argv[:-1] + ["orbits"]) == 2
+    err = capsys.readouterr().err
+    assert "--seating" in err and "orders" in err
