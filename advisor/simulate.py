@@ -4,7 +4,7 @@ Game ``i`` of a run with seed ``S`` is seeded from ``(S, i)`` and the bot in
 seat ``s`` draws from its own stream ``(game seed, s)``, so a run gives the
 same games whatever the number of processes.  In a tournament, game ``i``
 rotates the seats by ``i`` places, so every bot plays every seat equally
-often and seat order cannot bias the result.  The bots' cyclic order stays
+often and no seat's advantage can bias the result.  The bots' cyclic order stays
 as listed, though (``shark,greedy,...``: shark always plays right before
 greedy), and in Camel Up Cards the player just before another takes the
 best cards first; seating ``"orders"`` (``camelup tournament --seating
