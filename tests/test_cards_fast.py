@@ -182,6 +182,63 @@ def test_the_chance_of_winning_by_hand():
     assert win["hand+winner:B"] == 1.0 and win["hand+leg:B"] == 0.0 and win["hand"] == 0.0
 
 
+def _going_on_state() -> CardsState:
+    """Two players, a long track: B on 1, O W Y G stacked on 2 (G on top);
+    the race deck is one G1 (player 0's own face-down card), so a reveal
+    ends the leg with G Y W O B and the race goes on.  Player 0: 3 coins,
+    B1 in hand; player 1: 4 coins, the B5 leg card."""
+    return CardsState(
+        setup=CardsSetup(players=2, track="nnnnnnnnn"), track="nnnnnnnnn", sp=(1, 2, 2, 2, 2), ht=(0, 3, 0, 1, 2),
+        players=(CardsPlayer(money=3, hand=("B", 1), down=(("G", 1),)), CardsPlayer(money=4, leg=(("B", 5),))),
+        legtiles=((3, 2, 2),) + ((5, 3, 2, 2),) * 4, deck=(("G", 1),), phase="turn")
+
+
+def _phi(z: float) -> float:
+    import math
+
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+def test_the_chance_of_winning_when_the_race_goes_on_by_hand():
+    """The reveal ends the leg (G Y W O B) and not the race.  Player 1's B5
+    pays -1: 3 coins.  Player 0 after a reveal alone: 3 (margin 0); with
+    G's leg card (5) 8 (margin +5); with B's (3) 2 (-1); with Y's (5, Y
+    2nd) 4 (+1).  With spread 4 the chances are Phi(margin / 4); with
+    spread 0 (the race ended here) a lead wins, a tie is half, else 0."""
+    from advisor.cards.endgame import race_ends, win_chances
+
+    state = _going_on_state()
+    values = turn_values(state.position(0), seed=1)
+    assert race_ends(values) == 0.0 and values.exact["reveal"]
+    win = win_chances(values, state, 0, spread=4.0)
+    assert win["reveal"] == pytest.approx(0.5)
+    assert win["leg:G+reveal"] == pytest.approx(_phi(5 / 4))
+    assert win["leg:B+reveal"] == pytest.approx(_phi(-1 / 4))
+    assert win["leg:Y+reveal"] == pytest.approx(_phi(1 / 4))
+    step = win_chances(values, state, 0)
+    assert step["reveal"] == 0.5 and step["leg:G+reveal"] == 1.0 and step["leg:B+reveal"] == 0.0
+
+
+def test_the_margin_bot_scores_the_chance_of_winning():
+    """The margin bot's score of each turn is its chance of winning with
+    the spread of leg 1 (``SPREAD[0]``) plus a thousandth of its EV; here
+    the G leg card before the reveal is the best of the reveals."""
+    from advisor.cards.bots import MarginCardsBot
+    from advisor.cards.endgame import SPREAD, spread_for, win_chances
+
+    assert spread_for(1) == SPREAD[0] and spread_for(2) == SPREAD[1] and spread_for(9) == SPREAD[-1]
+    state = _going_on_state()
+    bot = MarginCardsBot()
+    frame = bot.values(state, 0, 1)
+    values = turn_values(state.position(0), seed=1)
+    win = win_chances(values, state, 0, SPREAD[0])
+    ev = dict(zip(values.frame().action, values.frame().ev))
+    for action, score in zip(frame.action, frame.ev):
+        assert score == pytest.approx(win[action] + 1e-3 * ev[action])
+    assert dict(zip(frame.action, frame.ev))["leg:G+reveal"] == pytest.approx(_phi(5 / SPREAD[0]) + 5e-3)
+    assert frame.ev.is_monotonic_decreasing
+
+
 # ---------------------------------------------------------------- the kernel against the reference
 @pytest.mark.parametrize("text", [
     "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1",

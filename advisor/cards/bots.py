@@ -21,6 +21,10 @@ the player sees it); never the deck's order nor the others' hands.
   (:mod:`advisor.cards.rival`), the race deck built for information
   (:func:`information_build`), and once the race likely ends in the leg the
   chance of winning the game (:mod:`advisor.cards.endgame`);
+* ``margin``: every turn, the chance of winning the game
+  (:mod:`advisor.cards.endgame` with the spread of the legs to come): the
+  margin over the richest other player after the leg, a race that goes on
+  won with the normal chance of that margin; shark's deck building;
 * ``share``, ``informed``, ``endgame``: each of shark's three parts alone
   on top of greedy (to measure them: README, Camel Up Cards bots).
 
@@ -32,7 +36,7 @@ first action, drawing the same random numbers.  Scores: ``greedy``, the
 EV (coins) of the best turn that starts with the action (``pass`` after a
 reveal is worth 0); ``shark`` and ``share``, that EV minus what the turn
 gains the others (``shark`` near the end: the chance of winning plus a
-thousandth of it; ``endgame`` likewise); ``random``, the probability of
+thousandth of it; ``endgame`` likewise; ``margin`` always); ``random``, the probability of
 being drawn (the drawn action first, the others in legal order);
 ``heuristic``, 1 for the action its rule takes and 0 for the others (in
 legal order).
@@ -51,7 +55,7 @@ from .position import CAMELS
 
 __all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "FastGreedyCardsBot",
            "SharkCardsBot",
-           "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
+           "MarginCardsBot", "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
            "information_build", "BUILD_LEGS"]
 
 
@@ -260,19 +264,54 @@ class SharkCardsBot(FastGreedyCardsBot):
 
             gain = others_gain(values, state, player)
             score -= self.weight * np.array([gain[a] for a in frame.action])
-        if self.endgame:
-            from .endgame import ENDGAME, race_ends, win_chances
+        spread = self.win_spread(values, state)
+        if spread is not None:
+            from .endgame import win_chances
 
-            if race_ends(values) >= ENDGAME:
-                win = win_chances(values, state, player)
-                score = np.array([win[a] for a in frame.action]) + 1e-3 * score
+            win = win_chances(values, state, player, spread)
+            score = np.array([win[a] for a in frame.action]) + 1e-3 * score
         frame["ev"] = score
         return frame.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+
+    def win_spread(self, values, state: CardsState) -> float | None:
+        """Play for the chance of winning (:func:`~advisor.cards.endgame.
+        win_chances` with this spread) or, None, for the score above:
+        with ``endgame``, once the race likely ends in the leg, as if it
+        ended there (spread 0)."""
+        if not self.endgame:
+            return None
+        from .endgame import ENDGAME, race_ends
+
+        return 0.0 if race_ends(values) >= ENDGAME else None
 
     def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
         if not self.informed:
             return super().build(state, player, rng)
         return information_build(state, player, int(rng.integers(2**31)))
+
+
+class MarginCardsBot(SharkCardsBot):
+    """Plays every turn for the chance of winning the game
+    (:func:`~advisor.cards.endgame.win_chances` with the spread of the
+    legs to come, :func:`~advisor.cards.endgame.spread_for`): each leg
+    outcome of the turn settles everyone's bets; a race over is won by the
+    most money, a race that goes on with the normal chance of the margin
+    over the richest other player.  Ahead it keeps the lead, behind it
+    takes the bets that can overtake; its score is that chance plus a
+    thousandth of the EV (ties).  The race deck built for information
+    (:func:`information_build`; ``build=False``: greedy's building)."""
+
+    name = "margin"
+    summary = ("every turn, the chance of winning the game: the margin over the richest other player after the leg "
+               "against the spread of the legs to come; builds the race deck for information")
+
+    def __init__(self, precision: float = 0.02, build: bool = True):
+        super().__init__(precision, weight=0.0, build=build, endgame=True)
+
+    def win_spread(self, values, state: CardsState) -> float | None:
+        from .endgame import spread_for
+
+        return spread_for(state.leg)
 
 
 class EndgameCardsBot(SharkCardsBot):
@@ -352,7 +391,7 @@ def information_build(state: CardsState, player: int, seed: int, samples: int = 
 
 CARDS_BOTS = {"random": RandomCardsBot, "heuristic": HeuristicCardsBot, "greedy": FastGreedyCardsBot,
               "shark": SharkCardsBot, "share": ShareCardsBot, "informed": InformedCardsBot,
-              "endgame": EndgameCardsBot}
+              "endgame": EndgameCardsBot, "margin": MarginCardsBot}
 
 
 def make_cards_bot(name: str) -> CardsBot:

@@ -17,12 +17,21 @@ with this leg:
 * the mover wins an outcome if their money is the largest, a share ``1/k``
   of it when ``k`` players tie for the most.
 
-Other players' later bets and the legs after this one are not modelled:
-the figure is meant for the leg in which the race ends (the shark bot
-uses it once that is likely, :data:`ENDGAME`).
+With ``spread=0`` (the shark bot's endgame) the legs after this one are
+not modelled: the figure is meant for the leg in which the race ends (the
+shark bot uses it once that is likely, :data:`ENDGAME`).  With a
+``spread`` (the margin bot, every turn), an outcome in which the race goes
+on is won with the normal chance ``Phi(margin / spread)``: ``margin`` the
+mover's money after the leg (overall cards at their expected value) less
+the most of the other players', ``spread`` the standard deviation of what
+the rest of the game changes between two players' money
+(:func:`spread_for`: :data:`SPREAD`, measured on recorded games by
+``benchmarks/fit_cards_spread.py``).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -32,11 +41,36 @@ from .game import CardsState, LOSER_PAY, WINNER_PAY
 from .position import CAMELS
 from .rival import holdings_position, table_after
 
-__all__ = ["win_chances", "race_ends", "ENDGAME"]
+__all__ = ["win_chances", "race_ends", "ENDGAME", "SPREAD", "spread_for"]
 
 #: The shark bot plays for the chance of winning once the race ends in
 #: this leg with at least this probability.
 ENDGAME = 0.8
+
+#: After leg 1, 2 and 3 or later: the standard deviation (coins) of the
+#: change of the money difference between the two valuing players from the
+#: leg's end to the game's end, over the legs after which the race went on
+#: (2,000 four-player games of shark, greedy, heuristic and random, seed
+#: 1616: 9.77, 8.42 and 7.77 over 2,000, 1,861 and 508 legs; later legs,
+#: too few, take leg 3's; ``python benchmarks/fit_cards_spread.py
+#: cards_tournament.jsonl --pair shark,greedy``).
+SPREAD = (9.8, 8.4, 7.8)
+
+
+def spread_for(leg: int) -> float:
+    """:data:`SPREAD` for an outcome at the end of leg ``leg``."""
+    return SPREAD[min(leg, len(SPREAD)) - 1]
+
+
+#: Which of the leg's 8 end codes are a race over (bit 0).
+_OVER = (np.arange(8) & 1).astype(bool)
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _normal(z: np.ndarray) -> np.ndarray:
+    """The standard normal distribution function, elementwise."""
+    return 0.5 * (1.0 + _erf(z / math.sqrt(2.0)).astype(float))
 
 
 def race_ends(values: TurnValues) -> float:
@@ -67,7 +101,7 @@ def _money(rows: TurnRows, figs, money: int, ranks: np.ndarray, final0: np.ndarr
     cards: by the order when the race is over, else expected)."""
     settled = rows.settled(figs)
     out = money + settled.copy()
-    over = (np.arange(8) & 1).astype(bool)
+    over = _OVER
     for i, cards in enumerate(rows.option_cards):
         by_order, mean = _overall(cards, ranks, final0)
         out[i, over, :] += by_order[None, :]
@@ -75,10 +109,12 @@ def _money(rows: TurnRows, figs, money: int, ranks: np.ndarray, final0: np.ndarr
     return out
 
 
-def win_chances(values: TurnValues, state: CardsState, player: int) -> dict[str, float]:
+def win_chances(values: TurnValues, state: CardsState, player: int, spread: float = 0.0) -> dict[str, float]:
     """Per turn of ``values`` (its row ``action``): the chance that
     ``player`` ends the game with the most money if the race ended with
-    this leg (module docstring; everything used is public)."""
+    this leg (``spread=0``), or with the legs after it worth a normal
+    change of standard deviation ``spread`` between two players (module
+    docstring; everything used is public)."""
     from ..kernels.ranks import rank_codes
 
     turns = values.turns
@@ -104,7 +140,10 @@ def win_chances(values: TurnValues, state: CardsState, player: int) -> dict[str,
         key = (bool(figs[0]), bool(figs[1]))
         if key not in wins:
             mine = _money(turns, figs, pos.money, ranks, turns.final0)
-            wins[key] = np.where(mine > best_other, 1.0, np.where(mine == best_other, 1.0 / (ties + 1), 0.0))
+            won = np.where(mine > best_other, 1.0, np.where(mine == best_other, 1.0 / (ties + 1), 0.0))
+            if spread > 0:  # the race goes on: the rest of the game decides
+                won[:, ~_OVER, :] = _normal((mine - best_other)[:, ~_OVER, :] / spread)
+            wins[key] = won
         return wins[key]
 
     orders = race_orders()
