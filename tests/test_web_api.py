@@ -681,6 +681,26 @@ def test_camel_up_cards_bots_move_until_a_human_is_to_move(client):
     assert again.record[1:] == record[1:]
 
 
+def test_a_camel_up_cards_margin_seat_plays_the_margin_bot(client):
+    """A margin seat (a valuing bot) moves as the margin bot does with the
+    stream (seed, seat, actions so far): its deck building here."""
+    import numpy as np
+
+    from advisor.cards.bots import make_cards_bot
+    from advisor.cards.game import CardsGame
+    from advisor.cards.record import replay_cards
+    from advisor.web.cardsgame import SEATS, SEATS_TEXT, VALUING
+
+    assert "margin" in SEATS and "margin" in VALUING and "margin" in SEATS_TEXT
+    seats, seed = ["margin", "human"], 3
+    view = _cards_new(client, seats=seats, seed=seed)
+    built = [e for e in view["record"] if e["type"] == "action"]
+    assert [e["player"] for e in built] == [0] and view["to_move"] == 1
+    game = CardsGame(replay_cards(view["record"]).setup, seed=seed)
+    rng = np.random.default_rng([seed, 0, 0])
+    assert str(make_cards_bot("margin").choose(game.state, 0, rng)) == built[0]["action"]
+
+
 def test_a_finished_camel_up_cards_game_is_reviewed_step_by_step(client):
     from advisor.cards.bots import play_cards_game
     from advisor.cards.game import CardsSetup

@@ -347,7 +347,7 @@ async def game_new(request: Request) -> Response:
     seats = body.get("seats")
     track = get_str(body, "track", max_len=64)
     if edition == "cards":
-        from .cardsgame import check_seats
+        from .cardsgame import SEATS_TEXT, check_seats
 
         for name, value in (("start", start), ("board", board)):
             if value is not None:
@@ -355,7 +355,7 @@ async def game_new(request: Request) -> Response:
                                  "card, player 0 first)")
         if seats is not None:
             if not isinstance(seats, list) or len(seats) > 64:
-                raise InputError("seats: a list of seat names, human or a bot (random, heuristic, greedy, shark)")
+                raise InputError(f"seats: a list of seat names, {SEATS_TEXT}")
             check_seats(seats, len(seats) if players is None else players)
     else:
         for name, value in (("seats", seats), ("track", track)):
@@ -390,7 +390,7 @@ def _record(body: dict) -> list:
 
 def _game_lane(record: list) -> str:
     """Games run in the fast lane; a Camel Up Cards game with a bot that
-    values every move (greedy, shark) in the slow one."""
+    values every move (greedy, shark, margin) in the slow one."""
     from .cardsgame import VALUING
 
     seats = record[0].get("seats", record[0].get("bots"))

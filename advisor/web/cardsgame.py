@@ -35,13 +35,15 @@ import numpy as np
 from ..errors import AdvisorError, IllegalActionError
 from ..game import RecordError
 
-__all__ = ["SEATS", "VALUING", "DEFAULT_SEATS", "check_seats", "record_seats_of", "cards_new", "cards_replay",
+__all__ = ["SEATS", "SEATS_TEXT", "VALUING", "DEFAULT_SEATS", "check_seats", "record_seats_of", "cards_new", "cards_replay",
            "cards_act", "cards_view", "cards_table", "cards_summaries", "advice_step", "MAX_CARDS_RECORD"]
 
 #: What a seat can be: a human at the page, or one of the Camel Up Cards bots.
-SEATS = ("human", "random", "heuristic", "greedy", "shark")
+SEATS = ("human", "random", "heuristic", "greedy", "shark", "margin")
 #: The seats that value every turn (a move takes a tenth of a second or more).
-VALUING = ("greedy", "shark")
+VALUING = ("greedy", "shark", "margin")
+#: What a seat may be, in words (the messages and the form's help).
+SEATS_TEXT = f"human or a bot ({', '.join(SEATS[1:])})"
 #: Seats of a new game when none are given: a human, then the bots (one
 #: greedy: it values every turn, seconds per move).
 DEFAULT_SEATS = ("human", "heuristic", "greedy", "random", "random", "random")
@@ -67,7 +69,7 @@ def _cards(cards) -> str:
 def check_seats(seats: Any, players: int) -> list[str]:
     """``seats`` as a list of seat names, one per player, at least one human."""
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise IllegalActionError("seats: a list of seat names, human or a bot (random, heuristic, greedy, shark)")
+        raise IllegalActionError(f"seats: a list of seat names, {SEATS_TEXT}")
     for seat in seats:
         if seat not in SEATS:
             raise IllegalActionError(f"seats: unknown seat {seat[:20]!r} (human, {', '.join(SEATS[1:])})")

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import AdvisorError, PositionError
 from ..jsonio import check_depth
+from .cardsgame import SEATS_TEXT
 
 __all__ = ["InputError", "Subject", "parse_body", "subject", "options", "FIELDS", "MIN_PRECISION",
            "position_from_json", "cards_from_json"]
@@ -56,7 +57,7 @@ FIELDS["/api/game/new"] = {"edition": "second (default), first or cards (Camel U
                            "seed": "seed of the set-up and of random rolls, deals and shuffles (default: drawn)",
                            "start": "the first player (default: drawn; board games)",
                            "board": "a start position instead of the set-up by the rules (board games)",
-                           "seats": "Camel Up Cards: one per player, human or a bot (random, heuristic, greedy, shark), "
+                           "seats": f"Camel Up Cards: one per player, {SEATS_TEXT}, "
                                     "at least one human (default: human, heuristic, greedy, random...)",
                            "track": "Camel Up Cards: the track cards after the start card, n/s/h (default: the "
                                     "default track for the players)"}

@@ -9,9 +9,10 @@
 import { chip, h } from "./results.js";
 
 const NAMES = { B: "blue", G: "green", O: "orange", W: "white", Y: "yellow" };
-const SEAT_NAMES = ["human", "shark", "greedy", "heuristic", "random"];
+const SEAT_NAMES = ["human", "margin", "shark", "greedy", "heuristic", "random"];
 const SEAT_HELP = {
   human: "a player at this screen",
+  margin: "a bot: every turn, the chance of winning the game (its lead after the leg against what the legs to come may change)",
   shark: "a bot: the advisor's values, less what a turn gives the others; plays for the win at the end",
   greedy: "a bot: the advisor's best turn",
   heuristic: "a bot: the leader's leg card, then reveal",
