@@ -2,7 +2,7 @@
 process and on every core, and the decision time of the strongest Cards bot.
 
     python benchmarks/bench_cards_games.py [--players 4] [--games 400] [--bot-games 4]
-        [--bot shark] [--only-bot] [--no-cold] [--reference 8]
+        [--bot margin] [--only-bot] [--no-cold] [--reference 8]
 
 Prints:
 
@@ -10,7 +10,7 @@ Prints:
   a fresh process with an empty numba cache (compiling the Cards kernels),
   then in a fresh process loading it;
 * warm, per line-up (every seat random; every seat heuristic; every seat
-  greedy; every seat ``--bot``, by default shark; the tournament's
+  greedy; every seat ``--bot``, by default margin; the tournament's
   ``--bot``, greedy, heuristic, random): games per second on one process
   (this one, on one thread, kernels compiled, one game played first), and
   on every core (``advisor.simulate.simulate`` with one worker process per
@@ -193,7 +193,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games of the random and heuristic line-ups")
     parser.add_argument("--bot-games", "--greedy-games", type=int, default=4, dest="bot_games",
                         help="games of each line-up with a valuing bot")
-    parser.add_argument("--bot", default="shark", help="the Cards bot whose decisions are timed (default shark)")
+    parser.add_argument("--bot", default="margin", help="the Cards bot whose decisions are timed (default margin)")
     parser.add_argument("--reference", type=int, default=8, help="turn starts timed with cards_best (default 8)")
     parser.add_argument("--no-cold", action="store_true")
     parser.add_argument("--only-bot", action="store_true", help="the --bot line-up alone (no random, heuristic)")
