@@ -1,6 +1,7 @@
 """The figures of a Camel Up Cards bot tournament, from its records: the
 table (win rate with its 95% Wilson interval, mean final money with its 95%
-interval, per bot) and what each bot did (``advisor.cards.record.bot_actions``),
+interval, per bot), what each bot did (``advisor.cards.record.bot_actions``)
+and the seat order between the two bots that won most (:func:`by_gap`),
 written as the JSON the notebook ``notebooks/cards_bots.ipynb`` reads.
 
     python benchmarks/cards_tournament_figures.py RECORDS.jsonl [-o notebooks/data/cards_tournament.json]
@@ -57,6 +58,30 @@ def table(records: list) -> list[dict]:
     return sorted(rows, key=lambda r: -r["win_rate"])
 
 
+def by_gap(records: list, a: str, b: str) -> list[dict]:
+    """The seat order between bots ``a`` and ``b`` (each once per game): per
+    gap (``b`` sits ``gap`` seats after ``a``, clockwise: 1, ``b`` plays
+    right after ``a``), the games and each one's win rate with its 95%
+    Wilson interval (a shared first place counting ``1/k``)."""
+    seen: dict[int, list] = {}
+    for record in records:
+        bots, end = record[0]["bots"], record[-1]
+        if bots.count(a) != 1 or bots.count(b) != 1:
+            continue
+        i, j = bots.index(a), bots.index(b)
+        row = seen.setdefault((j - i) % len(bots), [0, 0.0, 0.0])
+        row[0] += 1
+        row[1] += (i in end["winners"]) / len(end["winners"])
+        row[2] += (j in end["winners"]) / len(end["winners"])
+    out = []
+    for gap in sorted(seen):
+        n, wa, wb = seen[gap]
+        (alo, ahi), (blo, bhi) = wilson(wa, n), wilson(wb, n)
+        out.append({"gap": gap, "games": n, a: wa / n, f"{a}_lo": alo, f"{a}_hi": ahi, b: wb / n, f"{b}_lo": blo,
+                    f"{b}_hi": bhi})
+    return out
+
+
 def main() -> None:
     from advisor.cards.record import bot_actions, iter_cards_records
 
@@ -73,8 +98,12 @@ def main() -> None:
     except AdvisorError as exc:
         print(f"cards_tournament_figures: {exc}", file=sys.stderr)  # one line, nothing written
         sys.exit(2)
-    out = {"command": args.command, "games": len(records), "table": table(records),
+    rows = table(records)
+    out = {"command": args.command, "games": len(records), "table": rows,
            "actions": actions.reset_index().to_dict(orient="list")}
+    if len(rows) >= 2:  # the seat order between the two bots that won most
+        a, b = rows[0]["bot"], rows[1]["bot"]
+        out["order"] = {"bots": [a, b], "gaps": by_gap(records, a, b)}
     path = Path(args.output)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
@@ -85,6 +114,12 @@ def main() -> None:
               f"({100 * row['win_lo']:.1f}-{100 * row['win_hi']:.1f})  money {row['money']:.2f} "
               f"({row['money_lo']:.2f}-{row['money_hi']:.2f})")
     print(actions.round(2).to_string())
+    if "order" in out:
+        a, b = out["order"]["bots"]
+        for row in out["order"]["gaps"]:
+            print(f"{b} {row['gap']} seat(s) after {a}: {row['games']} games, {a} {100 * row[a]:.1f}% "
+                  f"({100 * row[a + '_lo']:.1f}-{100 * row[a + '_hi']:.1f}), {b} {100 * row[b]:.1f}% "
+                  f"({100 * row[b + '_lo']:.1f}-{100 * row[b + '_hi']:.1f})")
     print(f"written: {path}")
 
 
