@@ -36,10 +36,10 @@ first action, drawing the same random numbers.  Scores: ``greedy``, the
 EV (coins) of the best turn that starts with the action (``pass`` after a
 reveal is worth 0); ``shark`` and ``share``, that EV minus what the turn
 gains the others (``shark`` near the end: the chance of winning plus a
-thousandth of it; ``endgame`` likewise; ``margin`` always); ``random``, the probability of
-being drawn (the drawn action first, the others in legal order);
-``heuristic``, 1 for the action its rule takes and 0 for the others (in
-legal order).
+thousandth of that score; ``endgame`` likewise; ``margin`` on every turn,
+plus a thousandth of the EV); ``random``, the probability of being drawn
+(the drawn action first, the others in legal order); ``heuristic``, 1 for
+the action its rule takes and 0 for the others (in legal order).
 """
 
 from __future__ import annotations
@@ -54,9 +54,8 @@ from .game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
 from .position import CAMELS
 
 __all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "FastGreedyCardsBot",
-           "SharkCardsBot",
-           "MarginCardsBot", "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS", "make_cards_bot", "play_cards_game", "build_for",
-           "information_build", "BUILD_LEGS"]
+           "SharkCardsBot", "MarginCardsBot", "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS",
+           "make_cards_bot", "play_cards_game", "build_for", "information_build", "BUILD_LEGS"]
 
 
 class CardsBot(Protocol):

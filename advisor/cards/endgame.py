@@ -101,11 +101,10 @@ def _money(rows: TurnRows, figs, money: int, ranks: np.ndarray, final0: np.ndarr
     cards: by the order when the race is over, else expected)."""
     settled = rows.settled(figs)
     out = money + settled.copy()
-    over = _OVER
     for i, cards in enumerate(rows.option_cards):
         by_order, mean = _overall(cards, ranks, final0)
-        out[i, over, :] += by_order[None, :]
-        out[i, ~over, :] += mean
+        out[i, _OVER, :] += by_order[None, :]
+        out[i, ~_OVER, :] += mean
     return out
 
 
