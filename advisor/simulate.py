@@ -104,7 +104,6 @@ class Schedule:
     def __init__(self, bots: Sequence[str], seed: int = 0, rotate: "bool | str" = False, dice: str = "game"):
         self.bots = list(bots)
         self.seed = seed
-        self.rotate = rotate
         #: ``None`` (seats as listed) or a seating of :data:`SEATINGS`.
         self.seating = seating_mode(rotate)
         self.dice = dice

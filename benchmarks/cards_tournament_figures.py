@@ -34,6 +34,12 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def win_share(end: dict, seat: int) -> float:
+    """The seat's share of the win in a game's end line (a first place
+    shared by ``k`` players counts ``1/k``)."""
+    return (seat in end["winners"]) / len(end["winners"])
+
+
 def table(records: list) -> list[dict]:
     """Per bot: seat-games, wins (a shared first place counts ``1/k``), win
     rate and its interval, mean money and its interval."""
@@ -44,8 +50,7 @@ def table(records: list) -> list[dict]:
             row = seen.setdefault(bot, {"games": 0, "wins": 0.0, "money": []})
             row["games"] += 1
             row["money"].append(end["money"][seat])
-            if seat in end["winners"]:
-                row["wins"] += 1 / len(end["winners"])
+            row["wins"] += win_share(end, seat)
     rows = []
     for bot, row in seen.items():
         n, money = row["games"], row["money"]
@@ -71,8 +76,8 @@ def by_gap(records: list, a: str, b: str) -> list[dict]:
         i, j = bots.index(a), bots.index(b)
         row = seen.setdefault((j - i) % len(bots), [0, 0.0, 0.0])
         row[0] += 1
-        row[1] += (i in end["winners"]) / len(end["winners"])
-        row[2] += (j in end["winners"]) / len(end["winners"])
+        row[1] += win_share(end, i)
+        row[2] += win_share(end, j)
     out = []
     for gap in sorted(seen):
         n, wa, wb = seen[gap]
