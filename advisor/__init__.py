@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from ._version import __version__
-from .errors import AdvisorError, IllegalActionError, PositionError
-from .notation import format_position, parse_position
-from .moves import Step, step
-from .rules.actions import Action
-from .rules.editions import EDITIONS, Edition, RulesError, get_edition, rules_from_json
-from .rules.position import Position, Tile
-from .rules.setup import random_position, setup_position
-from .state import GameState, PileCard, PlayerState, StateError
+from advisor._version import __version__
+from advisor.errors import AdvisorError, IllegalActionError, PositionError
+from advisor.notation import format_position, parse_position
+from advisor.rules.roll import Step, step
+from advisor.rules.actions import Action
+from advisor.rules.editions import EDITIONS, Edition, RulesError, get_edition, rules_from_json
+from advisor.rules.position import Position, Tile
+from advisor.rules.setup import random_position, setup_position
+from advisor.rules.state import GameState, PileCard, PlayerState, StateError
 
-from . import plotting as _plotting  # noqa: E402,F401  (registers the notebook picture of a Position)
+from advisor import plotting as _plotting  # noqa: E402,F401  (registers the notebook picture of a Position)
 
 __all__ = [
     "__version__",
@@ -66,24 +66,24 @@ __all__ = [
 EXAMPLE_POSITION = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
 
 _LAZY = {
-    "LegOdds": "exact",
-    "leg_odds": "exact",
-    "leg_odds_many": "exact",
-    "sample_leg_odds": "montecarlo",
-    "race_odds": "montecarlo",
-    "RaceOdds": "montecarlo",
-    "best_moves": "valuation",
-    "analyse": "batch",
-    "review": "gamereview",
-    "evaluate": "valuation",
-    "legal_actions": "valuation",
-    "warmup": "warm",
+    "LegOdds": "advisor.odds.exact",
+    "leg_odds": "advisor.odds.exact",
+    "leg_odds_many": "advisor.odds.exact",
+    "sample_leg_odds": "advisor.odds.montecarlo",
+    "race_odds": "advisor.odds.montecarlo",
+    "RaceOdds": "advisor.odds.montecarlo",
+    "best_moves": "advisor.valuation.engine",
+    "analyse": "advisor.batch.positions",
+    "review": "advisor.reviews.review",
+    "evaluate": "advisor.valuation.engine",
+    "legal_actions": "advisor.valuation.engine",
+    "warmup": "advisor.warm",
 }
 
 
 def __getattr__(name: str):
     if name in _LAZY:
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        value = getattr(import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'advisor' has no attribute {name!r}")

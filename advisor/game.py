@@ -1,6 +1,6 @@
 """Whole games of Camel Up (``first`` and ``second``), RULES.md section 1.
 
-:class:`Game` holds an omniscient :class:`~advisor.state.GameState` (every
+:class:`Game` holds an omniscient :class:`~advisor.rules.state.GameState` (every
 pile card's colour is known to the engine) and the record of the game.  An
 action is checked with :meth:`Game.can` / :meth:`Game.verify` and played with
 :meth:`Game.apply`; an illegal action raises
@@ -27,19 +27,19 @@ from typing import Any
 
 import numpy as np
 
-from .errors import AdvisorError, IllegalActionError
-from .rules import scoring
-from .rules.actions import Action, Roll
-from .turns import UnrevealedCards, check_action, is_legal, legal_actions, play
-from .turns import reveal as reveal_card
-from .rules.editions import Edition, RulesError, get_edition, rules_from_json
-from .rules.position import Position
-from .rules.scoring import pile_payout, race_order
-from .rules.setup import setup_position
-from .dice import DICE_MODES, dice_source, draw_uniform
-from .jsonio import SCHEMA
-from .sampling import resolve_seed
-from .state import GameState, PileCard, PlayerState
+from advisor.errors import AdvisorError, IllegalActionError
+from advisor.rules import scoring
+from advisor.rules.actions import Action, Roll
+from advisor.rules.turn import UnrevealedCards, check_action, is_legal, legal_actions, play
+from advisor.rules.turn import reveal as reveal_card
+from advisor.rules.editions import Edition, RulesError, get_edition, rules_from_json
+from advisor.rules.position import Position
+from advisor.rules.scoring import pile_payout, race_order
+from advisor.rules.setup import setup_position
+from advisor.rules.dice import DICE_MODES, dice_source, draw_uniform
+from advisor._tools.jsonio import SCHEMA
+from advisor._tools.sampling import resolve_seed
+from advisor.rules.state import GameState, PileCard, PlayerState
 
 __all__ = ["Roll", "Game", "race_order", "leg_rewards", "overall_rewards", "pile_payout", "RecordError",
            "replay", "boards", "write_records", "read_records", "iter_records", "check_entry"]
@@ -72,7 +72,7 @@ class Game:
     money, the payouts, the money floor, the leg bet tiles and where tiles
     may stand follow it, and the record's setup line carries it
     (``"rules"``), so a replay plays by it again.  ``dice``: where the
-    set-up, the first player and the rolls come from (:mod:`advisor.dice`):
+    set-up, the first player and the rolls come from (:mod:`advisor.rules.dice`):
     ``"game"`` (default), one stream for the game; ``"leg"``, each leg's
     dice drawn from ``(seed, leg)`` whatever the players do, so two games
     of one seed differ only by the decisions (the setup line says
@@ -150,7 +150,7 @@ class Game:
         """What ``player`` may see: their own overall cards (in hand and on
         the piles, with colours); of every other player only how many
         overall cards they still hold (a hidden hand, see
-        :mod:`advisor.state`) and their pile cards face down.  Everything
+        :mod:`advisor.rules.state`) and their pile cards face down.  Everything
         else of the state (board, money, leg and pyramid tiles, partners) is
         public."""
         st = self.state
@@ -187,12 +187,12 @@ class Game:
 
     def apply(self, action: str | Action, roll: Roll | None = None) -> dict:
         """Play ``action`` for the player to move and return its record entry
-        (the rules core plays it: :func:`advisor.turns.play`).
+        (the rules core plays it: :func:`advisor.rules.turn.play`).
 
         For ``pyramid`` the roll is drawn with the game's dice unless given
         (replays give it).  Illegal actions raise and change nothing.  A roll
         that ends the race while a pile holds a face-down card of unknown
-        colour raises :class:`~advisor.turns.UnrevealedCards`; the
+        colour raises :class:`~advisor.rules.turn.UnrevealedCards`; the
         drawn roll is kept for the next ``apply("pyramid")`` once the cards
         are revealed (:meth:`reveal`)."""
         self.verify(action)
@@ -288,7 +288,7 @@ def check_entry(entry: object) -> str | None:
     """Why ``entry`` is not a well-formed line of a game record (its keys
     and their types; whether it replays is :func:`replay`'s question), or
     ``None``."""
-    from .rules.editions import EDITIONS
+    from advisor.rules.editions import EDITIONS
 
     if not isinstance(entry, dict):
         return f"a record line is a JSON object, not {type(entry).__name__}"
@@ -407,8 +407,8 @@ def boards(record: list[dict]) -> list[str]:
 def write_records(games: list[list[dict]], path) -> None:
     """Write game records as JSON lines (one line per setup, action, end).
     The file appears only when complete (written beside, then renamed)."""
-    from .files import atomic_output
-    from .jsonio import dumps
+    from advisor._tools.files import atomic_output
+    from advisor._tools.jsonio import dumps
 
     with atomic_output(path, "game records") as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for record in games:
@@ -428,7 +428,7 @@ def iter_records(path):
     file that cannot be read, a line that is not JSON or not a record line
     (see :func:`check_entry`), or lines before the first setup line raise
     :class:`RecordError` naming the file and line."""
-    from .jsonio import MAX_BYTES, loads
+    from advisor._tools.jsonio import MAX_BYTES, loads
 
     try:
         fh = open(path, "rb")

@@ -11,8 +11,8 @@ which reads and writes its own string with it.
 
 from __future__ import annotations
 
-from .rules.editions import Edition
-from .rules.position import Position
+from advisor.rules.editions import Edition
+from advisor.rules.position import Position
 
 __all__ = ["parse_position", "format_position"]
 

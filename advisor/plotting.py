@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rules.position import DISPLAY_HOOKS
+from advisor.rules.position import DISPLAY_HOOKS
 
 __all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "cards_game_odds", "plot_advice",
            "plot_landings", "plot_review", "PLAYER_COLOURS", "position_svg", "plot_cards_board"]
@@ -47,7 +47,7 @@ def plot_board(position, ax=None, *, odds=None):
     to print P(1st) beside the track (default: computed)."""
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
-    from .exact import as_position, leg_odds
+    from advisor.odds.exact import as_position, leg_odds
 
     pos = as_position(position)
     ax = _axes(ax, (12, 3.6))
@@ -96,8 +96,8 @@ def plot_cards_board(position, ax=None, *, odds=None):
     odds computed with seed 0)."""
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
-    from .cards.odds import as_cards, cards_odds
-    from .cards.position import CAMELS
+    from advisor.cards.odds import as_cards, cards_odds
+    from advisor.cards.position import CAMELS
 
     pos = as_cards(position)
     length = pos.length
@@ -173,16 +173,16 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
     """A DataFrame with one row per position of a recorded game (before each
     turn): turn, leg, and for every racing camel ``C_leg`` (P(1st this
     leg)), ``C_win`` and ``C_lose`` (race odds)."""
-    from .cards.record import is_cards_record
+    from advisor.cards.record import is_cards_record
 
     if is_cards_record(record):
         return cards_game_odds(record, precision=precision, seed=seed)
     import pandas as pd
 
-    from .exact import leg_odds
-    from .game import replay
-    from .montecarlo import race_odds
-    from .rules.position import Position
+    from advisor.odds.exact import leg_odds
+    from advisor.game import replay
+    from advisor.odds.montecarlo import race_odds
+    from advisor.rules.position import Position
 
     game = replay(record)  # checks the record once
     texts = game.boards()[:-1]  # positions before each turn (the last is the end)
@@ -216,9 +216,9 @@ def cards_game_odds(record, *, precision: float = 0.01, seed: int = 0):
     :meth:`advisor.cards.game.CardsState.position` with ``player=None``)."""
     import pandas as pd
 
-    from .cards.game import ranking
-    from .cards.odds import cards_odds
-    from .cards.record import replay_cards
+    from advisor.cards.game import ranking
+    from advisor.cards.odds import cards_odds
+    from advisor.cards.record import replay_cards
 
     starts = []
 
@@ -229,7 +229,7 @@ def cards_game_odds(record, *, precision: float = 0.01, seed: int = 0):
 
     game = replay_cards(record, visit=visit)  # checks the record once
     if not game.finished:
-        from .errors import AdvisorError
+        from advisor.errors import AdvisorError
 
         raise AdvisorError("the game is not over: the chart needs a whole game")
     rows = []

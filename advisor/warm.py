@@ -58,8 +58,8 @@ _CARDS_LAST = "cards 0:BG 2:OW 3:Y deck:1 known:B1 next:1"
 
 
 def _moves():
-    from .notation import parse_position
-    from .moves import step
+    from advisor.notation import parse_position
+    from advisor.rules.roll import step
 
     second, first = parse_position(_SECOND), parse_position(_FIRST)
     step(second, "x", 1, "white")
@@ -68,8 +68,8 @@ def _moves():
 
 
 def _leg():
-    from .exact import leg_odds
-    from .montecarlo import race_odds
+    from advisor.odds.exact import leg_odds
+    from advisor.odds.montecarlo import race_odds
 
     leg_odds(_SECOND)
     leg_odds(_FIRST)
@@ -77,40 +77,40 @@ def _leg():
 
 
 def _joint():
-    from .valuation import best_moves
+    from advisor.valuation.engine import best_moves
 
     best_moves(_SECOND, seed=0, precision=0.05)
 
 
 def _levels():
-    from .levels import leg_levels
+    from advisor.odds.levels import leg_levels
 
     leg_levels(_SECOND)
     leg_levels(_FIRST, merged=False)
 
 
 def _batch():
-    from .exact import leg_odds_many
+    from advisor.odds.exact import leg_odds_many
 
     leg_odds_many([_SECOND, _FIRST])
 
 
 def _sampler():
-    from .montecarlo import sample_leg_odds
+    from advisor.odds.montecarlo import sample_leg_odds
 
     sample_leg_odds(_SECOND, samples=1000, seed=0)
 
 
 def _race():
-    from .montecarlo import race_odds
+    from advisor.odds.montecarlo import race_odds
 
     race_odds(_FIRST, samples=1000, seed=0)
     race_odds(_SECOND, precision=0.05, seed=0)
 
 
 def _bots():
-    from .valuation import fast_values
-    from .state import GameState
+    from advisor.valuation.engine import fast_values
+    from advisor.rules.state import GameState
 
     for board in (_SECOND, _SECOND_START, _FIRST):  # tile placements enumerated, then sampled
         fast_values(GameState.from_board(board), rivals=True)
@@ -121,13 +121,13 @@ def _bots():
         "winner_pile": [{"player": 0, "colour": "B"}],
         "loser_pile": [{"player": 1}, {"player": 0, "colour": "Y"}],
     }), 0, rivals=True)
-    from .portfolio import joint_counts
+    from advisor.valuation.portfolio import joint_counts
 
     joint_counts(GameState.from_board(_SECOND).position, 100, seed=0)  # the portfolio view
 
 
 def _cards_legs():
-    from .cards import cards_best, cards_odds
+    from advisor.cards import cards_best, cards_odds
 
     cards_odds(_CARDS_EXACT, race=False, others="reveal")
     cards_odds("cards 0:BGOWY", seed=0, race=False, others="reveal", leg_samples=1_000)  # sampled
@@ -137,35 +137,35 @@ def _cards_legs():
 
 
 def _cards_bots():
-    from .cards.fast import cards_values
+    from advisor.cards.fast import cards_values
 
     cards_values(_CARDS_EXACT, seed=0, legs=200, races=50)  # every race action on shared scenarios
     cards_values(_CARDS_LAST.replace(" next:1", ""), seed=0)  # exact legs
 
 
 def _cards_races():
-    from .cards import cards_odds
+    from advisor.cards import cards_odds
 
     for others in ("random", "later", "reveal"):
         cards_odds(_CARDS_EXACT, seed=0, samples=200, others=others)
 
 
 GROUPS: tuple[Group, ...] = (
-    Group("moves", "board moves", ("board.roll", "board.crazy_mover"), 3, _moves),
-    Group("leg", "exact leg odds", ("leg.enumerate_leg", "leg.completions"), 10, _leg),
-    Group("joint", "advice (joint leg odds)", ("leg.enumerate_joint",), 8, _joint),
-    Group("batch", "many positions at once", ("leg.leg_counts_batch",), 7, _batch),
-    Group("levels", "leg enumeration tree", ("leg.leg_levels",), 8, _levels),
-    Group("sampler", "leg sampler", ("sample.sample_leg",), 20, _sampler),
-    Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
-    Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
-                                          "candidates.after_each_roll", "portfolio.race_joint"), 25, _bots),
-    Group("cards_legs", "Camel Up Cards legs", ("cards_exact.leg_counts", "cards.leg_sample", "cards.move",
-                                                "cards.rank_code", "cards_others.leg_others_exact",
-                                                "cards_others.leg_others_sample"), 37, _cards_legs),
-    Group("cards_races", "Camel Up Cards races", ("cards.race_sample", "cards_others.race_others_sample"), 20,
+    Group("moves", "board moves", ("board.track.roll", "board.track.crazy_mover"), 3, _moves),
+    Group("leg", "exact leg odds", ("board.leg.enumerate_leg", "board.leg.completions"), 10, _leg),
+    Group("joint", "advice (joint leg odds)", ("board.leg.enumerate_joint",), 8, _joint),
+    Group("batch", "many positions at once", ("board.leg.leg_counts_batch",), 7, _batch),
+    Group("levels", "leg enumeration tree", ("board.leg.leg_levels",), 8, _levels),
+    Group("sampler", "leg sampler", ("board.sample.sample_leg",), 20, _sampler),
+    Group("race", "race simulation", ("board.race.race_replicates", "board.race.score_boards"), 12, _race),
+    Group("bots", "the bots' valuation", ("board.candidates.candidate_joint", "board.candidates.candidate_races",
+                                          "board.candidates.after_each_roll", "board.portfolio.race_joint"), 25, _bots),
+    Group("cards_legs", "Camel Up Cards legs", ("cards.exact.leg_counts", "cards.track.leg_sample", "cards.track.move",
+                                                "cards.track.rank_code", "cards.others.leg_others_exact",
+                                                "cards.others.leg_others_sample"), 37, _cards_legs),
+    Group("cards_races", "Camel Up Cards races", ("cards.track.race_sample", "cards.others.race_others_sample"), 20,
           _cards_races),
-    Group("cards_bots", "the Camel Up Cards bots' valuation", ("cards_turns.candidate_outcomes",), 20, _cards_bots),
+    Group("cards_bots", "the Camel Up Cards bots' valuation", ("cards.turns.candidate_outcomes",), 20, _cards_bots),
 )
 _BY_NAME = {g.name: g for g in GROUPS}
 
@@ -207,16 +207,17 @@ def kernels() -> dict[str, object]:
     modules."""
     from numba.core.registry import CPUDispatcher
 
-    from . import kernels as package
-    from .kernels._jit import dispatcher_of
+    from advisor import kernels as package
+    from advisor.kernels._jit import dispatcher_of
 
     found: dict[str, object] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+    prefix = package.__name__ + "."
+    for info in pkgutil.walk_packages(package.__path__, prefix):
+        module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
             dispatcher = dispatcher_of(obj)
             if isinstance(dispatcher, CPUDispatcher) and dispatcher.py_func.__module__ == module.__name__:
-                found[f"{info.name}.{name}"] = obj
+                found[f"{info.name[len(prefix):]}.{name}"] = obj
     return found
 
 
@@ -224,7 +225,7 @@ def unwarmed() -> list[str]:
     """Kernels whose machine code is not in the cache (``module.name``).
     A kernel inlined into its callers (``inline="always"``) has none of its
     own and is left out unless a group names it."""
-    from .kernels._jit import dispatcher_of, is_cached
+    from advisor.kernels._jit import dispatcher_of, is_cached
 
     named = {k for g in GROUPS for k in g.kernels}
     out = []
@@ -239,7 +240,7 @@ def cold_groups(names: Iterable[str] | None = None) -> list[str]:
     """The groups (of ``names``, default all) with a kernel whose machine
     code is not in the cache: calling them compiles.  A group whose cache
     cannot be inspected counts as warm."""
-    from .kernels._jit import is_cached
+    from advisor.kernels._jit import is_cached
 
     found = kernels()
     return [g.name for g in _groups(names) if any(is_cached(found[k]) is False for k in g.kernels)]
@@ -332,13 +333,13 @@ class CompileNotice:
 
     # -------------------------------------------------- context manager
     def __enter__(self) -> "CompileNotice":
-        from .kernels import _watch
+        from advisor.kernels import _watch
 
         _watch.add(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        from .kernels import _watch
+        from advisor.kernels import _watch
 
         _watch.remove(self)
         with self.lock:

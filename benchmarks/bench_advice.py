@@ -36,7 +36,7 @@ def main() -> None:
     import numba
 
     from advisor import best_moves, setup_position
-    from advisor.state import GameState, PileCard, PlayerState
+    from advisor.rules.state import GameState, PileCard, PlayerState
 
     rng = np.random.default_rng(args.seed)
     print(f"camelup-advisor advice benchmark: numba {numba.__version__}, "

@@ -35,7 +35,7 @@ def main() -> None:
     import pandas as pd
 
     from advisor import random_position
-    from advisor.batchio import check_input, scan
+    from advisor.batch.io import check_input, scan
 
     rng = np.random.default_rng(2026)
     texts = [str(random_position("second" if i % 4 else "first", rng, dice=int(rng.integers(2, 5)), tiles=1))

@@ -4,7 +4,7 @@
 
 Plays ``--games`` 4-player games of ``rival`` bots (per-leg dice) and asks
 every board bot for its whole ranking (``bot.ranked(view, player)``, as
-``camelup bot`` and :func:`advisor.bots.ask` do) before every turn: the
+``camelup bot`` and :func:`advisor.bots.policies.ask` do) before every turn: the
 first call of each bot (kernels loaded from the cache, first boards) and
 then the mean, median, 95th percentile and largest time per move, warm.
 Run it with ``NUMBA_NUM_THREADS=1`` (and ``taskset -c 0`` where available)
@@ -35,8 +35,8 @@ from _common import print_cold, timed  # noqa: E402
 
 def forget() -> None:
     """Empty the memos of the bots' valuation (a pure function of the board)."""
-    import advisor.portfolio as portfolio
-    import advisor.valuation as valuation
+    import advisor.valuation.portfolio as portfolio
+    import advisor.valuation.engine as valuation
 
     valuation._MEMO.data.clear()
     portfolio._JOINTS.clear()
@@ -52,7 +52,7 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true", help="CPU time per move instead of wall time")
     parser.add_argument("--fresh", action="store_true", help="empty the memos before every decision")
     args = parser.parse_args()
-    from advisor.bots import BOTS, make_bot
+    from advisor.bots.policies import BOTS, make_bot
     from advisor.game import Game
 
     views = []

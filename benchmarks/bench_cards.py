@@ -74,8 +74,8 @@ def main() -> None:
     print_cold(timed("from advisor.cards import cards_odds\n"
                      "cards_odds('cards 0:B 2:OW 4:GY palm:7 deck:5 known:B1', race=False)"),
                "exact leg of 5 cards, merged enumeration")
-    from advisor.kernels.cards import CODES, KINDS
-    from advisor.kernels.cards_exact import leg_counts
+    from advisor.kernels.cards.track import CODES, KINDS
+    from advisor.kernels.cards.exact import leg_counts
 
     for title, text, top, naive_top in (("a mid-leg position (the known B1 and N unknown cards)", MID, 7, 4),
                                         ("a game start (N unknown cards)", START, 11, 4)):

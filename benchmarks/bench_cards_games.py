@@ -13,7 +13,7 @@ Prints:
   greedy; every seat ``--bot``, by default margin; the tournament's
   ``--bot``, greedy, heuristic, random): games per second on one process
   (this one, on one thread, kernels compiled, one game played first), and
-  on every core (``advisor.simulate.simulate`` with one worker process per
+  on every core (``advisor.simulate.games.simulate`` with one worker process per
   core, worker start-up included, as ``camelup simulate`` runs); the games
   of the valuing bots' line-ups are ``--bot-games``;
 * the decision time of ``--bot`` on one thread (every call of its
@@ -96,7 +96,7 @@ def one_process(names, games: int, *timing) -> tuple[float, float]:
     """Seconds (wall, CPU) of ``games`` games on this process, on one thread."""
     import numba
 
-    from advisor.simulate import game_seed
+    from advisor.simulate.games import game_seed
 
     limit = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -110,7 +110,7 @@ def one_process(names, games: int, *timing) -> tuple[float, float]:
 
 
 def every_core(names, games: int) -> float:
-    from advisor.simulate import simulate
+    from advisor.simulate.games import simulate
 
     start = time.perf_counter()
     for _ in simulate(names, games, edition="cards", seed=1, processes=None, progress=False):
@@ -157,7 +157,7 @@ def references(starts: list[str], count: int) -> None:
     from advisor.cards.advice import race_actions
     from advisor.cards.odds import kernel_state
     from advisor.cards.position import parse_cards
-    from advisor.kernels.cards_turns import FENNEC, HAND, PALM, REVEAL, candidate_outcomes
+    from advisor.kernels.cards.turns import FENNEC, HAND, PALM, REVEAL, candidate_outcomes
 
     pos = parse_cards(picks[0])
     s = kernel_state(pos)

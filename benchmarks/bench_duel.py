@@ -4,7 +4,7 @@ win-rate difference needs each way.
     python benchmarks/bench_duel.py [--a rival] [--b advisor] [--field rival] [--players 4]
                                     [--pairs 200] [--seed 2026] [--edition second] [--processes P]
 
-Plays ``--pairs`` pairs of a duel (:mod:`advisor.duel`: both games of a pair
+Plays ``--pairs`` pairs of a duel (:mod:`advisor.simulate.duel`: both games of a pair
 from one seed with per-leg dice, A and then B in the same seat against the
 same field) and prints, for the win (a shared first place a fraction) and
 the money:
@@ -90,8 +90,8 @@ def main() -> None:
     parser.add_argument("--delta", type=float, default=0.02, help="win-rate difference to show (default 0.02)")
     args = parser.parse_args()
 
-    from advisor.duel import DuelSchedule, DuelTally
-    from advisor.simulate import play_game, play_schedule
+    from advisor.simulate.duel import DuelSchedule, DuelTally
+    from advisor.simulate.games import play_game, play_schedule
     from advisor.warm import cold_groups, needs, warmup
 
     field = [b.strip() for b in args.field.split(",")]

@@ -8,9 +8,9 @@ Prints, for 4-player second-edition games:
   cache (compile) and cached kernels (load);
 * games per second, warm, in one process, for all-random, all-heuristic,
   all-advisor (EV-greedy) and all-rival tables; then all-advisor tables on
-  every core through :func:`advisor.simulate.simulate` (worker start-up
+  every core through :func:`advisor.simulate.games.simulate` (worker start-up
   included);
-* the bots' valuation (:func:`advisor.valuation.fast_values`) against the
+* the bots' valuation (:func:`advisor.valuation.engine.fast_values`) against the
   reference advisor (:func:`advisor.best_moves`) on the decisions of
   EV-greedy games: time per decision of each, the ratio, and how much EV the
   fast valuation's choices give up, measured against a valuation with 20x
@@ -40,9 +40,9 @@ sys.path.insert(0, str(ROOT))
 
 def decisions(seed: int, games: int):
     """The (state, player) of every decision of ``games`` EV-greedy games."""
-    from advisor.bots import make_bot
+    from advisor.bots.policies import make_bot
     from advisor.game import Game
-    from advisor.simulate import game_seed
+    from advisor.simulate.games import game_seed
 
     out = []
     for i in range(games):
@@ -58,7 +58,7 @@ def decisions(seed: int, games: int):
 
 
 def valuation(seed: int, games: int) -> None:
-    import advisor.valuation as fastev
+    import advisor.valuation.engine as fastev
     from advisor import best_moves
 
     states = decisions(seed, games)
@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     from advisor.game import Position
-    from advisor.simulate import game_seed, play_game, simulate
+    from advisor.simulate.games import game_seed, play_game, simulate
 
     print(f"camelup-advisor games benchmark, seed {args.seed}")
     print_cold(timed("from advisor.simulate import play_game\nplay_game(['advisor', 'heuristic', 'random'], seed=1)"),

@@ -51,8 +51,8 @@ def main() -> None:
     import numba
 
     from advisor import leg_odds, leg_odds_many, random_position, setup_position
-    from advisor.encode import encode
-    from advisor.kernels.leg import enumerate_leg, leg_counts_batch
+    from advisor.rules.encode import encode
+    from advisor.kernels.board.leg import enumerate_leg, leg_counts_batch
     from naive import naive_leg_counts
 
     rng = np.random.default_rng(args.seed)

@@ -50,8 +50,8 @@ def main() -> None:
     import numba
 
     from advisor import race_odds, setup_position
-    from advisor.encode import encode, full_pyramid
-    from advisor.kernels.race import MAX_LEGS, race_replicates
+    from advisor.rules.encode import encode, full_pyramid
+    from advisor.kernels.board.race import MAX_LEGS, race_replicates
 
     rng = np.random.default_rng(args.seed)
     cores = numba.config.NUMBA_NUM_THREADS

@@ -12,7 +12,7 @@ Prints:
   details of every decision (the default for one game) and without;
 * a file of N games (``--records``, or N games simulated here between
   advisor, rival, heuristic and random bots, seed 14) reviewed on every
-  core through :func:`advisor.gamereview.review_records` at ``--precision``
+  core through :func:`advisor.reviews.review.review_records` at ``--precision``
   (default 0.002), start-up included: seconds, games per second, seconds
   per decision.
 
@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def sixty_turn_game():
-    from advisor.simulate import game_seed, play_game
+    from advisor.simulate.games import game_seed, play_game
 
     for i in range(200):
         record = play_game(["advisor", "heuristic", "advisor", "heuristic"], "second", game_seed(60, i))
@@ -56,8 +56,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
-    from advisor.jsonio import dumps
-    from advisor.gamereview import review_records
+    from advisor._tools.jsonio import dumps
+    from advisor.reviews.review import review_records
 
     index, record = sixty_turn_game()
     turns = record[-1]["turns"]
@@ -65,7 +65,7 @@ def main() -> None:
     if not args.no_cold:
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
             fh.writelines(dumps(e) + "\n" for e in record)
-        print_cold(timed(f"from advisor.game import read_records\nfrom advisor.gamereview import review\n"
+        print_cold(timed(f"from advisor.game import read_records\nfrom advisor.reviews.review import review\n"
                          f"review(read_records({fh.name!r})[0])"), f"review of the {turns}-turn game")
         os.unlink(fh.name)
 
@@ -75,7 +75,7 @@ def main() -> None:
         fh.writelines(dumps(e) + "\n" for e in record)
     for details in (True, False):
         snippet = (f"import time, numba\nnumba.set_num_threads(1)\n"
-                   f"from advisor.game import read_records\nfrom advisor.gamereview import review\n"
+                   f"from advisor.game import read_records\nfrom advisor.reviews.review import review\n"
                    f"from advisor.simulate import play_game\n"
                    f"review(play_game(['heuristic'] * 4, 'second', 1)[:12])  # loads the kernels\n"
                    f"record = read_records({fh.name!r})[0]\n"
@@ -91,7 +91,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = args.records
         if path is None:
-            from advisor.simulate import simulate_to_file
+            from advisor.simulate.games import simulate_to_file
 
             path = str(Path(tmp) / "games.jsonl")
             start = time.perf_counter()

@@ -59,7 +59,7 @@ import json, sys, time
 import numba
 import numpy as np
 from advisor import leg_odds_many, race_odds, random_position, setup_position
-from advisor.encode import encode
+from advisor.rules.encode import encode
 
 def best(fn, repeat=3):
     # (wall, cpu) seconds of the fastest of the calls
@@ -79,7 +79,7 @@ boards = np.array([e.board for e in enc], np.int64)
 dice = np.array([e.dice for e in enc], np.int64)
 rolls = np.array([e.rolls for e in enc], np.int64)
 tiles = np.stack([e.tiles for e in enc])
-from advisor.kernels.leg import leg_counts_batch
+from advisor.kernels.board.leg import leg_counts_batch
 
 def batch_kernel():
     n = boards.size

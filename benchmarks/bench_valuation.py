@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def decisions(seed: int, games: int):
-    from advisor.bots import make_bot
+    from advisor.bots.policies import make_bot
     from advisor.game import Game
-    from advisor.simulate import game_seed
+    from advisor.simulate.games import game_seed
 
     out = []
     for i in range(games):
@@ -69,9 +69,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    import advisor.valuation as fastev
+    import advisor.valuation.engine as fastev
     from advisor import best_moves, setup_position
-    from advisor.state import GameState, PlayerState
+    from advisor.rules.state import GameState, PlayerState
 
     games = 2 if args.quick else 6
     states = decisions(args.seed, games)

@@ -104,8 +104,8 @@ def kernel_vs_reference() -> None:
 def _states(state) -> int:
     import numpy as np
 
-    from advisor.kernels.cards import CODES, KINDS
-    from advisor.kernels.cards_others import leg_others_exact
+    from advisor.kernels.cards.track import CODES, KINDS
+    from advisor.kernels.cards.others import leg_others_exact
 
     codes = np.zeros((KINDS, 8, CODES))
     return leg_others_exact(state.sp, state.ht, state.fig, state.own, state.length, state.known, state.pool,

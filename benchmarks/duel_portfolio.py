@@ -147,7 +147,7 @@ def main() -> None:
         for path in args.files:
             print(show(read(path)) if args.what == "read" else mix(path))
         return
-    from advisor import cli
+    from advisor.cli import command as cli
 
     Path(args.out).mkdir(parents=True, exist_ok=True)
     for edition in args.editions.split(","):

@@ -1,5 +1,5 @@
 """Fit and measure the inference of face-down overall cards
-(:mod:`advisor.inference`).
+(:mod:`advisor.bots.inference`).
 
     python benchmarks/fit_inference.py GAMES.jsonl --fit 0:400 --test 1400:1600 [--write]
 
@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from advisor.files import atomic_output
+from advisor._tools.files import atomic_output
 from advisor.game import iter_records
-from advisor.inference import DEFAULT_BETA, FEATURES, evaluate, fit, placements, stored_beta
+from advisor.bots.inference import DEFAULT_BETA, FEATURES, evaluate, fit, placements, stored_beta
 
 OUT = Path(__file__).resolve().parent.parent / "advisor" / "data" / "inference.json"
 

@@ -1,5 +1,5 @@
 """Fit the chance of winning against the margin of expected wealth
-(:data:`advisor.standing.LOGISTIC`), on recorded games.
+(:data:`advisor.valuation.standing.LOGISTIC`), on recorded games.
 
     python benchmarks/fit_standing.py GAMES.jsonl [--games N] [--every K] [--bot rival] [--out points.npz]
 
@@ -8,9 +8,9 @@ Every game of ``GAMES.jsonl`` whose seats are all ``--bot`` (default
 simulate --bots rival,rival,rival,rival --dice leg``) is replayed; at every
 ``K``-th turn (default 3) the player to move values its own view, with the
 face-down cards inferred from the views it was shown
-(:class:`advisor.inference.SeenCards`, as :class:`advisor.bots.MarginBot`
+(:class:`advisor.bots.inference.SeenCards`, as :class:`advisor.bots.policies.MarginBot`
 sees them): its margin of expected wealth over the best other player
-(:func:`advisor.standing.margin`), the margin in money, the expected legs
+(:func:`advisor.valuation.standing.margin`), the margin in money, the expected legs
 left (race odds), and whether it won the game (``1/k`` for a first place
 shared by ``k``).  Then, per band of legs left, the logistic
 ``P(win) = 1 / (1 + exp(-(a + b D)))`` by maximum likelihood (Newton), for
@@ -52,10 +52,10 @@ def records(path, bot, limit):
 
 def points(record, every):
     from advisor.game import Game
-    from advisor.inference import SeenCards
+    from advisor.bots.inference import SeenCards
     from advisor.rules.actions import Roll
-    from advisor.standing import legs_left, margin
-    from advisor.valuation import fast_values
+    from advisor.valuation.standing import legs_left, margin
+    from advisor.valuation.engine import fast_values
 
     setup = record[0]
     game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"],

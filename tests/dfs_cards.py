@@ -2,7 +2,7 @@
 over every card sequence of the rest of the race deck, each with its
 probability (floats).  It is kept here, in the tests, as a second reference
 for legs too big for the pure-Python one (``naive_cards.py``): the merged
-kernel ``advisor.kernels.cards_exact.leg_counts`` must agree with it.  It uses the
+kernel ``advisor.kernels.cards.exact.leg_counts`` must agree with it.  It uses the
 package's ``move`` and ``rank_code``, which the pure-Python reference checks
 on their own.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from advisor.kernels.cards import KINDS, N_CAMELS, PALM, FENNEC, move, rank_code
+from advisor.kernels.cards.track import KINDS, N_CAMELS, PALM, FENNEC, move, rank_code
 
 
 @njit(cache=True)

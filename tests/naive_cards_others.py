@@ -1,7 +1,7 @@
 """A deliberately slow, obvious reference of the rest of a Camel Up Cards
 leg played turn by turn with the other players' race actions
 (README "Camel Up Cards", The model), for differential tests of
-``advisor.kernels.cards_others``.
+``advisor.kernels.cards.others``.
 
 Independence: this module never imports ``advisor``; it is written from the
 stated model, on top of the rules of :mod:`naive_cards`.  Where the kernel

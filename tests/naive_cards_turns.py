@@ -1,5 +1,5 @@
 """A deliberately slow, obvious reference of the Camel Up Cards candidate
-kernel (``advisor.kernels.cards_turns.candidate_outcomes``): every race
+kernel (``advisor.kernels.cards.turns.candidate_outcomes``): every race
 action of a turn replayed on shared scenarios, for a differential test with
 exact equality of every outcome.
 

@@ -3,7 +3,7 @@ a reference: breadth-first, one level per card, every (board, figures,
 known cards left, unseen cards drawn) state kept apart and merged in a hash
 table of pairs of keys.  It is slow for whole unknown decks (the states grow
 about fourfold per card) but simple; the package's
-``advisor.kernels.cards_exact.leg_counts`` (boards gathered one at a time, deck
+``advisor.kernels.cards.exact.leg_counts`` (boards gathered one at a time, deck
 states folded into moment vectors near the end) must give the very same
 integer counts.  It uses the package's ``move``, ``rank_code`` and
 ``completions``, which the pure-Python reference checks on their own.
@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from advisor.kernels.cards import FENNEC, KINDS, N_CAMELS, PALM, move, rank_code
-from advisor.kernels.cards_deck import completions
+from advisor.kernels.cards.track import FENNEC, KINDS, N_CAMELS, PALM, move, rank_code
+from advisor.kernels.cards.deck import completions
 from dfs_cards import deck_left as _deck_left, end_state as _end_state  # the same set-up lines
 
 

@@ -8,10 +8,10 @@ from functools import lru_cache
 
 import numpy as np
 
-import advisor.valuation as fastev  # the one valuation (fast_values lives there)
+import advisor.valuation.engine as fastev  # the one valuation (fast_values lives there)
 from advisor import GameState
-from advisor.bots import make_bot
-from advisor.encode import encode
+from advisor.bots.policies import make_bot
+from advisor.rules.encode import encode
 from advisor.game import Game
 
 

@@ -1,5 +1,5 @@
 """The actions and the rules core of a turn (advisor.rules.actions: the Action
-value type; advisor.turns: legality, the pure apply, and the face-down card of
+value type; advisor.rules.turn: legality, the pure apply, and the face-down card of
 unknown colour)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import re
 import pytest
 
 from advisor import Action, GameState, IllegalActionError, parse_position
-from advisor.ev import legal_actions as advised_legal_actions
+from advisor.valuation.engine import legal_actions as advised_legal_actions
 from advisor.game import Game, Roll, replay
-from advisor import turns as core
-from advisor.turns import UnrevealedCards
-from advisor.state import PileCard, PlayerState
+from advisor.rules import turn as core
+from advisor.rules.turn import UnrevealedCards
+from advisor.rules.state import PileCard, PlayerState
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
 # first edition: B alone on 16 and the last die is B's, so the next roll ends the race

@@ -1,5 +1,5 @@
 """The public API and the JSON layouts, snapshotted: a change to either is
-deliberate (update the snapshot here, and raise ``advisor.jsonio.SCHEMA``
+deliberate (update the snapshot here, and raise ``advisor._tools.jsonio.SCHEMA``
 when a key of a JSON output changes meaning or goes)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import advisor
 from advisor.game import Game
-from advisor.jsonio import SCHEMA
+from advisor._tools.jsonio import SCHEMA
 
 OUTPUTS = Path(__file__).resolve().parent / "golden" / "outputs"
 
@@ -71,7 +71,7 @@ def test_json_keys():
 
 def test_live_outputs_carry_the_schema():
     from advisor import leg_odds, parse_position
-    from advisor.jsonout import odds_json
+    from advisor.present.jsonout import odds_json
 
     pos = parse_position("first 16:B 1:G 2:O 3:Y 4:W dice:B")
     assert list(odds_json(pos, leg_odds(pos))) == JSON_KEYS["odds_leg_only_json"]
@@ -80,8 +80,8 @@ def test_live_outputs_carry_the_schema():
 
 def test_variant_json_keys():
     from advisor import best_moves, leg_odds, rules_from_json
-    from advisor.jsonout import best_json, odds_json
-    from advisor.state import GameState
+    from advisor.present.jsonout import best_json, odds_json
+    from advisor.rules.state import GameState
 
     house = rules_from_json("first", {"name": "house", "money_floor": None})
     state = GameState.from_board("first 10:B 8:G 6:O 4:Y 2:W dice:G", rules=house)
@@ -96,8 +96,8 @@ def test_face_down_card_model_layout():
     """A pile card's JSON keys (``model``: P(each camel), an added key) and
     the ``inferred`` object that ``best --json`` adds when cards carry models
     (README, Face-down cards inferred from the game's history)."""
-    from advisor.inference import face_down_json
-    from advisor.state import GameState
+    from advisor.bots.inference import face_down_json
+    from advisor.rules.state import GameState
 
     model = {"B": 0.6, "G": 0.1, "P": 0.1, "R": 0.1, "Y": 0.1}
     state = GameState.from_json({"board": "1:B 2:YG 3:PR 14:w 15:k", "players": [{}, {"overall_cards": 4}, {}, {}],

@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import advisor.batch as batch_module
+import advisor.batch.positions as batch_module
 from advisor import analyse, leg_odds, random_position
-from advisor.batch import analyse_moves, run_batch
-from advisor.cli import main
+from advisor.batch.positions import analyse_moves, run_batch
+from advisor.cli.command import main
 from advisor.errors import Interrupted
 
 ANALYSE = batch_module.analyse
@@ -430,7 +430,7 @@ def test_two_runs_never_write_one_output(tmp_path, capsys):
 
 KILLED = r"""
 import sys, time
-import advisor.batch as b
+import advisor.batch.positions as b
 
 analyse, calls = b.analyse, []
 

@@ -1,6 +1,6 @@
 """Bots that other programs can host: ``ranked`` (every legal action with
 its score, best first), ``choose`` its first action, the fallback of a host
-that refuses an action, :func:`advisor.bots.ask` and ``camelup bot``."""
+that refuses an action, :func:`advisor.bots.policies.ask` and ``camelup bot``."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import json
 import numpy as np
 import pytest
 
-from advisor import cli
-from advisor.bots import BOTS, ask, first_accepted, make_bot, order
+from advisor.cli import command as cli
+from advisor.bots.policies import BOTS, ask, first_accepted, make_bot, order
 from advisor.cards.bots import CARDS_BOTS, make_cards_bot
 from advisor.cards.game import CardsGame, CardsSetup, legal_actions as cards_legal
 from advisor.errors import AdvisorError, IllegalActionError
-from advisor.valuation import fast_values, legal_actions
+from advisor.valuation.engine import fast_values, legal_actions
 from played import game_states
 
 STATES = game_states("second", ("rival", "advisor", "heuristic", "random"), 5, limit=40)[::4]

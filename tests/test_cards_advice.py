@@ -18,7 +18,7 @@ import sys
 import numpy as np
 import pytest
 
-from advisor.explain import EV_TIE
+from advisor.valuation.explain import EV_TIE
 from advisor.cards import cards_best, cards_odds, parse_cards
 from advisor.cards.advice import _after, bets, race_actions
 from advisor.cards.odds import kernel_state

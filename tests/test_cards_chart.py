@@ -9,7 +9,7 @@ import pytest
 from advisor.cards.bots import play_cards_game
 from advisor.cards.game import ranking
 from advisor.cards.record import replay_cards, write_cards_records
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.plotting import cards_game_odds, game_odds, plot_game_odds
 
 BOTS = ["heuristic", "random", "random"]

@@ -8,13 +8,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-import advisor.simulate
+import advisor.simulate.games
 from advisor.cards.bots import play_cards_game
 from advisor.cards.chance import RACING_CARDS, LegCards
 from advisor.cards.game import CardsGame
 from advisor.cards.record import read_cards_records, replay_cards
-from advisor.cli import main
-from advisor.duel import duel
+from advisor.cli.command import main
+from advisor.simulate.duel import duel
 from advisor.errors import AdvisorError
 
 

@@ -250,7 +250,7 @@ def test_candidate_kernel_against_the_slow_reference(text):
     from advisor.cards.advice import race_actions
     from advisor.cards.odds import kernel_state
     from advisor.cards.position import parse_cards
-    from advisor.kernels.cards_turns import FENNEC, HAND, PALM, REVEAL, candidate_outcomes
+    from advisor.kernels.cards.turns import FENNEC, HAND, PALM, REVEAL, candidate_outcomes
 
     try:
         from . import naive_cards as N

@@ -1,5 +1,5 @@
 """Camel Up Cards: the other players in the current leg (``others="random"``,
-README "Camel Up Cards", The model; ``advisor.kernels.cards_others``).
+README "Camel Up Cards", The model; ``advisor.kernels.cards.others``).
 
 Hand-worked legs first (every branch written out), then the exact kernel
 against the slow reference ``naive_cards_others.py`` (exact fractions; the
@@ -21,8 +21,8 @@ from advisor.cards import cards_odds as advisor_cards_odds
 from advisor.cards.advice import bets
 from advisor.cards.odds import code_ranks, kernel_state, others_exact, race_ranks
 from advisor.errors import AdvisorError, PositionError
-from advisor.kernels.cards import CODES, KINDS
-from advisor.kernels.cards_others import leg_others_exact, leg_others_sample
+from advisor.kernels.cards.track import CODES, KINDS
+from advisor.kernels.cards.others import leg_others_exact, leg_others_sample
 from advisor.kernels.ranks import rank_codes
 
 
@@ -286,7 +286,7 @@ def test_the_other_players_change_the_leg_and_reveal_keeps_the_deck_alone():
 
 
 def test_others_model_in_the_json_outputs():
-    from advisor.jsonout import cards_best_json, cards_odds_json
+    from advisor.present.jsonout import cards_best_json, cards_odds_json
 
     text = "cards 0:BG 2:OW 3:Y deck:1 known:B1"
     data = cards_odds_json(cards_odds(text, seed=1, race=False, others="random"))
@@ -443,7 +443,7 @@ def test_advice_refuses_positions_it_cannot_advise():
 def test_cli(capsys):
     import json
 
-    from advisor import cli
+    from advisor.cli import command as cli
 
     code = cli.main(["odds", "--json", "--leg-only", "--seed", "1", "--others", "random", "cards", "0:BG", "2:OW",
                      "3:Y", "deck:2", "known:B1"])

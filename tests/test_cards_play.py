@@ -10,9 +10,9 @@ import re
 import pytest
 
 from advisor.cards.game import UNSEEN, CardsGame, CardsSetup
-from advisor.cards.play import CardsEngine, load_cards_game, play_cards, render_cards, step_advice
+from advisor.cli.table_cards import CardsEngine, load_cards_game, play_cards, render_cards, step_advice
 from advisor.cards.record import read_cards_records, replay_cards, write_cards_records
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.errors import AdvisorError, Interrupted
 from typed import scripted  # noqa: E402  (tests/typed.py)
 
@@ -252,7 +252,7 @@ def test_several_humans_hear_no_cards_and_each_sees_their_own_view():
 
 
 def test_best_and_odds_at_each_step_of_a_turn(monkeypatch):
-    import advisor.cards.play as cards_play
+    import advisor.cli.table_cards as cards_play
 
     monkeypatch.setattr(cards_play, "_ADVICE_PRECISION", 0.05)
     seen = []
@@ -556,12 +556,12 @@ def test_a_setup_without_face_down_cards_and_a_simulated_record_to_continue():
 
 
 def test_a_failed_save_leaves_the_old_file_whole_and_the_game_goes_on(tmp_path, monkeypatch):
-    import advisor.jsonio
+    import advisor._tools.jsonio
 
     path = tmp_path / "g.jsonl"
     out = io.StringIO()
     human = auto_human(out)
-    real = advisor.jsonio.dumps
+    real = advisor._tools.jsonio.dumps
     steps = iter([f"save {path}", "AUTO", "AUTO", "FAIL", f"save {path}", "quit"])
 
     def read(prompt):
@@ -575,7 +575,7 @@ def test_a_failed_save_leaves_the_old_file_whole_and_the_game_goes_on(tmp_path, 
                     raise OSError(28, "No space left on device")
                 return real(obj, *a, **k)
 
-            monkeypatch.setattr(advisor.jsonio, "dumps", dumps)
+            monkeypatch.setattr(advisor._tools.jsonio, "dumps", dumps)
             step = next(steps)
         return human(prompt) if step == "AUTO" else step
 

@@ -167,7 +167,7 @@ def test_race_odds_to_a_precision_do_not_depend_on_the_threads(every_thread):
 
 
 def test_json_reports_standard_errors_and_ranks(capsys):
-    from advisor.cli import main
+    from advisor.cli.command import main
     from advisor.cards.odds import Z95
 
     assert main(["odds", "--json", "--seed", "2", "--precision", "0.01", "cards 0:BGOWY"]) == 0
@@ -186,7 +186,7 @@ def test_json_reports_standard_errors_and_ranks(capsys):
 
 
 def test_best_reports_its_race_odds_to_the_precision(capsys):
-    from advisor.cli import main
+    from advisor.cli.command import main
     from advisor.cards.odds import Z95
 
     assert main(["best", "--json", "--seed", "2", "--precision", "0.01", "cards 0:BGOWY hand:Y2"]) == 0

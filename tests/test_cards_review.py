@@ -12,9 +12,9 @@ from advisor.cards.bots import GreedyCardsBot, RandomCardsBot
 from advisor.cards.game import CardsGame, CardsSetup
 from advisor.cards.record import write_cards_records
 from advisor.cards.steps import step_values
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.game import RecordError
-from advisor.gamereview import review, review_records
+from advisor.reviews.review import review, review_records
 
 PRECISION = 0.05  # coarse race odds keep the tests quick
 
@@ -131,7 +131,7 @@ def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(
 
 
 def test_the_text_of_a_review(short):
-    from advisor.review_cli import format_review
+    from advisor.cli.review import format_review
 
     _, rev = short
     text = format_review(rev)

@@ -29,8 +29,8 @@ import pytest
 
 from advisor.cards.position import CardsPosition, parse_cards
 from advisor.errors import PositionError
-from advisor.kernels import cards as K
-from advisor.kernels import cards_exact as X
+from advisor.kernels.cards import track as K
+from advisor.kernels.cards import exact as X
 
 try:  # tests/ as a plain directory (pytest's default) or as a package
     from . import naive_cards as N

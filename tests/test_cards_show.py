@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.cards import cards_odds, parse_cards
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.plotting import plot_cards_board
 
 POSITION = "cards track:nnsnnnnnh 0:BG 2:OW 5:Y palm:4@1 fennec:6 deck:6 known:B1G2 revealed:O1W2 hand:Y1"

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from advisor.cards.record import read_cards_records, replay_cards
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.errors import AdvisorError
-from advisor.simulate import Standings, game_seed, play_game, simulate, tournament
+from advisor.simulate.games import Standings, game_seed, play_game, simulate, tournament
 from test_simulate_files import interrupt_after  # the same Ctrl-C in the game loop
 
 BOTS = ["heuristic", "random", "random"]

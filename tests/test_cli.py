@@ -8,7 +8,7 @@ import time
 import pytest
 
 from advisor import EXAMPLE_POSITION, __version__, leg_odds
-from advisor.cli import main
+from advisor.cli.command import main
 
 
 def run(argv, capsys):

@@ -1,4 +1,4 @@
-"""`camelup best`, through advisor.cli.main(argv) and once as a process.
+"""`camelup best`, through advisor.cli.command.main(argv) and once as a process.
 
 The JSON contract is NOTATION.md ("Machine output"): moves sorted by ev,
 highest first, every legal action once, action names leg:C, pyramid,
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from advisor.explain import EV_TIE
+from advisor.valuation.explain import EV_TIE
 from advisor import EXAMPLE_POSITION
-from advisor.cli import main
-from advisor.ev import legal_actions
-from advisor.state import GameState
+from advisor.cli.command import main
+from advisor.valuation.engine import legal_actions
+from advisor.rules.state import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["--precision", "0.02", "--seed", "7"]

@@ -49,8 +49,8 @@ def test_the_check_sees_an_unused_argument():
 
 
 def test_tile_arrays_are_tile_slots_long():
-    from advisor.exact import LegOdds
-    from advisor.kernels.board import TILE_SLOTS
+    from advisor.odds.exact import LegOdds
+    from advisor.kernels.board.track import TILE_SLOTS
     from advisor.notation import parse_position
 
     odds = LegOdds(parse_position("1:BGPRY 2:wk"), tuple("BGPRY"), np.zeros((5, 5), np.int64), 1)
@@ -59,8 +59,8 @@ def test_tile_arrays_are_tile_slots_long():
 
 def test_no_module_restates_the_tile_slots():
     """``np.zeros(18)`` or ``TRACK_LENGTH + 2`` for a tile array: the size is
-    :data:`advisor.kernels.board.TILE_SLOTS`, defined there only."""
-    from advisor.kernels.board import TILE_SLOTS
+    :data:`advisor.kernels.board.track.TILE_SLOTS`, defined there only."""
+    from advisor.kernels.board.track import TILE_SLOTS
 
     root = pathlib.Path(advisor.__file__).parent
     offenders = []
@@ -80,7 +80,7 @@ def test_no_module_restates_the_tile_slots():
 def test_cards_track_codes_are_the_kernels():
     from advisor.cards.odds import kernel_state
     from advisor.cards.position import parse_cards
-    from advisor.kernels.cards import HALF, NORMAL, SAND
+    from advisor.kernels.cards.track import HALF, NORMAL, SAND
 
     pos = parse_cards("cards track:nnsnnnh 1:BG 2:OWY")
     assert kernel_state(pos).track[:7].tolist() == [NORMAL, NORMAL, SAND, NORMAL, NORMAL, NORMAL, HALF]

@@ -1,4 +1,4 @@
-"""The dice sources of whole games (advisor.dice): per-leg dice fixed by the
+"""The dice sources of whole games (advisor.rules.dice): per-leg dice fixed by the
 seed and the leg whatever the players do, by the rules of RULES.md (a die
 uniform from the pyramid, six equal faces, the grey die's colour, 5 rolls
 a leg, the race ending mid-leg), recorded on the setup line; the default
@@ -11,11 +11,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from advisor.dice import DICE_MODES, LegDice, face_roll
+from advisor.rules.dice import DICE_MODES, LegDice, face_roll
 from advisor.errors import AdvisorError
 from advisor.game import Game, RecordError, check_entry, replay
 from advisor.rules.editions import GREY_DIE, get_edition
-from advisor.simulate import play_game
+from advisor.simulate.games import play_game
 
 
 def legs_of(record):
@@ -73,7 +73,7 @@ def test_a_replayed_game_continued_draws_the_dice_of_the_original(edition):
     deterministic bots) is the original game again; with one stream for the
     game it is not: the stream does not know how many rolls the record
     gave."""
-    from advisor.bots import make_bot
+    from advisor.bots.policies import make_bot
 
     bots = ["heuristic"] * 4
     for dice in DICE_MODES:
@@ -185,8 +185,8 @@ def test_a_draw_with_a_given_source_stays_uniform():
 
 
 def test_simulate_with_per_leg_dice_and_resume_checks_them(tmp_path, capsys, monkeypatch):
-    import advisor.simulate
-    from advisor.cli import main
+    import advisor.simulate.games
+    from advisor.cli.command import main
     from advisor.game import read_records
 
     argv = ["simulate", "--players", "3", "--bots", "heuristic,random,random", "--games", "3", "--processes", "1",
@@ -195,7 +195,7 @@ def test_simulate_with_per_leg_dice_and_resume_checks_them(tmp_path, capsys, mon
     records = read_records(tmp_path / "g.jsonl")
     assert [r[0]["dice"] for r in records] == ["leg"] * 3
     assert records == [play_game(r[0]["bots"], "second", r[0]["seed"], dice="leg") for r in records]
-    real, calls = advisor.simulate.play_game, []
+    real, calls = advisor.simulate.games.play_game, []
 
     def play(*a, **k):
         if len(calls) == 1:

@@ -301,8 +301,8 @@ COLLECT_POSITIONS = (
 
 @pytest.mark.parametrize("index", range(len(COLLECT_POSITIONS)))
 def test_enumerate_leg_collect(index):
-    from advisor.encode import encode, unpack_board
-    from advisor.kernels.leg import enumerate_leg
+    from advisor.rules.encode import encode, unpack_board
+    from advisor.kernels.board.leg import enumerate_leg
 
     position = COLLECT_POSITIONS[index]
     ed = position.rules

@@ -13,8 +13,8 @@ import pytest
 distributed = pytest.importorskip("dask.distributed")
 
 from advisor import random_position  # noqa: E402
-from advisor.batch import run_batch  # noqa: E402
-from advisor.cli import main  # noqa: E402
+from advisor.batch.positions import run_batch  # noqa: E402
+from advisor.cli.command import main  # noqa: E402
 from advisor.errors import Interrupted  # noqa: E402
 
 
@@ -154,7 +154,7 @@ def test_dask_checks_everything_before_any_work(tmp_path, monkeypatch, capsys, p
 
 
 def test_dask_output_appears_only_when_complete(tmp_path, cluster, monkeypatch, capsys):
-    from advisor.batchio import PartialOutput
+    from advisor.batch.io import PartialOutput
 
     texts = positions(200)
     (tmp_path / "in.txt").write_text("\n".join(texts) + "\n")
@@ -170,7 +170,7 @@ def test_dask_output_appears_only_when_complete(tmp_path, cluster, monkeypatch, 
         append(self, frame, rows, failed)
 
     monkeypatch.setattr(PartialOutput, "append", append_then_stop)
-    from advisor.distributed import run_batch_dask
+    from advisor.batch.distributed import run_batch_dask
 
     message = interrupted(lambda: run_batch_dask(tmp_path / "in.txt", tmp_path / "out.csv",
                                                  scheduler=cluster.scheduler_address, blocksize="1kB"))
@@ -184,7 +184,7 @@ def test_dask_output_appears_only_when_complete(tmp_path, cluster, monkeypatch, 
 
 
 def test_dask_does_not_discard_an_unfinished_local_run(tmp_path, cluster, monkeypatch, capsys):
-    import advisor.batch as batch_module
+    import advisor.batch.positions as batch_module
 
     texts = positions(20)
     (tmp_path / "in.txt").write_text("\n".join(texts) + "\n")

@@ -1,4 +1,4 @@
-"""camelup duel / advisor.duel: paired games with the same dice, seats
+"""camelup duel / advisor.simulate.duel: paired games with the same dice, seats
 rotating over pairs, paired differences with their intervals, the SPRT,
 files written whole and resumable, bad input refused in one line."""
 
@@ -11,9 +11,9 @@ import re
 import numpy as np
 import pytest
 
-import advisor.simulate
-from advisor.cli import main
-from advisor.duel import SPRT, DuelSchedule, DuelTally, duel
+import advisor.simulate.games
+from advisor.cli.command import main
+from advisor.simulate.duel import SPRT, DuelSchedule, DuelTally, duel
 from advisor.errors import AdvisorError
 from advisor.game import read_records, replay
 
@@ -31,7 +31,7 @@ def rolls(record):
 
 
 def interrupt_after(monkeypatch, games):
-    real = advisor.simulate.play_game
+    real = advisor.simulate.games.play_game
     calls = {"n": 0}
 
     def play(*a, **k):
@@ -276,7 +276,7 @@ def test_tally_refuses_games_out_of_order():
 
 
 def test_long_bot_names_keep_the_columns_apart_and_aligned():
-    from advisor.duel_cli import format_duel
+    from advisor.cli.duel import format_duel
 
     frame = duel("heuristic", "random", 2, players=3, field="random", seed=11, processes=1)
     frame.attrs.update(a="margin", b="margin-no-threat")

@@ -7,10 +7,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from advisor.explain import EV_TIE
+from advisor.valuation.explain import EV_TIE
 from advisor import IllegalActionError, Position, Tile, leg_odds, parse_position, race_odds
-from advisor.ev import best_moves, evaluate, legal_actions, pile_payout
-from advisor.state import GameState, PileCard, PlayerState
+from advisor.valuation.engine import best_moves, evaluate, legal_actions, pile_payout
+from advisor.rules.state import GameState, PileCard, PlayerState
 from naive import naive_leg_counts
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
@@ -289,7 +289,7 @@ def test_pyramid_of_the_reported_position_is_exactly_one():
     assert row(frame, "pyramid")["ev"] == 1.0 and row(frame, "pyramid")["floor"] == 0.0
     assert row(frame, "leg:G")["ev"] == -1.0 and row(frame, "leg:G")["p_loss"] == 1.0
     assert row(frame, "leg:W")["floor"] == 0.0
-    from advisor.cli import main
+    from advisor.cli.command import main
 
     import contextlib
     import io
@@ -322,8 +322,8 @@ def test_leg_figures_are_the_correctly_rounded_exact_fractions(board, players):
     exact fraction of the naive reference's counts, and so do P(1st),
     P(loss) and the tile's landings; the bots' fast valuation gives the same
     floats."""
-    from advisor.fastev import EXACT_ROLLS, fast_values
-    from advisor.encode import encode
+    from advisor.valuation.engine import EXACT_ROLLS, fast_values
+    from advisor.rules.encode import encode
 
     state = state_with(board, players)
     pos = state.position

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from advisor import Position, leg_odds, leg_odds_many, parse_position, random_position, setup_position
-from advisor.exact import RANK_LABELS
+from advisor.odds.exact import RANK_LABELS
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
 

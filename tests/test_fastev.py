@@ -1,5 +1,5 @@
-"""The bots' fast valuation (:mod:`advisor.fastev`) and its kernels
-(:mod:`advisor.kernels.candidates`).
+"""The bots' fast valuation (:mod:`advisor.valuation.engine`) and its kernels
+(:mod:`advisor.kernels.board.candidates`).
 
 * In the exact regime (at most ``EXACT_ROLLS`` rolls left in the leg, no
   overall card of the advised player's own with known colour on a pile),
@@ -36,14 +36,14 @@ import numba
 import numpy as np
 import pytest
 
-import advisor.valuation as fastev  # the one valuation (fast_values lives there)
+import advisor.valuation.engine as fastev  # the one valuation (fast_values lives there)
 from advisor import AdvisorError, GameState, PileCard, PlayerState, Tile, parse_position, race_odds
-from advisor.bots import make_bot
-from advisor.encode import encode, full_pyramid
-from advisor.ev import LegOutcomes, best_moves, legal_actions, partner_options, tile_spaces
-from advisor.fastev import EXACT_ROLLS, FastValues, fast_values
-from advisor.kernels.candidates import candidate_joint, candidate_races, draw_rolls
-from advisor.kernels.leg import completions
+from advisor.bots.policies import make_bot
+from advisor.rules.encode import encode, full_pyramid
+from advisor.valuation.engine import LegOutcomes, best_moves, legal_actions, partner_options, tile_spaces
+from advisor.valuation.engine import EXACT_ROLLS, FastValues, fast_values
+from advisor.kernels.board.candidates import candidate_joint, candidate_races, draw_rolls
+from advisor.kernels.board.leg import completions
 from advisor.kernels.ranks import RANK_CODES, rank_codes
 from advisor.kernels.rng import seed_stream
 from played import board_seed, game_states, with_money  # noqa: E402
@@ -279,7 +279,7 @@ def test_own_overall_cards_change_by_the_race_kernel(monkeypatch):
     fast_values adds (A + 1) times the change of P(win) (P(last)) that
     candidate_races estimates, A being the card's payout when right; the
     rest equals best_moves (at most 4 rolls left: exact)."""
-    import advisor.kernels.candidates as kernels
+    import advisor.kernels.board.candidates as kernels
 
     calls = []
     real = kernels.candidate_races

@@ -1,13 +1,13 @@
-"""advisor.files: output paths checked before work, files written whole;
+"""advisor._tools.files: output paths checked before work, files written whole;
 and every command that writes a file uses them."""
 
 import os
 
 import pytest
 
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.errors import AdvisorError
-from advisor.files import atomic_output, check_input, check_output, commit, partial_path
+from advisor._tools.files import atomic_output, check_input, check_output, commit, partial_path
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
 
@@ -145,7 +145,7 @@ WRITERS = [
 
 @pytest.fixture
 def records_file(tmp_path):
-    from advisor.simulate import play_game
+    from advisor.simulate.games import play_game
     from advisor.game import write_records
 
     path = tmp_path / "g.jsonl"

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from advisor import AdvisorError, IllegalActionError
-from advisor.bots import HeuristicBot, RandomBot
+from advisor.bots.policies import HeuristicBot, RandomBot
 from advisor.game import (
     Game,
     Roll,
@@ -30,8 +30,8 @@ from advisor.game import (
     replay,
     write_records,
 )
-from advisor.state import GameState, PileCard, PlayerState, StateError
-from advisor.jsonio import SCHEMA
+from advisor.rules.state import GameState, PileCard, PlayerState, StateError
+from advisor._tools.jsonio import SCHEMA
 
 # Racing camels spread out (order Y R P G B), crazy camels apart at 14, 15.
 SPREAD = "2:B 4:G 6:P 8:R 10:Y 14:w 15:k"
@@ -274,7 +274,7 @@ def assert_view_shows_only_what_player_sees(game, p):
 def test_a_view_never_holds_another_players_hand_or_pile_colours(edition, bots, seed):
     """Every player's view at every turn of whole games played by every bot
     (the bots decide from these views)."""
-    from advisor.bots import make_bot
+    from advisor.bots.policies import make_bot
 
     game = Game(edition, len(bots), seed)
     policies = [make_bot(b) for b in bots]

@@ -1,5 +1,5 @@
 """The golden command outputs: every case of ``tests/golden/cases.py`` run
-through :func:`advisor.cli.main`, its stdout and the files it writes
+through :func:`advisor.cli.command.main`, its stdout and the files it writes
 compared byte for byte with ``tests/golden/outputs/`` (apart from the
 ``schema`` key of JSON outputs).  A line of JSON that differs only in the
 last bits of its floats (relative difference at most 1e-12) counts as the

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.bots import BOTS
-from advisor.cli import _build_parser, main
+from advisor.bots.policies import BOTS
+from advisor.cli.command import _build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 

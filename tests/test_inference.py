@@ -1,4 +1,4 @@
-"""The inference of face-down overall cards (advisor.inference): features,
+"""The inference of face-down overall cards (advisor.bots.inference): features,
 the model's probabilities worked by hand, the fit, the accuracy on played
 games against their known truth, the state's per-card models and their use
 in the advice."""
@@ -11,14 +11,14 @@ import math
 import numpy as np
 import pytest
 
-from advisor import cli
+from advisor.cli import command as cli
 from advisor.game import write_records
-from advisor.inference import (DEFAULT_BETA, FEATURES, InferenceError, card_features, check_params, evaluate, fit,
+from advisor.bots.inference import (DEFAULT_BETA, FEATURES, InferenceError, card_features, check_params, evaluate, fit,
                                hand_colours, infer_view, placements, player_marginals, stored_beta)
-from advisor.overall import hand_distribution, hand_distribution_cards, right_payout, right_payouts_cards
-from advisor.simulate import play_game
-from advisor.state import GameState, StateError
-from advisor.valuation import best_moves
+from advisor.valuation.overall import hand_distribution, hand_distribution_cards, right_payout, right_payouts_cards
+from advisor.simulate.games import play_game
+from advisor.rules.state import GameState, StateError
+from advisor.valuation.engine import best_moves
 
 RACING = "BGPRY"
 
@@ -110,7 +110,7 @@ def test_poisson_binomial_payout_matches_the_binomial_for_equal_cards():
 def test_fit_recovers_known_coefficients():
     rng = np.random.default_rng(3)
     beta = np.array([1.8, 0.3, 0.7, -0.4, 1.1, -0.6])
-    from advisor.inference import CardEvent, colourings
+    from advisor.bots.inference import CardEvent, colourings
 
     games = []
     for _ in range(600):

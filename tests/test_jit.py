@@ -85,8 +85,8 @@ def test_parallel_kernels_must_size_their_calls():
 
 
 def test_the_kernels_work_estimates():
-    from advisor.kernels.race import RACE_SECONDS, race_replicates
-    from advisor.kernels.leg import leg_counts_batch
+    from advisor.kernels.board.race import RACE_SECONDS, race_replicates
+    from advisor.kernels.board.leg import leg_counts_batch
 
     # a bot's race odds (+-2 points): a few thousand races, one thread
     assert race_replicates.threads(None, None, 32, 83) == 1
@@ -99,7 +99,7 @@ def test_the_kernels_work_estimates():
 
 
 def test_a_sized_kernel_pickles_by_reference():
-    from advisor.kernels.race import race_replicates
+    from advisor.kernels.board.race import race_replicates
 
     assert pickle.loads(pickle.dumps(race_replicates)) is race_replicates
     assert race_replicates.__name__ == "race_replicates" and "replicates" in race_replicates.__doc__

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from advisor import parse_position, random_position
-from advisor.encode import encode
-from advisor.kernels.leg import enumerate_joint, enumerate_leg
+from advisor.rules.encode import encode
+from advisor.kernels.board.leg import enumerate_joint, enumerate_leg
 from advisor.kernels.ranks import RANK_CODES, rank_codes
 from naive import naive_leg_counts
 

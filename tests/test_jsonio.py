@@ -1,4 +1,4 @@
-"""advisor.jsonio: strict JSON out (NaN -> null), bounded JSON in."""
+"""advisor._tools.jsonio: strict JSON out (NaN -> null), bounded JSON in."""
 
 import json
 import math
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from advisor.errors import AdvisorError
-from advisor.jsonio import MAX_DEPTH, check_depth, clean, dumps, loads
+from advisor._tools.jsonio import MAX_DEPTH, check_depth, clean, dumps, loads
 
 
 def strict(text):

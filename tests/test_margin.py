@@ -1,5 +1,5 @@
 """The ``margin`` bot and its ingredients: the standing arithmetic
-(:mod:`advisor.standing`) worked by hand, the covariance with the margin's
+(:mod:`advisor.valuation.standing`) worked by hand, the covariance with the margin's
 portfolio, the memory of the face-down cards (:class:`SeenCards`) against
 the record's inference, each switch of :class:`MarginBot`, and seeded games
 played again."""
@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from advisor import GameState
-from advisor.bots import MarginBot, RivalBot, make_bot
+from advisor.bots.policies import MarginBot, RivalBot, make_bot
 from advisor.game import Game
-from advisor.inference import SeenCards, card_features, placements
-from advisor.portfolio import Portfolio, joint_counts
-from advisor.simulate import play_game
-from advisor.standing import (LOGISTIC, attitude, legs_left, logistic, margin, pile_payouts, rival_holdings, standings,
+from advisor.bots.inference import SeenCards, card_features, placements
+from advisor.valuation.portfolio import Portfolio, joint_counts
+from advisor.simulate.games import play_game
+from advisor.valuation.standing import (LOGISTIC, attitude, legs_left, logistic, margin, pile_payouts, rival_holdings, standings,
                               table_of, threat, wealth)
-from advisor.valuation import fast_values, shared_race_odds
+from advisor.valuation.engine import fast_values, shared_race_odds
 
 # 1st edition, B on 15 and G on 16, O Y W on 14, the B and G dice left: the
 # race ends in this leg.  G rolled first (1/2): G 1st, B 2nd, W, Y, O.  B
@@ -186,7 +186,7 @@ def test_threat_bot_scores_by_hand():
 
 def test_margin_bot_endgame_ranks_by_the_share_of_first_place():
     # the race ends in this leg: the endgame's exact shares rank the actions (tests/test_portfolio.py)
-    from advisor.portfolio import endgame_shares
+    from advisor.valuation.portfolio import endgame_shares
 
     st = state(money=(3, 10, 3, 3), p1_tiles=())
     values = fast_values(st, 0, rivals=True)
@@ -295,7 +295,7 @@ def test_margin_and_its_variants_are_registered_bots():
 def test_play_game_shows_a_watching_bot_every_view_of_its_seat(monkeypatch):
     """A bot with ``observe`` sees its own seat's view before every other
     player's turn (others' cards face down), and decides as before."""
-    import advisor.bots as bots_module
+    import advisor.bots.policies as bots_module
 
     shown = []
 

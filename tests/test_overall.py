@@ -1,4 +1,4 @@
-"""advisor.overall: the models behind the overall cards' values, by
+"""advisor.valuation.overall: the models behind the overall cards' values, by
 hand-worked figures, and as the valuation uses them.
 
 * ``right_payout``: the earlier face-down cards of a pile, Binomial.
@@ -8,7 +8,7 @@ hand-worked figures, and as the valuation uses them.
   end, to the sum of the player's overall payouts and the money they can
   make sure to have then.
 * Through :func:`advisor.best_moves` / :func:`advisor.evaluate` and
-  :func:`advisor.fastev.fast_values`: the reported position (money 0, a
+  :func:`advisor.valuation.engine.fast_values`: the reported position (money 0, a
   card valued as if the race ended with the money of now), a race ending
   this leg with a broke player's leg tile, 6 players, a hidden hand in the
   denial column.
@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from advisor import GameState, PileCard, PlayerState, race_odds
-from advisor.ev import best_moves, evaluate
-from advisor.fastev import fast_values
-from advisor.overall import card_gains, hand_distribution, race_end_money, right_payout, right_payouts
+from advisor.valuation.engine import best_moves, evaluate
+from advisor.valuation.engine import fast_values
+from advisor.valuation.overall import card_gains, hand_distribution, race_end_money, right_payout, right_payouts
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
 # the race ends this leg or the next (race odds exact), Y on top of the lead stack

@@ -81,7 +81,7 @@ def test_table_covers_what_it_is_for():
 
 @pytest.mark.parametrize("entry", TABLE, ids=[e["board"] for e in TABLE])
 def test_kernel_counts_equal_the_table(entry):
-    from advisor.levels import leg_levels
+    from advisor.odds.levels import leg_levels
 
     merged = leg_levels(entry["board"])
     whole = leg_levels(entry["board"], merged=False)
@@ -98,7 +98,7 @@ def test_kernel_counts_equal_the_table(entry):
 
 def test_leg_levels_agrees_with_the_odds():
     from advisor import leg_odds
-    from advisor.levels import leg_levels
+    from advisor.odds.levels import leg_levels
 
     for board in BOARDS:
         levels, odds = leg_levels(board), leg_odds(board)

@@ -9,11 +9,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.errors import AdvisorError, Interrupted
 from advisor.game import Game, read_records, replay, write_records
-from advisor.play import cards_held, load_game, play, render, render_view, save_game
-from advisor.simulate import play_game
+from advisor.cli.table import cards_held, load_game, play, render, render_view, save_game
+from advisor.simulate.games import play_game
 from typed import scripted  # noqa: E402  (tests/typed.py)
 
 
@@ -139,8 +139,8 @@ def test_several_humans_each_see_their_own_view():
 
 
 def test_best_and_odds_advise_from_the_players_view(monkeypatch):
-    import advisor.valuation as ev
-    import advisor.exact as exact
+    import advisor.valuation.engine as ev
+    import advisor.odds.exact as exact
 
     seen = {}
 
@@ -324,7 +324,7 @@ def test_a_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
 
 
 def test_an_unfinished_record_replays_and_its_breakdown_is_the_money_so_far():
-    from advisor.scoresheet import score_breakdown
+    from advisor.reviews.scoresheet import score_breakdown
 
     record = play_game(["random", "random", "heuristic"], "first", 41)
     for k in (1, 2, 17, len(record) - 2):
@@ -416,7 +416,7 @@ def test_end_of_input_and_ctrl_c_at_the_prompt(tmp_path, monkeypatch, capsys):
 
 
 def test_rolls_come_from_the_history_not_from_the_games_own_dice():
-    from advisor.play import history_rng
+    from advisor.cli.table import history_rng
 
     game = Game("second", 3, seed=5)
     state = game.rng.bit_generator.state
@@ -429,7 +429,7 @@ def test_rolls_come_from_the_history_not_from_the_games_own_dice():
 
 
 def test_a_failed_autosave_is_reported_and_the_game_goes_on(tmp_path, monkeypatch):
-    import advisor.play as play_module
+    import advisor.cli.table as play_module
 
     def full(record, path):
         raise AdvisorError(f"cannot write {path}: No space left on device")

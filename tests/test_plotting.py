@@ -5,9 +5,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from advisor import best_moves, parse_position
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.plotting import game_odds, plot_advice, plot_board, plot_game_odds, plot_landings, position_svg
-from advisor.simulate import play_game
+from advisor.simulate.games import play_game
 
 EXAMPLE = "1:B 2:YG 3:PR 14:w 15:k +5@1 -8 dice:GPRx"
 
@@ -100,7 +100,7 @@ def test_cli_picture_errors(tmp_path, monkeypatch, capsys, argv, fragment, recor
 
 
 def test_best_chart_bad_extension_computes_nothing(tmp_path, monkeypatch, capsys):
-    import advisor.valuation
+    import advisor.valuation.engine
 
     def fail(*a, **k):
         raise AssertionError("advice computed before the picture path was checked")

@@ -1,4 +1,4 @@
-"""The portfolio view (:mod:`advisor.portfolio`): covariances of an action's
+"""The portfolio view (:mod:`advisor.valuation.portfolio`): covariances of an action's
 payout with the player's holdings, worked by hand on a small position; the
 sampled joint distribution against the exact leg and the race odds; the
 ``cov`` and ``portfolio`` columns of ``best_moves``; the ``portfolio`` bot."""
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from advisor import GameState
-from advisor.bots import make_bot
-from advisor.exact import leg_odds
-from advisor.montecarlo import race_odds
-from advisor.portfolio import Portfolio, joint_counts, lead_of, nearness, risk_attitude
-from advisor.valuation import best_moves, fast_values
+from advisor.bots.policies import make_bot
+from advisor.odds.exact import leg_odds
+from advisor.odds.montecarlo import race_odds
+from advisor.valuation.portfolio import Portfolio, joint_counts, lead_of, nearness, risk_attitude
+from advisor.valuation.engine import best_moves, fast_values
 
 # 1st edition, B on 15 and G on 16, O Y W on 14, the B and G dice left.
 # G rolled first (1/2): G past 16, the race is over: G 1st, B 2nd, W, Y, O.
@@ -137,7 +137,7 @@ def test_endgame_shares_by_hand():
     nothing else, the others 3.  Player 0's final money per action:
     loser:O 12 / 16 (wins both: 1), winner:G 12 / 7 (1/2), winner:B 3 / 16
     (1/2), leg:B (3) 5 / 11 (1/2), leg:G (5) 9 / 9 (0), pyramid 5 / 9 (0)."""
-    from advisor.portfolio import endgame_shares, race_ends_now
+    from advisor.valuation.portfolio import endgame_shares, race_ends_now
 
     data = {**HAND, "players": [{**HAND["players"][0], "money": 3}, {"money": 10}, {"money": 3}, {"money": 3}]}
     state = GameState.from_json(data)
@@ -158,7 +158,7 @@ def test_endgame_shares_by_hand():
 
 
 def test_endgame_only_when_the_race_ends_in_this_leg():
-    from advisor.portfolio import race_ends_now
+    from advisor.valuation.portfolio import race_ends_now
 
     state = GameState.from_board("1:B 2:YG 3:PR 14:w 15:k dice:GPRx")
     assert not race_ends_now(fast_values(state, 0).context)

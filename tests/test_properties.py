@@ -216,8 +216,8 @@ def mutated_states(draw):
 @profile(300)
 @given(st.one_of(mutated_states(), JSON_VALUES))
 def test_state_objects_raise_only_state_error(data):
-    from advisor.ev import legal_actions
-    from advisor.state import GameState, StateError
+    from advisor.valuation.engine import legal_actions
+    from advisor.rules.state import GameState, StateError
 
     try:
         state = GameState.from_json(data)
@@ -238,7 +238,7 @@ def test_state_objects_raise_only_state_error(data):
 @given(st.one_of(mutated_states().map(json.dumps).flatmap(mutated), st.text(ALPHABET, max_size=30),
                  st.sampled_from(["[" * 5000 + "]" * 5000, '{"board": ' * 3000, "1" * 5000, "NaN", "{}"])))
 def test_state_text_raises_only_state_error(text):
-    from advisor.state import GameState, StateError
+    from advisor.rules.state import GameState, StateError
 
     try:
         GameState.from_json(text)
@@ -252,7 +252,7 @@ def test_state_text_raises_only_state_error(text):
 @profile(60)
 @given(st.lists(st.one_of(board_texts(), mutated_states(), st.none(), st.integers()), min_size=1, max_size=6))
 def test_analyse_never_raises_on_bad_rows(rows):
-    from advisor.batch import analyse
+    from advisor.batch.positions import analyse
 
     frame = analyse(rows)
     assert len(frame) == len(rows)
@@ -271,7 +271,7 @@ def test_analyse_never_raises_on_bad_rows(rows):
 @example([json.dumps({"board": "1:B 2:YG 3:PR 14:w 15:k", "players": [{"money": 10**23}] * 4}),
           "[" * 5000 + "]" * 5000], ".jsonl", True)
 def test_run_batch_on_small_files(tmp_path_factory, lines, suffix, advice):
-    from advisor.batch import run_batch
+    from advisor.batch.positions import run_batch
 
     folder = tmp_path_factory.mktemp("batch")
     src = folder / f"in{suffix}"
@@ -425,7 +425,7 @@ def _short_game():
     next to the finish."""
     import numpy as np
 
-    from advisor.bots import make_bot
+    from advisor.bots.policies import make_bot
     from advisor.game import Game
 
     game = Game("second", 3, seed=2, start=0, position="13:w 14:k 15:BGPRY")
@@ -438,7 +438,7 @@ def _short_game():
 @profile(150)
 @given(data=st.data())
 def test_every_command_exits_cleanly(files, data):
-    from advisor.cli import main
+    from advisor.cli.command import main
 
     argv = data.draw(argvs(files))
     stdout, stderr = io.StringIO(), io.StringIO()

@@ -10,8 +10,8 @@ import pathlib
 import numpy as np
 
 import advisor
-from advisor.kernels import board as board_kernels
-from advisor.kernels import cards as cards_kernels
+from advisor.kernels.board import track as board_kernels
+from advisor.kernels.cards import track as cards_kernels
 from advisor.kernels import ranks
 from advisor.kernels.ranks import RANK_CODES, add_rank_codes, code_of_ranks, codes_of, rank_codes, ranks_of_code
 
@@ -57,7 +57,7 @@ def test_both_games_code_race_orders_alike():
     """A board-game board and a Camel Up Cards state with the same race
     order give the same code."""
     from advisor import parse_position
-    from advisor.encode import encode
+    from advisor.rules.encode import encode
 
     enc = encode(parse_position("1:B 2:YG 3:PR 14:w 15:k"))
     # order, leading first: R P G Y B -> ranks B 4, G 2, P 1, R 0, Y 3

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.errors import AdvisorError
 from advisor.game import RecordError, iter_records, read_records, replay, write_records
-from advisor.simulate import play_game
+from advisor.simulate.games import play_game
 
 
 @pytest.fixture(scope="module")

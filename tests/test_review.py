@@ -7,13 +7,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.errors import AdvisorError
-from advisor.ev import best_moves
-from advisor.exact import leg_odds
-from advisor.fastev import fast_values
+from advisor.valuation.engine import best_moves
+from advisor.odds.exact import leg_odds
+from advisor.valuation.engine import fast_values
 from advisor.game import Game, RecordError, Roll, write_records
-from advisor.gamereview import Valuer, review
+from advisor.reviews.review import Valuer, review
 
 PRECISION = 0.05  # coarse race odds keep the tests quick; the decomposition is exact at any precision
 
@@ -73,7 +73,7 @@ def test_the_parts_add_up_exactly_for_every_player(edition, players, position):
 
 
 def test_the_parts_add_up_on_a_whole_simulated_game_of_bots():
-    from advisor.simulate import play_game
+    from advisor.simulate.games import play_game
 
     record = play_game(["advisor", "heuristic", "random", "random"], "second", seed=5)
     rev = review(record, precision=0.02, details=False)
@@ -289,7 +289,7 @@ def test_review_text_of_one_game_and_its_chart(tmp_path, capsys):
 def test_bad_options_are_refused_before_any_work(tmp_path, capsys, monkeypatch, argv, message):
     path, _ = three_games(tmp_path)
     monkeypatch.chdir(tmp_path)
-    import advisor.gamereview as rv
+    import advisor.reviews.review as rv
 
     monkeypatch.setattr(rv, "review", lambda *a, **k: pytest.fail("work was done"))
     assert main(["review", str(path), *argv]) == 2
@@ -356,7 +356,7 @@ def test_plot_review_on_given_axes():
 
 
 def test_the_file_in_parallel_equals_one_process(tmp_path):
-    from advisor.gamereview import review_records
+    from advisor.reviews.review import review_records
 
     path, _ = three_games(tmp_path)
     one = list(review_records(path, processes=1, precision=0.05, details=False))

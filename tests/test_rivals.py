@@ -1,5 +1,5 @@
-"""The ``rivals`` figure of :func:`advisor.fastev.fast_values`, its kernel
-:func:`advisor.kernels.candidates.after_each_roll`, and the ``rival`` bot.
+"""The ``rivals`` figure of :func:`advisor.valuation.engine.fast_values`, its kernel
+:func:`advisor.kernels.board.candidates.after_each_roll`, and the ``rival`` bot.
 
 What ``_rivals`` computes, per action of the advised player ``p`` (``n``
 players, ``den`` the action's denial figure)::
@@ -27,7 +27,7 @@ Everything is checked against independent computations: the next roll
 applied by the naive reference (``tests/naive.py``), the leg after it
 enumerated by the naive reference or :meth:`LegOutcomes.of` of the new
 position, the holdings and options valued here from the outcomes (overall
-cards by :func:`advisor.valuation._value_card` with the race odds of the board's
+cards by :func:`advisor.valuation.engine._value_card` with the race odds of the board's
 seed, as in ``tests/test_fastev.py``).
 """
 
@@ -40,13 +40,13 @@ import numpy as np
 import pytest
 
 from advisor import GameState, PileCard, PlayerState, Tile, parse_position
-from advisor.bots import RivalBot, make_bot
-from advisor.encode import encode
-from advisor.valuation import LegOutcomes, Valuation, _value_card, legal_actions
-from advisor.fastev import EXACT_ROLLS, fast_values
+from advisor.bots.policies import RivalBot, make_bot
+from advisor.rules.encode import encode
+from advisor.valuation.engine import LegOutcomes, Valuation, _value_card, legal_actions
+from advisor.valuation.engine import EXACT_ROLLS, fast_values
 from advisor.game import Game
-from advisor.kernels.candidates import after_each_roll
-from advisor.kernels.leg import completions
+from advisor.kernels.board.candidates import after_each_roll
+from advisor.kernels.board.leg import completions
 from advisor.kernels.ranks import RANK_CODES
 from played import board_seed, game_states, with_money  # noqa: E402
 from naive import GREY, apply_roll, board_of, naive_leg_counts, ranking, stacks_of, tiles_of

@@ -5,8 +5,8 @@ import copy
 import pytest
 
 from advisor.game import Game, Roll
-from advisor.scoresheet import PARTS, pile_reveal, score_breakdown, score_phases
-from advisor.simulate import simulate
+from advisor.reviews.scoresheet import PARTS, pile_reveal, score_breakdown, score_phases
+from advisor.simulate.games import simulate
 
 
 def scripted_game(edition, players, position, actions):

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from advisor import AdvisorError
-from advisor.cli import main
+from advisor.cli.command import main
 from advisor.game import read_records, replay
-from advisor.simulate import (Schedule, Standings, _wilson, game_seed, play_game, seat_entries, seating, simulate,
+from advisor.simulate.games import (Schedule, Standings, _wilson, game_seed, play_game, seat_entries, seating, simulate,
                                tournament)
 
 BOTS = ["heuristic", "random", "random"]
@@ -130,7 +130,7 @@ def test_schedule_takes_the_seating_and_refuses_another():
     assert Schedule(three, rotate=True).seated_by(3, ["a", "c", "b"]) == "orders"
     assert Schedule(three, rotate=True).seated_by(3, ["b", "a", "c"]) is None
     assert Schedule(three).seated_by(3, ["a", "c", "b"]) is None  # simulate: no seating to name
-    from advisor.duel import DuelSchedule
+    from advisor.simulate.duel import DuelSchedule
 
     assert DuelSchedule("a", "x", ["b", "c"]).seated_by(3, ["a", "c", "b"]) is None  # a duel has no --seating
 

@@ -10,9 +10,9 @@ import pytest
 
 distributed = pytest.importorskip("dask.distributed")
 
-from advisor.cli import main  # noqa: E402
-from advisor.duel import duel  # noqa: E402
-from advisor.simulate import simulate, tournament  # noqa: E402
+from advisor.cli.command import main  # noqa: E402
+from advisor.simulate.duel import duel  # noqa: E402
+from advisor.simulate.games import simulate, tournament  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_duel_on_dask_equals_the_local_duel(cluster, tmp_path, capsys, edition):
 
 
 def test_duel_with_sprt_on_dask_stops_where_the_local_duel_stops(cluster):
-    from advisor.duel import SPRT
+    from advisor.simulate.duel import SPRT
 
     test = SPRT(0.0, 0.3, min_pairs=6)
     local = duel("heuristic", "random", 40, players=3, field="random", seed=1, sprt=test, processes=1)

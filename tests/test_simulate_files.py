@@ -11,11 +11,11 @@ import time
 
 import pytest
 
-import advisor.simulate
-from advisor.cli import main
+import advisor.simulate.games
+from advisor.cli.command import main
 from advisor.errors import AdvisorError, Interrupted
 from advisor.game import read_records
-from advisor.simulate import Standings, game_seed, simulate, simulate_to_file, tournament
+from advisor.simulate.games import Standings, game_seed, simulate, simulate_to_file, tournament
 
 BOTS = ["heuristic", "random", "random"]
 ARGS = ["--players", "3", "--bots", ",".join(BOTS), "--seed", "7", "--processes", "1"]
@@ -30,7 +30,7 @@ def run(argv, capsys):
 def interrupt_after(monkeypatch, games):
     """Make the in-process game loop raise KeyboardInterrupt (as Ctrl-C
     does) when game number ``games`` starts."""
-    real = advisor.simulate.play_game
+    real = advisor.simulate.games.play_game
     calls = {"n": 0}
 
     def play(*a, **k):

@@ -1,7 +1,7 @@
-"""advisor.state: GameState, PlayerState, PileCard and StateError.
+"""advisor.rules.state: GameState, PlayerState, PileCard and StateError.
 
 The JSON form and its defaults follow the module docstring of
-``advisor/state.py``; the rules behind the checks are RULES.md section 1
+``advisor/rules/state.py``; the rules behind the checks are RULES.md section 1
 (leg tile stacks 5,3,2,2 / 5,3,2, 5 pyramid tiles per leg, one overall card
 per racing colour, partnerships only in the second edition with 6-8
 players, player counts first 2-8 / second 3-8).
@@ -12,7 +12,7 @@ import json
 import pytest
 
 from advisor import PositionError, parse_position
-from advisor.state import (
+from advisor.rules.state import (
     DEFAULT_MONEY,
     DEFAULT_PLAYERS,
     GameState,
@@ -665,7 +665,7 @@ def test_json_text_is_bounded(tmp_path, text, fragment):
 def test_large_money_is_valued_without_overflow():
     """BUG: money 10**23 passed validation and the advice raised
     OverflowError; money at the bound is valued."""
-    from advisor.ev import best_moves
+    from advisor.valuation.engine import best_moves
 
     state = GameState.from_json({"board": SECOND_BOARD, "players": P(4, money=10_000)})
     frame = best_moves(state, precision=0.05, seed=1, denial=False)

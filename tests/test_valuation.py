@@ -5,7 +5,7 @@ subclass and no cache hung on it, and its two views (``best_moves``,
 * ``Valuation`` declares every cache (``__slots__``): an instance has no
   ``__dict__``, so nothing can hang a private cache on it, and nothing in
   the package subclasses it.
-* ``advisor.ev`` and ``advisor.fastev`` are thin re-exports of the engine.
+* ``advisor.valuation.engine`` and ``advisor.valuation.engine`` are thin re-exports of the engine.
 * Leg tiles, pyramid, partnerships and overall cards: the EVs of
   ``fast_values`` and of ``best_moves`` (same seed for the race odds) are
   the same floats, bit for bit (the overall card's EV is one formula,
@@ -27,11 +27,11 @@ import numpy as np
 import pytest
 
 import advisor
-import advisor.ev as ev
-import advisor.fastev as fastev
-import advisor.valuation as valuation
+import advisor.valuation.engine as ev
+import advisor.valuation.engine as fastev
+import advisor.valuation.engine as valuation
 from advisor import GameState, PileCard, PlayerState, best_moves
-from advisor.valuation import Valuation, fast_values
+from advisor.valuation.engine import Valuation, fast_values
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from played import board_seed, game_states  # noqa: E402
@@ -84,7 +84,7 @@ def test_views_give_the_same_floats(state):
 def _exact_regime(state, player):
     """At most EXACT_ROLLS rolls left and no overall card of ``player``'s
     own colour on a pile (so no race simulation per tile)."""
-    from advisor.encode import encode
+    from advisor.rules.encode import encode
 
     own = any(c.player == player and c.colour for c in state.winner_pile + state.loser_pile)
     return encode(state.position).rolls <= valuation.EXACT_ROLLS and not own

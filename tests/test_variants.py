@@ -14,13 +14,13 @@ from fractions import Fraction
 
 import pytest
 
-from advisor.ev import best_moves
-from advisor.fastev import fast_values
+from advisor.valuation.engine import best_moves
+from advisor.valuation.engine import fast_values
 from advisor.game import Game, RecordError, replay
-from advisor import turns as core
+from advisor.rules import turn as core
 from advisor.rules.actions import Roll
 from advisor.rules.editions import FIRST, SECOND, RulesError, parse_rules_text, rules_from_json
-from advisor.state import GameState, StateError
+from advisor.rules.state import GameState, StateError
 
 
 def _ev(frame, action: str) -> float:
@@ -164,7 +164,7 @@ def test_a_ladder_8_5_3_1_pays_one_coin_to_the_fourth_right_card():
 def test_the_ladder_is_scored_by_a_whole_game():
     ladder = SECOND.with_rules("ladder", pile_payouts=[8, 5, 3, 1])
     from advisor.rules.scoring import overall_rewards
-    from advisor.state import PileCard
+    from advisor.rules.state import PileCard
 
     pile = tuple(PileCard(p, "G") for p in range(4))
     assert overall_rewards(ladder, 4, [(pile, "G")]) == [8, 5, 3, 1]
@@ -272,7 +272,7 @@ def test_what_2nd_and_the_rest_pay_follows_the_variant_in_both_valuations():
 
 
 def _run(capsys, *argv) -> tuple[int, str, str]:
-    from advisor.cli import main
+    from advisor.cli.command import main
 
     code = main(list(argv))
     out, err = capsys.readouterr()

@@ -90,7 +90,7 @@ for argv in commands:
         codes.append(cli.main(argv))
 
 from advisor import GameState
-from advisor.fastev import fast_values
+from advisor.valuation.engine import fast_values
 
 for board in ("1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx", "1:B 2:YG 3:PR 16:w 15:k", "first 1:B 2:YG 3:OW"):
     for options in ({}, {"denial": True}, {"rivals": True}):
@@ -204,12 +204,12 @@ def test_notice_without_a_terminal_is_two_lines(monkeypatch):
     monkeypatch.setattr(warm, "cold_groups", lambda names: ["leg", "race"])
     stream = io.StringIO()
     with warm.CompileNotice(("leg", "race"), stream=stream) as notice:
-        notice.started("advisor.kernels.leg.enumerate_leg")
-        notice.started("advisor.kernels.leg.enumerate_joint")  # nested: one span
-        notice.finished("advisor.kernels.leg.enumerate_joint")
-        notice.finished("advisor.kernels.leg.enumerate_leg")
-        notice.started("advisor.kernels.race.race_replicates")
-        notice.finished("advisor.kernels.race.race_replicates")
+        notice.started("advisor.kernels.board.leg.enumerate_leg")
+        notice.started("advisor.kernels.board.leg.enumerate_joint")  # nested: one span
+        notice.finished("advisor.kernels.board.leg.enumerate_joint")
+        notice.finished("advisor.kernels.board.leg.enumerate_leg")
+        notice.started("advisor.kernels.board.race.race_replicates")
+        notice.finished("advisor.kernels.board.race.race_replicates")
     lines = stream.getvalue().splitlines()
     seconds = warm._BY_NAME["leg"].seconds + warm._BY_NAME["race"].seconds
     assert lines[0] == f"camelup: compiling kernels (first run only, about {5 * round(seconds / 5)} s) ..."
@@ -229,10 +229,10 @@ def test_notice_on_a_terminal_spins_and_clears(monkeypatch):
     monkeypatch.setattr(warm, "cold_groups", lambda names: [])
     stream = _Terminal()
     with warm.CompileNotice(("leg",), stream=stream) as notice:
-        notice.started("advisor.kernels.leg.enumerate_leg")
+        notice.started("advisor.kernels.board.leg.enumerate_leg")
         _wait_for(lambda: stream.getvalue().count("compiling kernels") >= 2)  # it spins
         assert stream.getvalue().startswith("\r| compiling kernels (first run only): 0 s \r/ compiling")
-        notice.finished("advisor.kernels.leg.enumerate_leg")
+        notice.finished("advisor.kernels.board.leg.enumerate_leg")
         _wait_for(lambda: stream.getvalue().endswith("\r\x1b[K"))  # erased once the compilation ended
     text = stream.getvalue()
     assert re.search(r"\r\x1b\[Kcamelup: kernels compiled in \d+ s; later runs load them from the cache\n$", text)
@@ -242,7 +242,7 @@ def test_notice_after_an_error_leaves_no_final_line():
     stream = io.StringIO()
     with pytest.raises(KeyboardInterrupt):
         with warm.CompileNotice((), stream=stream) as notice:
-            notice.started("advisor.kernels.leg.enumerate_leg")
+            notice.started("advisor.kernels.board.leg.enumerate_leg")
             raise KeyboardInterrupt
     assert stream.getvalue() == "camelup: compiling kernels (first run only) ...\n"
 
@@ -272,7 +272,7 @@ def test_unknown_group_is_refused():
 
 
 def test_simulate_compiles_for_its_workers_first_when_the_cache_is_cold(monkeypatch):
-    from advisor import simulate as sim
+    from advisor.simulate import games as sim
 
     calls = []
     monkeypatch.setattr(warm, "cold_groups", lambda names: [n for n in names if n in ("bots", "moves")])

@@ -28,7 +28,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 import advisor  # noqa: E402
-from advisor.cli import main  # noqa: E402
+from advisor.cli.command import main  # noqa: E402
 from advisor.game import Game, replay  # noqa: E402
 from advisor.web import create_app  # noqa: E402
 from advisor.web.app import BODY_LIMIT, ROUTES  # noqa: E402
@@ -440,7 +440,7 @@ def test_a_game_played_through_the_api_replays(client):
     again = replay(record)
     assert again.board() == view["board"] and again.state.to_json() == view["state"]
     # the player to move sees other players' pile cards face down, their
-    # colours inferred from the game's history (advisor.inference)
+    # colours inferred from the game's history (advisor.bots.inference)
     [card] = view["advised"]["winner_pile"]
     assert card["player"] == 0 and "colour" not in card and sum(card["model"].values()) == pytest.approx(1)
     # undo: the record less its last entry
@@ -500,7 +500,7 @@ def test_game_from_a_board_and_first_edition(client):
 
 
 def test_a_whole_simulated_game_loads_and_its_end_is_reported(client):
-    from advisor.simulate import play_game
+    from advisor.simulate.games import play_game
 
     records = [play_game(["heuristic", "random", "random"], seed=s) for s in (1, 2)]
     text = "".join(json.dumps(e) + "\n" for rec in records for e in rec)
@@ -843,7 +843,7 @@ def test_the_curve_of_a_camel_up_cards_game_is_that_of_camelup_chart(client):
 
 def test_curve_is_the_computation_of_game_odds(client):
     from advisor.plotting import game_odds
-    from advisor.simulate import play_game
+    from advisor.simulate.games import play_game
 
     record = play_game(["heuristic", "heuristic", "random"], seed=4)
     frame = game_odds(record)  # precision 0.01, seed 0

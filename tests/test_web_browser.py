@@ -355,7 +355,7 @@ def test_cards_placed_face_down_at_the_table_are_turned_over_when_the_race_ends(
 
 def test_records_written_by_camelup_simulate_open_with_their_curves(browser, server, tmp_path):
     from advisor.game import write_records
-    from advisor.simulate import play_game
+    from advisor.simulate.games import play_game
 
     records = [play_game(["heuristic", "random", "random"], seed=s) for s in (3, 4)]
     path = tmp_path / "games.jsonl"

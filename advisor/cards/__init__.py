@@ -4,9 +4,9 @@ See :mod:`advisor.cards.position` for the notation, :mod:`advisor.cards.odds`
 for the model behind the odds and :mod:`advisor.cards.advice` for the EVs.
 """
 
-from .advice import cards_best
-from .odds import OTHERS, CardsOdds, cards_odds
-from .position import CardsPosition, is_cards, parse_cards
+from advisor.cards.advice import cards_best
+from advisor.cards.odds import OTHERS, CardsOdds, cards_odds
+from advisor.cards.position import CardsPosition, is_cards, parse_cards
 
 __all__ = ["CardsOdds", "CardsPosition", "cards_best", "cards_odds", "is_cards", "parse_cards", "format_cards_odds",
            "format_cards_advice"]
@@ -16,7 +16,7 @@ def format_cards_odds(odds: CardsOdds) -> str:
     """The odds as the CLI prints them."""
     import numpy as np
 
-    from .position import CAMELS
+    from advisor.cards.position import CAMELS
 
     pos = odds.position
     lines = [f"Position: {pos}  (Camel Up Cards, {pos.players} players, track of {pos.length} spaces)"]

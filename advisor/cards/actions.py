@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import IllegalActionError
-from .position import CAMELS
+from advisor.errors import IllegalActionError
+from advisor.cards.position import CAMELS
 
 __all__ = ["CardsAction", "Card", "RACE_KINDS", "BET_KINDS", "card_text", "parse_card_list"]
 

@@ -39,13 +39,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..errors import AdvisorError
-from .odds import (
+from advisor.errors import AdvisorError
+from advisor.cards.odds import (
     ADVICE_OTHERS, OTHERS, OTHERS_EXACT_CARDS, KernelState, as_cards, check_others, code_ranks, kernel_state, leg_distribution,
     others_exact, others_model, race_dict, race_ranks, races_to_precision,
 )
-from ..explain import sort_by_ev
-from .position import CAMELS, CardsPosition
+from advisor.valuation.explain import sort_by_ev
+from advisor.cards.position import CAMELS, CardsPosition
 
 __all__ = ["cards_best", "race_actions", "bets", "TurnRows", "race_orders", "race_over_outcome", "ends_surely", "advised",
            "after_action", "ACTION_LEG_SAMPLES", "ACTION_EXACT_LEAVES", "ACTION_OTHERS_STATES", "ACTION_RACES"]
@@ -86,7 +86,7 @@ def bets(pos: CardsPosition) -> list[str]:
 
 
 def _rank_table() -> np.ndarray:
-    from ..kernels.ranks import rank_codes
+    from advisor.kernels.ranks import rank_codes
 
     return rank_codes()  # [code, camel] -> 0-based rank (-1: not a race order)
 
@@ -154,7 +154,7 @@ def _after(pos: CardsPosition, base: KernelState, action: str) -> tuple[KernelSt
     """The kernel state after a race action other than ``reveal`` (the
     next player to move), the player's figure cards then, and whether the
     race is over."""
-    from ..kernels.cards import move
+    from advisor.kernels.cards.track import move
 
     state = base.copy()
     own = list(_own_figures(pos))
@@ -303,7 +303,7 @@ class TurnRows:
         """Per option after a reveal whose card is of kind ``t`` (``weight``:
         its probability; no bet, then each bet unless the card ends the leg
         or the race): the turn's value, given the card."""
-        from ..kernels.cards import move
+        from advisor.kernels.cards.track import move
 
         dist = self.base_codes[t] / weight
         n_t = self.race_all[t, 0].sum()  # P(first card t), as the race sample saw it
@@ -318,7 +318,7 @@ class TurnRows:
     def add_reveal(self) -> None:
         """``reveal``, each bet before it (odds now), and ``reveal+best``
         (the bet best on the card seen)."""
-        from ..kernels.cards import KINDS
+        from advisor.kernels.cards.track import KINDS
 
         self.add("reveal", "reveal", None, "", 0.0)
         values = self.values(self.base_dist, self.figs0, self.final0)
@@ -354,7 +354,7 @@ def race_over_outcome(state: KernelState, figs: tuple[bool, bool]):
     """``(dist[end, code], figs, final[camel, rank])`` of a race action that
     ends the race (a hand card carrying a unit over the finish): one
     outcome, exact."""
-    from ..kernels.cards import CODES, rank_code
+    from advisor.kernels.cards.track import CODES, rank_code
 
     dist = np.zeros((8, CODES))
     end = 1 + 2 * (state.fig[0] != 0 and figs[0]) + 4 * (state.fig[1] != 0 and figs[1])
@@ -404,7 +404,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
 
     from tqdm import tqdm
 
-    from ..montecarlo import check_precision, resolve_seed
+    from advisor.odds.montecarlo import check_precision, resolve_seed
 
     pos = as_cards(position)
     others = check_others(others)

@@ -1,6 +1,6 @@
 """Where the cards of a Camel Up Cards game come from when two games must
 share their luck: each leg's deal and race-deck order drawn from the leg's
-own stream, whatever the players decide (a paired duel, :mod:`advisor.duel`).
+own stream, whatever the players decide (a paired duel, :mod:`advisor.simulate.duel`).
 
 A :class:`~advisor.cards.game.CardsGame` takes one of two sources, named on
 its record's setup line (``"dice"``, the name the board games use for
@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .position import FULL_DECK
+from advisor.cards.position import FULL_DECK
 
 __all__ = ["LegCards", "CARDS_TAG", "CARD_MODES", "RACING_CARDS"]
 

@@ -35,11 +35,11 @@ import math
 
 import numpy as np
 
-from .advice import TurnRows, race_orders
-from .fast import TurnValues
-from .game import CardsState, LOSER_PAY, WINNER_PAY
-from .position import CAMELS
-from .rival import holdings_position, table_after
+from advisor.cards.advice import TurnRows, race_orders
+from advisor.cards.fast import TurnValues
+from advisor.cards.game import CardsState, LOSER_PAY, WINNER_PAY
+from advisor.cards.position import CAMELS
+from advisor.cards.rival import holdings_position, table_after
 
 __all__ = ["win_chances", "race_ends", "ENDGAME", "SPREAD", "spread_for"]
 
@@ -114,7 +114,7 @@ def win_chances(values: TurnValues, state: CardsState, player: int, spread: floa
     this leg (``spread=0``), or with the legs after it worth a normal
     change of standard deviation ``spread`` between two players (module
     docstring; everything used is public)."""
-    from ..kernels.ranks import rank_codes
+    from advisor.kernels.ranks import rank_codes
 
     turns = values.turns
     pos = values.position

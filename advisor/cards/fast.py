@@ -13,7 +13,7 @@ leg cannot be enumerated): thorough, about a second per turn.
   :data:`BASE_LEGS` legs of the candidate kernel; its race odds to
   ``precision`` as ``cards_best``'s;
 * every race action (the hand card, the palm and the fennec on every legal
-  space) in one call of :func:`advisor.kernels.cards_turns.
+  space) in one call of :func:`advisor.kernels.cards.turns.
   candidate_outcomes`: about ``LEG_BUDGET / actions`` scenarios
   (:data:`LEGS` bounds), each dealt once (the race deck's order and the
   unseen hand cards) and replayed for every action with the other players'
@@ -48,14 +48,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from .advice import (
+from advisor.cards.advice import (
     ACTION_EXACT_LEAVES, TurnRows, advised, after_action, ends_surely, race_actions, race_orders, race_over_outcome,
 )
-from .odds import (
+from advisor.cards.odds import (
     ADVICE_OTHERS, OTHERS, OTHERS_EXACT_CARDS, KernelState, as_cards, check_others, code_ranks, exact_counts, kernel_state,
     others_exact, others_model, race_dict, races_to_precision,
 )
-from .position import CardsPosition
+from advisor.cards.position import CardsPosition
 
 __all__ = ["cards_values", "turn_values", "TurnValues", "BASE_LEGS", "LEGS", "LEG_BUDGET", "RACES", "RACE_BUDGET",
            "BASE_STATES", "ACTION_STATES", "VERIFY", "VERIFY_LEGS", "VERIFY_RACES"]
@@ -149,7 +149,7 @@ def _race_by_leg_end(leg_out: np.ndarray, race_out: np.ndarray) -> np.ndarray:
     whose leg ended with race order ``order`` (over or not), from the races
     of every candidate pooled (a race over in the leg: its own order; an
     order no race reached: the mean of every race still running)."""
-    from ..kernels.cards import CODES
+    from advisor.kernels.cards.track import CODES
 
     orders = race_orders()
     m = orders.size
@@ -169,7 +169,7 @@ def _race_by_leg_end(leg_out: np.ndarray, race_out: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=1)
 def _order_ranks() -> np.ndarray:
     """``[order, camel, rank]``: 1 where race order ``order`` ranks the camel so."""
-    from ..kernels.cards import CODES
+    from advisor.kernels.cards.track import CODES
 
     return code_ranks(np.eye(CODES)[race_orders()])
 
@@ -188,7 +188,7 @@ def _sizes(k: int, legs: int | None, races: int | None) -> tuple[int, int]:
 def _run(base: KernelState, this_leg: bool, kinds, args, legs: int, races: int, decksize: int, random_later: bool,
          seed: int):
     """``(leg_out, first_out, race_out)`` of the candidate kernel."""
-    from ..kernels.cards_turns import candidate_outcomes
+    from advisor.kernels.cards.turns import candidate_outcomes
 
     k = len(kinds)
     leg_out = np.zeros((k, legs), np.int64)
@@ -205,9 +205,9 @@ def turn_values(position: CardsPosition | str, *, seed: int | None = None, other
                 precision: float = 0.02, legs: int | None = None, races: int | None = None,
                 base_legs: int = BASE_LEGS, verify: int = VERIFY) -> TurnValues:
     """The rows of :func:`cards_values` with their outcomes (module docstring)."""
-    from ..kernels.cards import CODES, KINDS
-    from ..kernels.cards_turns import REVEAL
-    from ..montecarlo import check_precision, resolve_seed
+    from advisor.kernels.cards.track import CODES, KINDS
+    from advisor.kernels.cards.turns import REVEAL
+    from advisor.odds.montecarlo import check_precision, resolve_seed
 
     pos = advised(as_cards(position))
     others = check_others(others)
@@ -291,8 +291,8 @@ class _Job:
         scenarios, races)`` of ``actions`` on ``legs`` scenarios of
         ``seed`` (default: :func:`_sizes`); the race of a leg's end from
         every race played so far (:attr:`pool`)."""
-        from ..kernels.cards import CODES
-        from ..kernels.cards_turns import FENNEC, HAND, PALM, REVEAL
+        from advisor.kernels.cards.track import CODES
+        from advisor.kernels.cards.turns import FENNEC, HAND, PALM, REVEAL
 
         exact, after = self.exact, self.after
         live = [a for a in actions if not after[a][2]]

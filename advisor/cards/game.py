@@ -65,9 +65,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import IllegalActionError
-from .actions import Card, CardsAction, card_text
-from .position import CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, default_deck
+from advisor.errors import IllegalActionError
+from advisor.cards.actions import Card, CardsAction, card_text
+from advisor.cards.position import CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, default_deck
 
 __all__ = ["CardsSetup", "CardsPlayer", "CardsState", "CardsGame", "start_game", "deal", "shuffle", "apply",
            "legal_actions", "figure_spaces", "leg_payouts", "overall_payouts", "floor_money", "ranking", "MONEY_FLOOR",
@@ -225,7 +225,7 @@ class CardsState:
         for every player, player 0 too)."""
         from collections import Counter
 
-        from .position import UNKNOWN_HAND, CardsPosition
+        from advisor.cards.position import UNKNOWN_HAND, CardsPosition
 
         if self.phase != "turn":
             raise IllegalActionError(f"a position is seen during a leg's turns (phase {self.phase})")
@@ -293,7 +293,7 @@ def _arrays(state: CardsState):
 
 def ranking(sp, ht) -> tuple[str, ...]:
     """Camels from first to last (further along, then higher)."""
-    from ..kernels.cards import rank_of
+    from advisor.kernels.cards.track import rank_of
 
     sp = np.asarray(sp, np.int64)
     ht = np.asarray(ht, np.int64)
@@ -343,7 +343,7 @@ def overall_payouts(state: CardsState, order: tuple[str, ...]) -> list[int]:
 
 def figure_spaces(state: CardsState) -> list[int]:
     """Where a figure beside the track may be put (the kernels' rule)."""
-    from ..kernels.cards import figure_spaces as kernel_spaces
+    from advisor.kernels.cards.track import figure_spaces as kernel_spaces
 
     sp, _, fig = _arrays(state)
     out = np.zeros(state.length + 1, np.int64)
@@ -359,7 +359,7 @@ def _fail(message: str):
 def start_game(setup: CardsSetup, cards: tuple[Card, ...]) -> CardsState:
     """The state before the first deal: the camels on the start card (B
     ranks last) moved by the five set-up ``cards`` in order."""
-    from ..kernels.cards import move
+    from advisor.kernels.cards.track import move
 
     if len(cards) != 5 or any(c not in FULL_DECK for c in cards):
         _fail("the set-up reveals 5 racing cards")
@@ -383,7 +383,7 @@ def _leg_start_track(sp, ht, fig, track: str) -> str:
     the last camel turned to its sandstorm side, then extended so that 3
     spaces lie between the leader and the finish (the kernel's
     ``leg_start``; ``sp``/``ht`` are updated in place)."""
-    from ..kernels.cards import MAX_CARDS, leg_start
+    from advisor.kernels.cards.track import MAX_CARDS, leg_start
 
     codes = np.zeros(MAX_CARDS, np.int64)
     codes[:len(track)] = [_TRACK_CODES[c] for c in track]
@@ -515,7 +515,7 @@ def _take_bet(state: CardsState, action: CardsAction) -> CardsState:
 
 
 def _race(state: CardsState, action: CardsAction) -> CardsState:
-    from ..kernels.cards import move
+    from advisor.kernels.cards.track import move
 
     me = state.players[state.current]
     if action.kind in ("palm", "fennec"):
@@ -617,7 +617,7 @@ class CardsGame:
         ``dice``: the source of the deals and shuffles
         (:mod:`advisor.cards.chance`: ``"game"``, one stream; ``"leg"``, each
         leg's own, whatever the players decide)."""
-        from .chance import CARD_MODES, LegCards
+        from advisor.cards.chance import CARD_MODES, LegCards
 
         if dice not in CARD_MODES:
             raise IllegalActionError(f"dice must be one of {', '.join(map(repr, CARD_MODES))}, not {dice!r:.40}")

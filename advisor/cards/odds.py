@@ -4,7 +4,7 @@
 revealed card by card: the cards known to be in it plus, for the others, cards drawn from
 the unseen ones (the 30 racing cards minus every card the advised player
 has seen), every order equally likely.  It is enumerated exactly
-(:func:`advisor.kernels.cards_exact.leg_counts`: equal boards merged card by
+(:func:`advisor.kernels.cards.exact.leg_counts`: equal boards merged card by
 card, the unseen cards drawn folded into exact moment vectors once two
 unknown cards remain) when the deck holds at most :data:`EXACT_CARDS` cards or
 :data:`EXACT_LEAVES` card sequences, and otherwise unless the enumeration
@@ -32,7 +32,7 @@ and :mod:`advisor.cards.advice` values the current one's; a spectator's
 position, ``hands:`` for
 every player, has no advised player: player 0 chooses as the others do).
 A figure another player puts down is theirs: its card costs the advised
-player nothing.  The leg is exact (:func:`advisor.kernels.cards_others.
+player nothing.  The leg is exact (:func:`advisor.kernels.cards.others.
 leg_others_exact`, float64 probabilities) when the deck holds at most
 :data:`OTHERS_EXACT_CARDS` cards and no turn keeps more than
 :data:`OTHERS_EXACT_STATES` states, else :data:`LEG_SAMPLES` legs are
@@ -65,8 +65,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..errors import AdvisorError
-from .position import CAMELS, UNKNOWN_HAND, CardsPosition, parse_cards
+from advisor.errors import AdvisorError
+from advisor.cards.position import CAMELS, UNKNOWN_HAND, CardsPosition, parse_cards
 
 __all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "EXACT_STATES_BY_FIRST", "OTHERS",
            "OTHERS_EXACT_CARDS", "OTHERS_EXACT_STATES", "ODDS_OTHERS", "ADVICE_OTHERS", "kernel_state"]
@@ -121,7 +121,7 @@ MAX_LEGS = 32
 class KernelState:
     """A position as the kernels take it (:mod:`advisor.kernels.cards`;
     ``own``, ``players``, ``nxt``, ``hands`` and ``random_mask`` as in
-    :mod:`advisor.kernels.cards_others`)."""
+    :mod:`advisor.kernels.cards.others`)."""
 
     sp: np.ndarray
     ht: np.ndarray
@@ -158,8 +158,8 @@ def kind_of(card) -> int:
 
 
 def kernel_state(pos: CardsPosition) -> KernelState:
-    from ..kernels.cards import HALF, KINDS, MAX_CARDS, NORMAL, SAND
-    from ..kernels.cards_others import HAND_UNKNOWN
+    from advisor.kernels.cards.track import HALF, KINDS, MAX_CARDS, NORMAL, SAND
+    from advisor.kernels.cards.others import HAND_UNKNOWN
 
     sp = np.zeros(5, np.int64)
     ht = np.zeros(5, np.int64)
@@ -187,7 +187,7 @@ def kernel_state(pos: CardsPosition) -> KernelState:
 
 
 def exact_fits(state: KernelState) -> bool:
-    """Whether the leg's outcomes (see :func:`advisor.kernels.cards_deck.
+    """Whether the leg's outcomes (see :func:`advisor.kernels.cards.deck.
     completions`) fit the kernel's int64 counts."""
     known = int(state.known.sum())
     n = math.comb(known + state.unknown, state.unknown)
@@ -209,8 +209,8 @@ def exact_counts(state: KernelState, by_first: bool = True, limit: int | None = 
     exact enumeration, or None if it would keep more than ``limit``
     (default :func:`state_limit`) states after some card or its counts
     would not fit in int64."""
-    from ..kernels.cards import CODES, KINDS
-    from ..kernels.cards_exact import leg_counts
+    from advisor.kernels.cards.track import CODES, KINDS
+    from advisor.kernels.cards.exact import leg_counts
 
     if not exact_fits(state):
         return None
@@ -225,12 +225,12 @@ def exact_counts(state: KernelState, by_first: bool = True, limit: int | None = 
 
 def others_exact(state: KernelState, by_first: bool = True, limit: int | None = None) -> np.ndarray | None:
     """``codes[first, end, code]`` probabilities of the rest of the leg with
-    the other players' race actions (:func:`advisor.kernels.cards_others.
+    the other players' race actions (:func:`advisor.kernels.cards.others.
     leg_others_exact`), or None when the deck holds more than
     :data:`OTHERS_EXACT_CARDS` cards or a turn would keep more than
     ``limit`` (default :data:`OTHERS_EXACT_STATES`; -1: any) states."""
-    from ..kernels.cards import CODES, KINDS
-    from ..kernels.cards_others import leg_others_exact
+    from advisor.kernels.cards.track import CODES, KINDS
+    from advisor.kernels.cards.others import leg_others_exact
 
     if limit is None:
         if state.cards() > OTHERS_EXACT_CARDS:
@@ -254,13 +254,13 @@ def leg_distribution(state: KernelState, samples: int | None, seed: int,
     card 0 (faster; for callers that sum over it).  ``this_leg``: with the
     other players' race actions (:func:`others_exact`, with ``limit``, or
     ``samples`` or :data:`LEG_SAMPLES` legs of
-    :func:`advisor.kernels.cards_others.leg_others_sample`); the end codes
+    :func:`advisor.kernels.cards.others.leg_others_sample`); the end codes
     then count a figure on the track only when the advised player holds
     its card."""
-    from ..kernels.cards import CODES, KINDS, leg_sample
+    from advisor.kernels.cards.track import CODES, KINDS, leg_sample
 
     if this_leg:
-        from ..kernels.cards_others import leg_others_sample
+        from advisor.kernels.cards.others import leg_others_sample
 
         if samples is None:
             exact = others_exact(state, by_first, limit)
@@ -289,12 +289,12 @@ def race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, 
     """Sampled final-rank counts ``[first card kind, camel, rank]`` of
     races ``start .. start + samples - 1`` (race ``i`` from stream ``(seed, i)``)
     under the ``others`` model (:data:`OTHERS`)."""
-    from ..kernels.cards import KINDS, race_sample
+    from advisor.kernels.cards.track import KINDS, race_sample
 
     ranks = np.zeros((KINDS, 5, 5), np.int64)
     legs = np.zeros(MAX_LEGS + 1, np.int64)
     if others == "random":  # this leg too
-        from ..kernels.cards_others import race_others_sample
+        from advisor.kernels.cards.others import race_others_sample
 
         race_others_sample(state.sp, state.ht, state.fig, state.own, state.track, state.ncards, state.known,
                            state.pool, state.unknown, pos.players, state.nxt, state.hands, state.random_mask,
@@ -317,9 +317,9 @@ def races_to_precision(pos: CardsPosition, state: KernelState, seed: int, others
     """``(final-rank counts [first card kind, camel, rank], races)``:
     ``samples`` races, or (default) races until every P(win) and P(last)
     has a 95% half-width below ``precision`` (at most
-    :data:`~advisor.montecarlo.MAX_RACES`).  Each round plans the races
+    :data:`~advisor.odds.montecarlo.MAX_RACES`).  Each round plans the races
     still needed from the spread seen so far (+10%)."""
-    from ..montecarlo import MAX_RACES
+    from advisor.odds.montecarlo import MAX_RACES
 
     if samples is not None:
         return race_ranks(pos, state, samples, seed, others), samples
@@ -339,7 +339,7 @@ def races_to_precision(pos: CardsPosition, state: KernelState, seed: int, others
 def _code_onehot() -> np.ndarray:
     """``[code, camel, rank]``: 1 where race order ``code`` ranks the camel
     so (codes that are no race order: all 0).  Read-only (cached)."""
-    from ..kernels.ranks import rank_codes
+    from advisor.kernels.ranks import rank_codes
 
     table = rank_codes()  # [code, camel] -> rank (-1: no permutation)
     onehot = np.zeros((table.shape[0], 5, 5))
@@ -448,7 +448,7 @@ def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg
     or with exactly ``samples`` races; ``leg_samples``: sample the leg even
     when it could be enumerated; ``race=False``: the leg only (the race
     figures are then None)."""
-    from ..montecarlo import check_precision, check_samples, resolve_seed
+    from advisor.odds.montecarlo import check_precision, check_samples, resolve_seed
 
     pos = as_cards(position)
     others = check_others(others)

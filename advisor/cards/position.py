@@ -59,8 +59,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..errors import PositionError
-from ..tokens import is_number, split_tokens, whole_number
+from advisor.errors import PositionError
+from advisor._tools.tokens import is_number, split_tokens, whole_number
 
 __all__ = ["CardsPosition", "CAMELS", "LEG_STACK", "DEFAULT_TRACK", "parse_cards", "is_cards"]
 

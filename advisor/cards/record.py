@@ -14,10 +14,10 @@ nor the order of the deck.
 
 from __future__ import annotations
 
-from ..errors import AdvisorError, IllegalActionError
-from ..game import RecordError
-from .actions import parse_card_list
-from .game import CardsGame, CardsSetup
+from advisor.errors import AdvisorError, IllegalActionError
+from advisor.game import RecordError
+from advisor.cards.actions import parse_card_list
+from advisor.cards.game import CardsGame, CardsSetup
 
 __all__ = ["replay_cards", "view_record", "write_cards_records", "read_cards_records", "is_cards_record",
            "is_cards_file", "iter_cards_records", "bot_actions", "ACTION_KINDS"]
@@ -127,8 +127,8 @@ def view_record(record: list[dict], player: int) -> list[dict]:
 
 def write_cards_records(games: list[list[dict]], path) -> None:
     """Write records as JSON lines; the file appears only when complete."""
-    from ..files import atomic_output
-    from ..jsonio import dumps
+    from advisor._tools.files import atomic_output
+    from advisor._tools.jsonio import dumps
 
     with atomic_output(path, "game records") as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for record in games:
@@ -206,7 +206,7 @@ def bot_actions(records):
     ``iter_cards_records(path)``'s records)."""
     import pandas as pd
 
-    from .position import LEG_STACK
+    from advisor.cards.position import LEG_STACK
 
     rows: dict = {}
     for record in records:

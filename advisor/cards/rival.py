@@ -32,10 +32,10 @@ import dataclasses
 
 import numpy as np
 
-from .advice import TurnRows
-from .fast import TurnValues
-from .game import CardsPlayer, CardsState
-from .position import CAMELS, CardsPosition
+from advisor.cards.advice import TurnRows
+from advisor.cards.fast import TurnValues
+from advisor.cards.game import CardsPlayer, CardsState
+from advisor.cards.position import CAMELS, CardsPosition
 
 __all__ = ["others_gain", "holdings_position", "table_after"]
 

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import AdvisorError
-from .game import CardsState, legal_actions
-from .odds import ADVICE_OTHERS
+from advisor.errors import AdvisorError
+from advisor.cards.game import CardsState, legal_actions
+from advisor.cards.odds import ADVICE_OTHERS
 
 __all__ = ["step_advice", "step_values"]
 
@@ -55,8 +55,8 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
     best first, with its ``attrs``."""
     import pandas as pd
 
-    from ..explain import sort_by_ev
-    from .advice import cards_best
+    from advisor.valuation.explain import sort_by_ev
+    from advisor.cards.advice import cards_best
 
     if state.phase != "turn":
         raise AdvisorError(f"leg {state.leg}'s race deck is being built: the advice comes with the leg's turns")
@@ -90,7 +90,7 @@ def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0
     seed, race odds)."""
     import pandas as pd
 
-    from ..explain import sort_by_ev
+    from advisor.valuation.explain import sort_by_ev
 
     player = state.current
     frame = step_advice(state, player, seed=seed, precision=precision, others=others, progress=False)

@@ -41,7 +41,7 @@ from pathlib import Path
 import numba
 from numba.core import event
 
-from . import _watch
+from advisor.kernels import _watch
 
 __all__ = ["njit", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel", "is_cached", "dispatcher_of"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from advisor.kernels._jit import njit
 
 __all__ = ["MULT", "slot", "find", "rehash", "grow"]
 

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._jit import njit
+from advisor.kernels._jit import njit
 
 #: Camels in a race order.
 N_RANKED = 5

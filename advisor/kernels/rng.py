@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from advisor.kernels._jit import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 

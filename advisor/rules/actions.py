@@ -11,7 +11,7 @@ on the board, written once.
 
 What is legal for a player of a game state and what playing an action does
 to the state (the leg and race end scoring included) is the rules core of
-a turn, :mod:`advisor.turns` (above the game state, :mod:`advisor.state`);
+a turn, :mod:`advisor.rules.turn` (above the game state, :mod:`advisor.rules.state`);
 this module stays on the rules' floor.
 
 ``winner:?`` / ``loser:?`` record another player's overall card placed face
@@ -24,14 +24,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import IllegalActionError
-from .editions import Edition
-from .position import Position, Tile
-from .scoring import PILES
+from advisor.errors import IllegalActionError
+from advisor.rules.editions import Edition
+from advisor.rules.position import Position, Tile
+from advisor.rules.scoring import PILES
 
 __all__ = ["Action", "Roll", "KINDS", "PILES", "UNKNOWN", "leg_bet_value", "take_leg_tile", "place_tile"]
 
-#: The kinds of action, in the order :func:`advisor.turns.legal_actions` lists them.
+#: The kinds of action, in the order :func:`advisor.rules.turn.legal_actions` lists them.
 KINDS = ("leg", "pyramid", "tile", "winner", "loser", "partner")
 #: The colour of a face-down overall card whose colour is not seen.
 UNKNOWN = "?"

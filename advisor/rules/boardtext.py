@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..errors import PositionError
-from ..tokens import is_number, split_tokens, whole_number
-from .editions import EDITIONS, Edition, get_edition
+from advisor.errors import PositionError
+from advisor._tools.tokens import is_number, split_tokens, whole_number
+from advisor.rules.editions import EDITIONS, Edition, get_edition
 
 __all__ = ["BoardValues", "read_board", "write_board"]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any, Mapping
 
-from ..errors import AdvisorError
+from advisor.errors import AdvisorError
 
 __all__ = ["Edition", "EDITIONS", "FIRST", "SECOND", "get_edition", "TRACK_LENGTH", "GREY_DIE", "RULE_FIELDS",
            "RulesError", "rules_from_json", "parse_rules_text"]

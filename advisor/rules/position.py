@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from ..errors import PositionError
-from .boardtext import read_board, write_board
-from .editions import TRACK_LENGTH, Edition, get_edition
+from advisor.errors import PositionError
+from advisor.rules.boardtext import read_board, write_board
+from advisor.rules.editions import TRACK_LENGTH, Edition, get_edition
 
 __all__ = ["Tile", "Position", "check_leg_stack", "as_position", "DISPLAY_HOOKS"]
 

@@ -16,7 +16,7 @@ or a variant of one), never from a literal:
   below ``money_floor`` (0; ``None``: no floor) (:func:`settle`).
 
 The functions take plain values (money, tiles, cards), so they serve whole
-games (:mod:`advisor.turns`) and the valuation's arrays of outcomes
+games (:mod:`advisor.rules.turn`) and the valuation's arrays of outcomes
 (:func:`settle` and :func:`leg_tile_payouts` work element-wise on numpy
 arrays) alike.
 """
@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .editions import SECOND, Edition
+from advisor.rules.editions import SECOND, Edition
 
 __all__ = ["PILES", "PILE_PAYOUTS", "PYRAMID_TILE", "LANDING_COIN", "pile_payout", "leg_tile_payouts", "leg_tile_payout",
            "settle", "race_order", "leg_rewards", "overall_rewards"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .editions import TRACK_LENGTH, get_edition
-from .position import Position, Tile
+from advisor.rules.editions import TRACK_LENGTH, get_edition
+from advisor.rules.position import Position, Tile
 
 __all__ = ["setup_position", "random_position"]
 

@@ -14,11 +14,11 @@ __all__ = ["create_app", "serve"]
 
 def __getattr__(name: str):
     if name == "create_app":
-        from .app import create_app
+        from advisor.web.app import create_app
 
         return create_app
     if name == "serve":
-        from .server import serve
+        from advisor.web.server import serve
 
         return serve
     raise AttributeError(f"module 'advisor.web' has no attribute {name!r}")

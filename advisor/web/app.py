@@ -30,12 +30,12 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .._version import __version__
-from ..errors import AdvisorError
-from ..jsonio import dumps
-from . import inputs
-from .inputs import InputError, get_bool, get_int, get_str, parse_body
-from .pool import Busy, Lanes
+from advisor._version import __version__
+from advisor.errors import AdvisorError
+from advisor._tools.jsonio import dumps
+from advisor.web import inputs
+from advisor.web.inputs import InputError, get_bool, get_int, get_str, parse_body
+from advisor.web.pool import Busy, Lanes
 
 __all__ = ["create_app", "static_dir", "BODY_LIMIT", "LOAD_LIMIT", "ROUTES"]
 
@@ -120,9 +120,9 @@ async def health(request: Request) -> Response:
 
 async def games_info(request: Request) -> Response:
     """The games as data for the editor: camels, dice, tile stacks, players."""
-    from ..cards.position import CAMELS as CARD_CAMELS, DEFAULT_TRACK, LEG_STACK, default_deck
-    from ..plotting import CAMEL_COLOURS
-    from ..rules.editions import EDITIONS, TRACK_LENGTH
+    from advisor.cards.position import CAMELS as CARD_CAMELS, DEFAULT_TRACK, LEG_STACK, default_deck
+    from advisor.plotting import CAMEL_COLOURS
+    from advisor.rules.editions import EDITIONS, TRACK_LENGTH
 
     names = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white",
              "w": "white crazy", "k": "black crazy"}
@@ -142,7 +142,7 @@ async def games_info(request: Request) -> Response:
     }
     out["colours"] = CAMEL_COLOURS
     out["names"] = names
-    from .. import EXAMPLE_POSITION
+    from advisor import EXAMPLE_POSITION
 
     out["examples"] = {"second": EXAMPLE_POSITION, "first": "first 1:B 2:YG 3:OW",
                        "cards": "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"}
@@ -152,9 +152,9 @@ async def games_info(request: Request) -> Response:
 async def position(request: Request) -> Response:
     """Read a board string, or write the editor's position object; either
     way the canonical string and the object come back."""
-    from ..cards import is_cards, parse_cards
-    from ..notation import parse_position
-    from .work import cards_json, position_json
+    from advisor.cards import is_cards, parse_cards
+    from advisor.notation import parse_position
+    from advisor.web.work import cards_json, position_json
 
     body = await _body(request)
     text = get_str(body, "board")
@@ -173,7 +173,7 @@ async def position(request: Request) -> Response:
 async def state(request: Request) -> Response:
     """Validate a game state; answers its canonical form and the legal
     actions of the player to move."""
-    from ..valuation import legal_actions
+    from advisor.valuation.engine import legal_actions
 
     body = await _body(request)
     if "state" not in body:
@@ -314,7 +314,7 @@ async def analyse(request: Request) -> Response:
 
 
 async def curve(request: Request) -> Response:
-    from .work import MAX_CURVE_BOARDS
+    from advisor.web.work import MAX_CURVE_BOARDS
 
     body = await _body(request)
     boards = body.get("boards")
@@ -322,8 +322,8 @@ async def curve(request: Request) -> Response:
         raise InputError("boards: expected a list of board strings")
     if len(boards) > MAX_CURVE_BOARDS:
         raise InputError(f"boards: at most {MAX_CURVE_BOARDS} per request, got {len(boards)}")
-    from ..cards import is_cards, parse_cards
-    from ..notation import parse_position
+    from advisor.cards import is_cards, parse_cards
+    from advisor.notation import parse_position
 
     cards = bool(boards) and is_cards(boards[0])
     for b in boards:  # every board checked before any work
@@ -347,7 +347,7 @@ async def game_new(request: Request) -> Response:
     seats = body.get("seats")
     track = get_str(body, "track", max_len=64)
     if edition == "cards":
-        from .cardsgame import SEATS_TEXT, check_seats
+        from advisor.web.cardsgame import SEATS_TEXT, check_seats
 
         for name, value in (("start", start), ("board", board)):
             if value is not None:
@@ -362,11 +362,11 @@ async def game_new(request: Request) -> Response:
             if value is not None:
                 raise InputError(f"{name} applies to Camel Up Cards games (edition cards)")
     if board is not None:
-        from ..notation import parse_position
+        from advisor.notation import parse_position
 
         parse_position(board)
     if edition == "cards":
-        from .cardsgame import DEFAULT_SEATS, VALUING
+        from advisor.web.cardsgame import DEFAULT_SEATS, VALUING
 
         chosen = seats if seats is not None else DEFAULT_SEATS[:players or 4]
         lane = "slow" if any(seat in VALUING for seat in chosen) else "fast"
@@ -378,7 +378,7 @@ async def game_new(request: Request) -> Response:
 
 
 def _record(body: dict) -> list:
-    from .work import MAX_RECORD_ENTRIES
+    from advisor.web.work import MAX_RECORD_ENTRIES
 
     record = body.get("record")
     if not isinstance(record, list) or not record or not all(isinstance(e, dict) for e in record):
@@ -391,7 +391,7 @@ def _record(body: dict) -> list:
 def _game_lane(record: list) -> str:
     """Games run in the fast lane; a Camel Up Cards game with a bot that
     values every move (greedy, shark, margin) in the slow one."""
-    from .cardsgame import VALUING
+    from advisor.web.cardsgame import VALUING
 
     seats = record[0].get("seats", record[0].get("bots"))
     valuing = isinstance(seats, list) and any(seat in VALUING for seat in seats)
@@ -457,7 +457,7 @@ async def game_load(request: Request) -> Response:
 
 
 async def openapi(request: Request) -> Response:
-    from .openapi import document
+    from advisor.web.openapi import document
 
     return JSONResponse(document(ROUTES))
 

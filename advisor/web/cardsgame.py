@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AdvisorError, IllegalActionError
-from ..game import RecordError
+from advisor.errors import AdvisorError, IllegalActionError
+from advisor.game import RecordError
 
 __all__ = ["SEATS", "SEATS_TEXT", "VALUING", "DEFAULT_SEATS", "check_seats", "record_seats_of", "cards_new", "cards_replay",
            "cards_act", "cards_view", "cards_table", "cards_summaries", "advice_step", "MAX_CARDS_RECORD"]
@@ -98,7 +98,7 @@ def record_seats_of(head: dict, players: int) -> list[str]:
 
 
 def _check_record(record: Any) -> None:
-    from ..cards.record import is_cards_record
+    from advisor.cards.record import is_cards_record
 
     if not isinstance(record, list) or not record or not all(isinstance(e, dict) for e in record):
         raise RecordError("a game record is a non-empty list of entries (its JSON lines)")
@@ -119,7 +119,7 @@ class Replayed:
     them) and ``actions`` (the record's action lines, in order)."""
 
     def __init__(self, record: list[dict]):
-        from ..cards.record import replay_cards
+        from advisor.cards.record import replay_cards
 
         _check_record(record)
         self.steps = []
@@ -153,7 +153,7 @@ def _live(rep: Replayed):
     seed when the record's deals and shuffles are those its seed draws (the
     engine replayed from the seed with the same actions gives the same
     lines); otherwise from the stream ``(seed, record length)``."""
-    from ..cards.game import CardsGame
+    from advisor.cards.game import CardsGame
 
     record = rep.record
     head = record[0]
@@ -181,7 +181,7 @@ def _live(rep: Replayed):
 
 def _play_bots(game, seats: list[str]) -> None:
     """The bots move until a human is to move or the game is over."""
-    from ..cards.bots import make_cards_bot
+    from advisor.cards.bots import make_cards_bot
 
     if "human" not in seats:
         return
@@ -217,7 +217,7 @@ def cards_table(state, viewer: int | None) -> dict:
     played), every player's money and bets, and the viewer's own cards
     (hand card, dealt, face-down and discarded cards).  ``position`` is the
     viewer's position for the advice (during a leg's turns)."""
-    from ..cards.actions import card_text
+    from advisor.cards.actions import card_text
 
     in_leg = state.phase in ("turn", "over")
     players = []
@@ -262,8 +262,8 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
     caused (leg scoring, sandstorm, track extension, race end).  Others'
     deck building is told without its hidden cards unless the game is
     ``over`` (a review: every card is known then)."""
-    from ..cards.actions import CardsAction
-    from ..cards.game import ranking
+    from advisor.cards.actions import CardsAction
+    from advisor.cards.game import ranking
 
     who = f"P{entry['player']}"
     action = CardsAction.parse(entry["action"])
@@ -327,8 +327,8 @@ def cards_view(record: list[dict], rep: Replayed | None = None) -> dict:
     """Everything the page shows of a Camel Up Cards game (see the module
     docstring): the human to move's view while it runs, every step once it
     is over."""
-    from ..cards.actions import card_text
-    from ..cards.game import ranking
+    from advisor.cards.actions import card_text
+    from advisor.cards.game import ranking
 
     rep = rep or Replayed(record)
     game = rep.game
@@ -392,7 +392,7 @@ def cards_new(players: int | None, seed: int | None, seats: list[str] | None, tr
     """A new game: the setup card's numbers for ``players`` (default: as
     many as ``seats``, else 4), the set-up moves and the first deal drawn
     from ``seed``; the bots move until a human is to move."""
-    from ..cards.game import CardsGame, CardsSetup
+    from advisor.cards.game import CardsGame, CardsSetup
 
     n = players if players is not None else len(seats) if seats is not None else 4
     setup = CardsSetup(players=n, track=track or "")

@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import AdvisorError, PositionError
-from ..jsonio import check_depth
-from .cardsgame import SEATS_TEXT
+from advisor.errors import AdvisorError, PositionError
+from advisor._tools.jsonio import check_depth
+from advisor.web.cardsgame import SEATS_TEXT
 
 __all__ = ["InputError", "Subject", "parse_body", "subject", "options", "FIELDS", "MIN_PRECISION",
            "position_from_json", "cards_from_json"]
@@ -160,7 +160,7 @@ def get_precision(body: dict, default: float = 0.002) -> float:
 
 
 def get_seed(body: dict, default: int | None = None) -> int:
-    from ..montecarlo import resolve_seed
+    from advisor.odds.montecarlo import resolve_seed
 
     value = body.get("seed", default)
     try:
@@ -192,7 +192,7 @@ class Subject:
 
 def _state(raw: Any):
     """A GameState from its JSON object (the same checks as the CLI)."""
-    from ..state import GameState, StateError
+    from advisor.rules.state import GameState, StateError
 
     if not isinstance(raw, dict):
         raise StateError("(top)", "must be a JSON object")
@@ -207,10 +207,10 @@ def _state(raw: Any):
 def subject(body: dict) -> Subject:
     """The position or state a request asks about (``board`` or ``state``,
     ``players``, ``player``)."""
-    from ..cards import is_cards, parse_cards
-    from ..notation import parse_position
-    from ..jsonout import board_assumptions
-    from ..state import GameState
+    from advisor.cards import is_cards, parse_cards
+    from advisor.notation import parse_position
+    from advisor.present.jsonout import board_assumptions
+    from advisor.rules.state import GameState
 
     board = get_str(body, "board")
     raw_state = body.get("state")
@@ -281,7 +281,7 @@ def position_from_json(value: Any):
     """A board-game :class:`advisor.Position` from the editor's object:
     ``{"game", "stacks": [[space, camels], ...], "tiles": [{"space", "sign",
     "owner"}], "dice", "legtiles": {colour: [values]}}``."""
-    from ..rules.position import Position, Tile
+    from advisor.rules.position import Position, Tile
 
     keys = {"game", "stacks", "tiles", "dice", "legtiles", "board"}
     data = _check_keys(value, "position", keys)
@@ -316,7 +316,7 @@ def cards_from_json(value: Any):
     """A :class:`advisor.cards.CardsPosition` from the editor's object (the
     keys of :func:`advisor.web.work.cards_json`), read by the notation's own
     parser: the object's fields become the tokens of a board string."""
-    from ..cards import parse_cards
+    from advisor.cards import parse_cards
 
     keys = {"game", "board", "players", "track", "length", "stacks", "palm", "fennec", "deck", "decksize", "known",
             "revealed", "out", "hand", "legtiles", "mid", "winners", "losers", "bets", "money", "figure_spaces"}

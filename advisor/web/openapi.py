@@ -4,7 +4,7 @@ so it cannot drift from what the server does."""
 
 from __future__ import annotations
 
-from .._version import __version__
+from advisor._version import __version__
 
 __all__ = ["document", "DESCRIPTIONS"]
 
@@ -51,7 +51,7 @@ _ERROR = {"description": "one-line error", "content": {"application/json": {"sch
 def document(routes) -> dict:
     """The OpenAPI document of ``routes`` (the app's ``(path, methods,
     handler)`` triples)."""
-    from .inputs import FIELDS
+    from advisor.web.inputs import FIELDS
 
     paths: dict = {}
     for path, methods, _ in routes:

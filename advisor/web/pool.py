@@ -27,7 +27,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from ..errors import AdvisorError
+from advisor.errors import AdvisorError
 
 __all__ = ["Lanes", "LaneStats", "Busy", "TaskError"]
 
@@ -78,13 +78,13 @@ def _init_worker(threads: int | None, warm: bool) -> None:
     if threads is not None:
         os.environ["NUMBA_NUM_THREADS"] = str(threads)
     if warm:
-        from .warm import warm_worker
+        from advisor.web.warm import warm_worker
 
         warm_worker()
 
 
 def _call(task: str, kwargs: dict) -> dict:
-    from .work import run
+    from advisor.web.work import run
 
     return run(task, kwargs)
 

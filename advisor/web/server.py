@@ -15,7 +15,7 @@ import socket
 import sys
 from typing import TextIO
 
-from ..errors import AdvisorError
+from advisor.errors import AdvisorError
 
 __all__ = ["serve", "bind", "is_loopback"]
 
@@ -61,8 +61,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     """Serve the page until Ctrl-C (see the module docstring)."""
     import uvicorn
 
-    from .app import create_app
-    from .warm import warm_server
+    from advisor.web.app import create_app
+    from advisor.web.warm import warm_server
 
     out = out or sys.stdout
     err = err or sys.stderr

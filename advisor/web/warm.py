@@ -17,7 +17,7 @@ __all__ = ["warm_server", "warm_worker"]
 
 def warm_worker() -> None:
     """Load every kernel the API uses into this (worker) process."""
-    from .. import warmup
+    from advisor import warmup
 
     warmup()
 
@@ -26,7 +26,7 @@ def warm_server(out: TextIO) -> float:
     """Compile or load every kernel in the server's process, printing the
     progress of each group to ``out``; returns the seconds taken.  (Workers
     then load the compiled kernels from the cache.)"""
-    from .. import warmup
+    from advisor import warmup
 
     start = time.perf_counter()
     print("Loading the kernels (the first run compiles them, a minute or more; later runs load them "

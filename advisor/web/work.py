@@ -18,8 +18,8 @@ import tempfile
 import time
 from typing import Any, Callable
 
-from ..errors import AdvisorError
-from ..rules.actions import Action
+from advisor.errors import AdvisorError
+from advisor.rules.actions import Action
 
 __all__ = ["run", "TASKS", "MAX_RECORD_ENTRIES", "MAX_CURVE_BOARDS", "game_view", "position_json",
            "cards_json"]
@@ -53,7 +53,7 @@ def position_json(pos) -> dict:
 
 def cards_json(pos) -> dict:
     """A Camel Up Cards position as the page's editor holds it."""
-    from ..cards.position import cards_str
+    from advisor.cards.position import cards_str
 
     figure = lambda f: None if f is None else {"space": f[0], "holder": f[1]}  # noqa: E731
     return {
@@ -89,9 +89,9 @@ def cards_json(pos) -> dict:
 def leg(board: str) -> dict:
     """Stage 1: the exact leg odds, P(the race ends in this leg) and the
     expected landings on every tile."""
-    from ..exact import leg_odds
-    from ..jsonout import odds_json
-    from ..notation import parse_position
+    from advisor.odds.exact import leg_odds
+    from advisor.present.jsonout import odds_json
+    from advisor.notation import parse_position
 
     pos = parse_position(board)
     odds = leg_odds(pos)
@@ -101,10 +101,10 @@ def leg(board: str) -> dict:
 
 def race(board: str, precision: float, seed: int) -> dict:
     """Stage 3: leg and race odds, the JSON of ``camelup odds --json``."""
-    from ..exact import leg_odds
-    from ..jsonout import odds_json
-    from ..montecarlo import race_odds
-    from ..notation import parse_position
+    from advisor.odds.exact import leg_odds
+    from advisor.present.jsonout import odds_json
+    from advisor.odds.montecarlo import race_odds
+    from advisor.notation import parse_position
 
     pos = parse_position(board)
     return {"odds": odds_json(pos, leg_odds(pos), race_odds(pos, precision=precision, seed=seed), seed)}
@@ -114,9 +114,9 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
            assumptions: list[str]) -> dict:
     """Stages 2 (``race=False``: valued without race odds) and 4 (all):
     the JSON of ``camelup best --json``."""
-    from ..valuation import best_moves
-    from ..jsonout import best_json
-    from ..state import GameState
+    from advisor.valuation.engine import best_moves
+    from advisor.present.jsonout import best_json
+    from advisor.rules.state import GameState
 
     st = GameState.from_json(state)
     frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race)
@@ -126,17 +126,17 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
 def cards_leg(board: str, seed: int, others: str | None) -> dict:
     """``camelup odds --json --leg-only`` for a Camel Up Cards position
     (``others`` None: the odds' default)."""
-    from ..cards import cards_odds
-    from ..cards.odds import ODDS_OTHERS
-    from ..jsonout import cards_odds_json
+    from advisor.cards import cards_odds
+    from advisor.cards.odds import ODDS_OTHERS
+    from advisor.present.jsonout import cards_odds_json
 
     return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS, race=False))}
 
 
 def cards_race(board: str, seed: int, others: str | None) -> dict:
-    from ..cards import cards_odds
-    from ..cards.odds import ODDS_OTHERS
-    from ..jsonout import cards_odds_json
+    from advisor.cards import cards_odds
+    from advisor.cards.odds import ODDS_OTHERS
+    from advisor.present.jsonout import cards_odds_json
 
     return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS))}
 
@@ -145,9 +145,9 @@ def cards_advice(board: str, seed: int, others: str | None, step: str = "turn") 
     """``camelup best --json`` for a Camel Up Cards position (``others``
     None: the advice's default); ``step`` is the part of a turn still to
     play (:func:`cards_step_moves`)."""
-    from ..cards import cards_best, parse_cards
-    from ..cards.odds import ADVICE_OTHERS
-    from ..jsonout import cards_best_json
+    from advisor.cards import cards_best, parse_cards
+    from advisor.cards.odds import ADVICE_OTHERS
+    from advisor.present.jsonout import cards_best_json
 
     pos = parse_cards(board)
     best = cards_best_json(pos, cards_best(pos, seed=seed, others=others or ADVICE_OTHERS))
@@ -198,7 +198,7 @@ def _odds_rows(boards: list[str], parse: Callable, odds_of: Callable, precision:
 def cards_curve(boards: list[str], precision: float, seed: int) -> dict:
     """Per Camel Up Cards position, the odds of :func:`curve`, computed as
     :func:`advisor.plotting.cards_game_odds` does for each turn of a game."""
-    from ..cards import cards_odds, parse_cards
+    from advisor.cards import cards_odds, parse_cards
 
     def odds_of(pos):
         odds = cards_odds(pos, precision=precision, seed=seed)
@@ -211,9 +211,9 @@ def curve(boards: list[str], precision: float, seed: int) -> dict:
     """Per board: P(1st this leg), P(wins the race), P(finishes last) of
     every racing camel, computed as :func:`advisor.plotting.game_odds`
     does for each turn of a game."""
-    from ..exact import leg_odds
-    from ..montecarlo import race_odds
-    from ..notation import parse_position
+    from advisor.odds.exact import leg_odds
+    from advisor.odds.montecarlo import race_odds
+    from advisor.notation import parse_position
 
     def odds_of(pos):
         lo = leg_odds(pos)
@@ -260,7 +260,7 @@ def game_view(game, infer: bool = True) -> dict:
     """Everything the page shows of a game: its record (which the browser
     keeps), the table, whose turn it is and what they may do.  ``advised``
     is the state the player to move sees, other players' face-down cards
-    inferred from the game's history (``inferred``; :mod:`advisor.inference`)
+    inferred from the game's history (``inferred``; :mod:`advisor.bots.inference`)
     unless ``infer`` is false (the pile model: the race odds)."""
     st = game.state
     legs = [1]
@@ -292,7 +292,7 @@ def game_view(game, infer: bool = True) -> dict:
     if not game.finished:
         # what the player to move knows: others' overall cards face down
         if infer:
-            from ..inference import face_down_json, infer_view
+            from advisor.bots.inference import face_down_json, infer_view
 
             advised = infer_view(game.record, game.turns, st.to_move)
             out.update(face_down_json(advised))
@@ -305,14 +305,14 @@ def game_view(game, infer: bool = True) -> dict:
 def hidden_cards(state) -> list[dict]:
     """The pile cards placed face down whose colour nobody at the table saw
     (``winner:?`` / ``loser:?``): which pile, where in it, whose."""
-    from ..turns import unrevealed
+    from advisor.rules.turn import unrevealed
 
     return [{"pile": pile, "index": index, "player": card.player, "colours": state.hand_candidates(card.player)}
             for pile, index, card in unrevealed(state)]
 
 
 def _replay(record: list) -> Any:
-    from ..game import replay
+    from advisor.game import replay
 
     if not isinstance(record, list) or not record:
         raise RecordError("a game record is a non-empty list of entries (its JSON lines)")
@@ -331,24 +331,24 @@ def _replay(record: list) -> Any:
 
 def game_new(edition: str, players: int | None, seed: int | None, start: int | None, board: str | None,
              seats: list[str] | None = None, track: str | None = None) -> dict:
-    from ..game import Game
+    from advisor.game import Game
 
     if edition == "cards":
-        from .cardsgame import cards_new
+        from advisor.web.cardsgame import cards_new
 
         return cards_new(players, seed, seats, track)
     return game_view(Game(edition, 4 if players is None else players, seed, start=start, position=board))
 
 
 def _is_cards(record: list) -> bool:
-    from ..cards.record import is_cards_record
+    from advisor.cards.record import is_cards_record
 
     return is_cards_record(record)
 
 
 def game_replay(record: list, infer: bool = True) -> dict:
     if _is_cards(record):
-        from .cardsgame import cards_replay
+        from advisor.web.cardsgame import cards_replay
 
         return cards_replay(record)
     return game_view(_replay(record), infer)
@@ -367,12 +367,12 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
     the colours, and the cards to turn over)."""
     import numpy as np
 
-    from ..errors import IllegalActionError
-    from ..game import Roll
-    from ..turns import UnrevealedCards
+    from advisor.errors import IllegalActionError
+    from advisor.game import Roll
+    from advisor.rules.turn import UnrevealedCards
 
     if _is_cards(record):
-        from .cardsgame import cards_act
+        from advisor.web.cardsgame import cards_act
 
         if roll is not None or random_roll or reveals is not None:
             raise IllegalActionError("roll, random and reveals are for the board games: Camel Up Cards has no dice")
@@ -405,8 +405,8 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
 def game_load(text: str, index: int, infer: bool = True) -> dict:
     """The games of a JSON-lines file (as ``camelup simulate`` writes it)
     sent by the browser: a summary of each and the view of game ``index``."""
-    from ..cards.record import is_cards_file, read_cards_records
-    from ..game import read_records
+    from advisor.cards.record import is_cards_file, read_cards_records
+    from advisor.game import read_records
 
     fd, path = tempfile.mkstemp(suffix=".jsonl", prefix="camelup-upload-")
     try:
@@ -426,7 +426,7 @@ def game_load(text: str, index: int, infer: bool = True) -> dict:
     if not 0 <= index < len(games):
         raise RecordError(f"game {index}: the file holds {len(games)} game(s)")
     if cards:
-        from .cardsgame import cards_replay, cards_summaries
+        from advisor.web.cardsgame import cards_replay, cards_summaries
 
         view = cards_replay(games[index])
         view["games"] = cards_summaries(games)

@@ -10,7 +10,7 @@ minute once the kernels are compiled.
 
 The outputs are regenerated only on purpose, by
 ``python tests/golden/make_outputs.py``; ``tests/test_golden_outputs.py``
-runs every case through :func:`advisor.cli.main` and compares byte for
+runs every case through :func:`advisor.cli.command.main` and compares byte for
 byte.  The one difference allowed is the ``schema`` key (the version of a
 JSON output's layout), which the comparison removes from both sides.
 """
@@ -110,7 +110,7 @@ def without_schema(text: str) -> str:
 
 def run_case(argv: list[str], out: Path) -> tuple[int, str]:
     """Run one command in this process: ``(exit status, stdout)``."""
-    from advisor.cli import main
+    from advisor.cli.command import main
 
     args = [a.replace("{inputs}", str(INPUTS)).replace("{out}", str(out)) for a in argv]
     stdout, stderr = io.StringIO(), io.StringIO()

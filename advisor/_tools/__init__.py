@@ -1,0 +1,1 @@
+"""Plain tools with no game knowledge: JSON reading, output files, tokens, sampling sizes, the Dask cluster."""

@@ -1,0 +1,1 @@
+"""Many positions at once: the analysis, its input and output files, and the Dask form."""

@@ -1,0 +1,1 @@
+"""Leg and race odds: exact enumeration, Monte Carlo sampling and the enumeration tree (levels)."""

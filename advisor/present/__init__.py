@@ -1,0 +1,1 @@
+"""Text reports and the ``--json`` output."""

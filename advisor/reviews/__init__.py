@@ -1,0 +1,1 @@
+"""Review of recorded games and their score sheets."""

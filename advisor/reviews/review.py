@@ -1,0 +1,762 @@
+"""Game review: every decision of a recorded game against the best one, and
+each player's money taken apart into skill, the others' play and luck.
+
+:func:`review` takes one game record (the JSON-lines format of
+:mod:`advisor.game`, both editions, or of :mod:`advisor.cards.record`) and returns a :class:`Review` of three
+pandas DataFrames:
+
+* ``decisions``: one row per turn: the action taken and its EV, the best
+  action and its EV, the **EV lost** (0 when the best was chosen), the rank
+  of the action taken among the legal ones, the figures behind both (as
+  ``camelup best`` prints them), and the action's ``skill`` (below);
+* ``players``: one row per player: decisions, mean and total EV lost,
+  mistakes above 0.5 and 1.5 coins (named), the share of decisions within
+  0.1 coin of the best, and the decomposition ``start + skill + others +
+  luck == final``;
+* ``steps``: one row per turn and player: that turn's ``skill``, ``others``
+  and ``luck`` of the player, and their value after it.
+
+**The valuation of a decision** is the advisor's, from what the player could
+see (:meth:`advisor.game.Game.view`: the others' pile cards face down, their
+hands hidden): :func:`advisor.valuation.engine.fast_values`, the one-pass form of
+:func:`advisor.best_moves` (the same formulas; leg figures exact, tile
+placements at a leg start from sampled legs with common random numbers;
+race odds behind the overall cards to ``precision``, by default the
+``camelup best`` default 0.002).  ``full=True`` values every decision with
+:func:`advisor.best_moves` itself (slower: a race simulation per tile
+placement when the player has cards on the piles).
+
+**The decomposition** (see README, "Game review"): the mark-to-market value
+of player p in game state s is
+
+    W_p(s) = E[max(0, m_p + L_p + R_p)] + E[O_p]
+
+with ``m_p`` p's money, ``L_p`` the coins p's tile will still earn this leg
+(landings), ``R_p`` p's leg scoring (leg bet tiles, pyramid tiles, the
+partner's copied reward, :func:`advisor.game.leg_rewards`), the first
+expectation exact over the rest of the leg (integer counts of die
+sequences, so it is a fraction), and ``O_p`` what p's cards on the overall
+piles pay (:func:`advisor.game.overall_rewards`, every card's colour known
+to the review), with the winning and the last camel drawn from the race
+odds (sampled, to ``precision``).  At the end of the game W is the final
+money.  Each turn changes every W_p; for the player q who acts:
+
+* the **expected** change E[ΔW_p] is exact for every action but the pyramid
+  (the action changes the state, nothing random happens); for the pyramid
+  it is W_p(s+) - W_p(s), s+ being s with q holding one more pyramid tile:
+  the leg's outcomes after the roll average to those before it, so this is
+  the expectation over the roll exactly (tested), and the race odds after
+  the roll average to those before it (in the model);
+* it is p's **skill** when p == q and **others** when p != q;
+* **luck** is the realised change less the expected one (only a roll has
+  luck: what the dice did, the race's end and the money floor of the
+  overall cards included, and the sampling error of the race odds).
+
+So ``W(start) + skill + others + luck == W(end)`` exactly for every player
+(the parts are kept as fractions: :attr:`Review.exact`), ``W(start)`` being
+the start money and ``W(end)`` the final money of a finished game.
+
+**Camel Up Cards records** (setup line ``game: cards``) go through the same
+loop (:func:`review`); what differs is the edition's side of it
+(:class:`_CardsSide`): a decision is one action of a turn (deck building is
+not valued), valued from the mover's view by
+:func:`advisor.cards.steps.step_values` (an action at a turn's start with
+the best way to finish the turn; sampled figures, seeded by ``seed``).
+There is no exact decomposition: players value one state from different
+information and the figures are sampled, so ``skill`` is the sum of the
+own EV of the player's actions (floats) and ``others`` and ``luck`` are
+NaN (README, Game review).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from advisor.errors import AdvisorError
+from advisor.game import Game, RecordError, Roll, check_entry, leg_rewards, overall_rewards, race_order, replay
+
+__all__ = ["review", "Review", "Valuer", "review_records", "read_games",
+           "MISTAKE", "BLUNDER", "CLOSE", "DECISION_COLUMNS", "PLAYER_COLUMNS"]
+
+#: EV lost (coins) above which a decision is a mistake, and a blunder.
+MISTAKE = 0.5
+BLUNDER = 1.5
+#: A decision within this many coins of the best counts as accurate.
+CLOSE = 0.1
+
+def _cards_setup(entry) -> bool:
+    """Whether ``entry`` is the setup line of a Camel Up Cards game: the
+    Cards record format (``game: cards``, :mod:`advisor.cards.record`) or a
+    board-game setup line naming the edition ``cards``."""
+    from advisor.cards.record import is_cards_record
+
+    return is_cards_record([entry]) or (isinstance(entry, dict) and entry.get("type") == "setup"
+                                        and entry.get("edition") == "cards")
+
+DECISION_COLUMNS = ["game", "turn", "leg", "player", "seat", "action", "kind", "ev", "best_action", "best_ev",
+                    "ev_lost", "rank", "options", "skill", "details", "best_details"]
+PLAYER_COLUMNS = ["game", "player", "seat", "decisions", "ev_lost_total", "ev_lost_mean", "mistakes",
+                  "blunders", "accurate", "mistake_list", "start", "skill", "others", "luck", "final", "won"]
+STEP_COLUMNS = ["game", "turn", "leg", "actor", "player", "skill", "others", "luck", "value"]
+
+
+@dataclass
+class Review:
+    """A reviewed game: ``decisions``, ``players``, ``steps`` (DataFrames,
+    see the module docstring) and ``exact``: per player the parts of the
+    decomposition as fractions (``start``, ``skill``, ``others``, ``luck``,
+    ``final``).  Unpacks as ``decisions, players = review(record)``."""
+
+    decisions: object
+    players: object
+    steps: object
+    exact: list[dict] = field(default_factory=list)
+    info: dict = field(default_factory=dict)
+
+    def __iter__(self):
+        yield self.decisions
+        yield self.players
+
+
+# --------------------------------------------------------------------------
+# The mark-to-market value
+# --------------------------------------------------------------------------
+
+
+class Valuer:
+    """W_p(s) for every player of a game state (module docstring).
+
+    ``precision``: of the race odds behind the overall cards (those
+    :func:`advisor.valuation.engine.fast_values` uses on the same board: one race
+    simulation per board serves the decision and the valuation)."""
+
+    def __init__(self, precision: float = 0.002):
+        self.precision = precision
+        self._legs: dict = {}
+
+    def leg(self, position, track: int):
+        """The leg's outcomes from ``position``, landings counted on the
+        tile at ``track`` (0: none), with their integer counts."""
+        from advisor.valuation.engine import LegOutcomes
+
+        key = (str(position), track)
+        if key not in self._legs:
+            if len(self._legs) > 64:
+                self._legs.clear()
+            self._legs[key] = LegOutcomes.of(position, track)
+        return self._legs[key]
+
+    def leg_values(self, state, players=None) -> list[Fraction]:
+        """E[max(0, m + L + R)] per player, exactly (``players``: the
+        holdings to value, default the state's)."""
+        players = tuple(state.players if players is None else players)
+        pos = state.position
+        owners = {t.owner: t.space for t in pos.tiles if t.owner is not None}
+        held = [bool(p.leg_tiles or p.pyramid_tiles) for p in players]
+        out = []
+        racing = pos.rules.racing
+        scored: dict = {}
+        for p, pl in enumerate(players):
+            partner_holds = pl.partner is not None and held[pl.partner]
+            if not (held[p] or partner_holds or p in owners):
+                out.append(Fraction(pl.money))  # nothing pending this leg
+                continue
+            track = owners.get(p, 0)
+            leg = self.leg(pos, track)
+            if track not in scored:
+                # leg scoring sees only which camel is 1st and which 2nd (a
+                # tile pays its value, 1 or -1): one call of the rule per pair
+                pairs = np.argmin(leg.ranks, axis=1) * 8 + np.argmax(leg.ranks == 1, axis=1)
+                keys, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+                rewards = np.array([leg_rewards(players, [racing[c] for c in np.argsort(leg.ranks[k])])
+                                    for k in first], np.int64).reshape(len(keys), len(players))
+                scored[track] = rewards[np.asarray(inverse).ravel()]
+            own = leg.landings if track else 0
+            values = np.maximum(0, pl.money + own + scored[track][:, p])
+            out.append(leg.exact_mean(values))
+        return out
+
+    def race(self, position):
+        from advisor.valuation.engine import shared_race_odds
+
+        return shared_race_odds(position, self.precision)
+
+    def overall_values(self, state) -> list[Fraction]:
+        """E[O_p] per player: each player's cards on both piles, every colour
+        known, against the race odds' winning and last camel."""
+        n = state.n_players
+        if not (state.winner_pile or state.loser_pile):
+            return [Fraction(0)] * n
+        race = self.race(state.position)
+        racing = state.position.rules.racing
+        out = [Fraction(0)] * n
+        for pile, probs in (("winner", race.win), ("loser", race.lose)):
+            cards = getattr(state, f"{pile}_pile")
+            if not cards:
+                continue
+            alone = replace(state, winner_pile=cards if pile == "winner" else (),
+                            loser_pile=cards if pile == "loser" else ())
+            for c, camel in enumerate(racing):
+                p = Fraction(float(probs[c]))
+                if p:
+                    pays = overall_rewards(alone, camel, camel)
+                    out = [o + p * x for o, x in zip(out, pays)]
+        return out
+
+    def values(self, game: Game) -> list[Fraction]:
+        """W_p of the game as it stands: the final money once it is over."""
+        if game.finished:
+            return [Fraction(m) for m in game.money()]
+        st = game.state
+        return [a + b for a, b in zip(self.leg_values(st), self.overall_values(st))]
+
+    def expected_roll(self, game: Game) -> list[Fraction]:
+        """E[W_p after a roll] of the player to move, per player: W_p with
+        the roller holding one more pyramid tile (same board; exact for the
+        leg, and the race odds' average over the roll is the odds now)."""
+        st = game.state
+        q = game.to_move
+        plus = list(st.players)
+        plus[q] = replace(plus[q], pyramid_tiles=plus[q].pyramid_tiles + 1)
+        return [a + b for a, b in zip(self.leg_values(st, plus), self.overall_values(st))]
+
+
+# --------------------------------------------------------------------------
+# One game
+# --------------------------------------------------------------------------
+
+
+def _seats(setup: dict, n: int) -> list[str]:
+    from advisor.reviews.scoresheet import record_seats
+
+    seats = record_seats(setup)
+    return seats if seats is not None and len(seats) == n else [f"player {p}" for p in range(n)]
+
+
+def _check_record(record) -> None:
+    """Refuse what cannot be reviewed, naming the turn at fault."""
+    try:
+        replay(record)
+    except AdvisorError as exc:
+        message = str(exc)
+        if message.startswith(("turn ", "line ", "a game record")):
+            raise RecordError(message) from None
+        # an illegal action: replay turn by turn to name it
+        raise RecordError(f"turn {_failing_turn(record)}: {message}") from None
+
+
+def _failing_turn(record) -> int:
+    game = replay(record, upto=0)
+    for entry in record[1:]:
+        if entry.get("type") != "action":
+            continue
+        try:
+            game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
+        except (AdvisorError, TypeError):
+            return game.turns
+    return game.turns
+
+
+def _details(row) -> str:
+    from advisor.valuation.explain import action_details
+
+    try:
+        return action_details(row)
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
+class _Decisions:
+    """Values the decisions of one game (fast or full)."""
+
+    def __init__(self, precision: float, seed: int, full: bool, details: bool):
+        self.precision, self.seed, self.full, self.details = precision, seed, full, details
+
+    def __call__(self, view, player: int, action: str) -> dict:
+        if self.full:
+            return self._full(view, player, action)
+        from advisor.valuation.engine import fast_values
+
+        values = fast_values(view, player, precision=self.precision)
+        ev = np.asarray(values.ev, float)
+        actions = list(values.actions)
+        chosen = actions.index(action)
+        best = int(np.argmax(ev))
+        if ev[best] - ev[chosen] <= 1e-12:
+            best = chosen  # the action taken is (one of) the best
+        row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
+               "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions)}
+        if self.details:
+            rows = self._detail_rows(view, player, {action, actions[best]}, dict(zip(actions, ev)))
+            row["details"], row["best_details"] = _details(rows[action]), _details(rows[actions[best]])
+        return row
+
+    def _detail_rows(self, view, player: int, wanted: set, ev: dict) -> dict:
+        """The ``best_moves`` rows of the actions ``wanted``, without a race
+        simulation of their own: an overall card's probability is that of
+        the race odds behind its EV, a tile's change of the player's cards
+        on the piles is its EV less its leg figures."""
+        from advisor.valuation.engine import best_moves, evaluate
+        from advisor.valuation.engine import shared_race_odds
+
+        own_cards = any(c.player == player and c.colour for c in view.winner_pile + view.loser_pile)
+        rows, quick = {}, None
+        for action in wanted:
+            kind, _, arg = action.partition(":")
+            if kind in ("winner", "loser"):
+                race = shared_race_odds(view.position, self.precision)
+                p = float((race.win if kind == "winner" else race.lose)[view.position.rules.racing.index(arg)])
+                pile = view.winner_pile if kind == "winner" else view.loser_pile
+                rows[action] = {"action": action, "kind": kind, "ev": ev[action], "p_first": p, "p_rest": p,
+                                "pile_place": len(pile) + 1, "floor": 0.0}
+            elif kind == "tile" and own_cards:
+                if quick is None:
+                    quick = best_moves(view, player, denial=False, race=False).set_index("action", drop=False)
+                row = quick.loc[action].to_dict()
+                rows[action] = {**row, "overall_change": ev[action] - row["ev"], "ev": ev[action]}
+            else:  # leg figures: exact, no race odds
+                rows[action] = evaluate(view, action, player, precision=self.precision, seed=self.seed,
+                                        denial=False)
+        return rows
+
+    def _full(self, view, player: int, action: str) -> dict:
+        from advisor.valuation.engine import best_moves
+
+        frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False)
+        ev = frame["ev"].to_numpy(float)
+        chosen = int(np.flatnonzero(frame["action"].to_numpy() == action)[0])
+        best = 0 if ev[0] - ev[chosen] > 1e-12 else chosen
+        rows = frame.to_dict(orient="records")
+        return {"ev": float(ev[chosen]), "best_action": rows[best]["action"], "best_ev": float(ev[best]),
+                "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(rows),
+                "details": _details(rows[chosen]) if self.details else None,
+                "best_details": _details(rows[best]) if self.details else None}
+
+
+class _Step:
+    """One decision of a record: who acted, what, and when."""
+
+    __slots__ = ("turn", "leg", "player", "action", "state")
+
+    def __init__(self, turn: int, leg: int, player: int, action: str, state):
+        self.turn, self.leg, self.player, self.action, self.state = turn, leg, player, action, state
+
+
+class _BoardSide:
+    """The board games' part of a review: the replay, the valuation of a
+    decision (:class:`_Decisions`) and the exact decomposition
+    (:class:`Valuer`)."""
+
+    decomposed = True
+
+    def __init__(self, record: list[dict], precision: float, seed: int, full: bool, details: bool):
+        _check_record(record)
+        self.record = record
+        self.game = replay(record, upto=0)
+        self.n = self.game.state.n_players
+        self.valuer = Valuer(precision)
+        self.decide = _Decisions(precision, seed, full, details)
+        self.start = self.valuer.values(self.game)
+
+    def steps(self) -> Iterator[_Step]:
+        game = self.game
+        for entry in self.record[1:]:
+            if entry.get("type") == "action":
+                yield _Step(game.turns, game.legs, game.to_move, entry["action"], entry)
+
+    def value_decision(self, step: _Step) -> dict:
+        return self.decide(self.game.view(step.player), step.player, step.action)
+
+    def advance(self, step: _Step) -> tuple[list, list]:
+        """Play the step: each player's expected value after it and the
+        value after it (fractions; they differ only when a die is rolled)."""
+        game, entry = self.game, step.state
+        roll = Roll(**entry["roll"]) if "roll" in entry else None
+        expected = self.valuer.expected_roll(game) if step.action == "pyramid" else None
+        game.apply(step.action, roll)
+        after = self.valuer.values(game)
+        return (after if expected is None else expected), after
+
+    def summary(self) -> dict:
+        game = self.game
+        return {"edition": game.state.position.rules.name, "turns": game.turns, "legs": game.legs,
+                "finished": game.finished, "money": game.money(), "winner_camel": game.winner_camel,
+                "loser_camel": game.loser_camel}
+
+
+class _CardsSide:
+    """Camel Up Cards' part of a review: the replay
+    (:func:`advisor.cards.record.replay_cards`, every line checked) and the
+    valuation of a decision from the mover's view
+    (:func:`advisor.cards.steps.step_values`: sampled figures).  There is no
+    exact decomposition (README, Game review): the parts ``others`` and
+    ``luck`` are not computed; ``skill`` is the sum of what the player's own
+    actions added, each valued from their view when they took it."""
+
+    decomposed = False
+
+    def __init__(self, record: list[dict], precision: float, seed: int, full: bool, details: bool):
+        from advisor.cards.record import replay_cards
+
+        states: list = []
+        try:
+            self.game = replay_cards(record, visit=lambda g: states.append(g.state))
+        except RecordError:
+            raise
+        except AdvisorError as exc:  # an illegal action: name it
+            raise RecordError(f"turn {_cards_failing_turn(record)}: {exc}") from None
+        self.record, self.states = record, states
+        self.precision, self.seed, self.details = precision, seed, details
+        self.n = self.game.setup.players
+        self.start = [self.game.setup.start_money] * self.n
+
+    def steps(self) -> Iterator[_Step]:
+        # visit() saw the game after each deal, shuffle and action line: the
+        # state before a line is the one after the line before it
+        before, turn = None, 0
+        for entry, after in zip(self.record[1:], self.states):
+            if entry.get("type") == "action":
+                if not entry["action"].startswith("build"):
+                    yield _Step(turn, before.leg, before.current, entry["action"], before)
+                turn += 1
+            before = after
+
+    def value_decision(self, step: _Step) -> dict:
+        """The action taken and every legal action of its step, from the
+        mover's view (deck building is not valued: it is not a decision
+        the advisor models)."""
+        from advisor.cards.steps import step_values
+
+        frame = step_values(step.state, seed=self.seed, precision=self.precision)
+        actions = list(frame["action"])
+        ev = frame["ev"].to_numpy(float)
+        chosen = actions.index(step.action)
+        best = 0 if ev[0] - ev[chosen] > 1e-12 else chosen
+        turns = list(frame["turn"])
+        row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
+               "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions),
+               "skill": float(frame["own"].iloc[chosen])}
+        if self.details:
+            row["details"] = _cards_details(actions[chosen], turns[chosen])
+            row["best_details"] = _cards_details(actions[best], turns[best])
+        return row
+
+    def advance(self, step: _Step):
+        return None
+
+    def summary(self) -> dict:
+        from advisor.cards.game import ranking
+
+        game = self.game
+        state = game.state
+        order = ranking(state.sp, state.ht) if game.finished else (None, None)
+        return {"edition": "cards", "turns": game.turns, "legs": state.leg, "finished": game.finished,
+                "money": [p.money for p in state.players], "winner_camel": order[0], "loser_camel": order[-1]}
+
+
+def _cards_details(action: str, turn: str) -> str:
+    """The whole turn behind a Camel Up Cards step's value."""
+    if turn == action:
+        return "the turn as it stands"
+    if turn.endswith("+reveal") and turn != "reveal":
+        return f"as the turn {turn} (the bet before the reveal)"
+    if turn == "reveal+best":
+        return "as the turn reveal+best (then the bet best on the card seen, if any)"
+    return f"as the turn {turn}"
+
+
+def _cards_failing_turn(record) -> int:
+    """The action at which a Camel Up Cards record stops replaying."""
+    from advisor.cards.record import replay_cards
+
+    turns = [e.get("turn") for e in record[1:] if isinstance(e, dict) and e.get("type") == "action"]
+    last = 0
+    for k, turn in enumerate(turns):
+        try:
+            replay_cards(record, upto=k + 1)
+        except AdvisorError:
+            return turn if isinstance(turn, int) else k
+        last = k
+    return last
+
+
+def _side(record: list[dict], precision: float, seed: int, full: bool, details: bool):
+    from advisor.cards.record import is_cards_record
+
+    if is_cards_record(record):
+        if full:
+            raise AdvisorError("full applies to the board games' review (a Camel Up Cards step has one valuation)")
+        return _CardsSide(record, precision, seed, full, details)
+    if record and _cards_setup(record[0]):
+        raise RecordError("line 1 of the game: a Camel Up Cards record's setup line says game: cards "
+                          "(as camelup simulate --edition cards writes it)")
+    return _BoardSide(record, precision, seed, full, details)
+
+
+def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, full: bool = False,
+           details: bool = True, game_index: int = 0) -> Review:
+    """Review one game record (module docstring): a board game's or a Camel
+    Up Cards game's (the edition-specific part is the valuation of a
+    decision and the decomposition, :class:`_BoardSide` and
+    :class:`_CardsSide`; the loop and the tables are the same).
+    ``precision``: of the race odds behind the overall cards (default
+    0.002, as ``camelup best``); ``seed``: of the race odds behind the
+    ``details`` (and of every figure with ``full``; of every figure of a
+    Camel Up Cards review); ``full``: value each decision with
+    :func:`advisor.best_moves` instead of its one-pass form (board games);
+    ``details``: the figures behind the action taken and the best one
+    (text, as ``camelup best`` prints them); ``game_index``: the ``game``
+    column.
+
+    A record that does not replay raises :class:`~advisor.game.RecordError`
+    naming the turn at fault."""
+    import pandas as pd
+
+    from advisor.odds.montecarlo import check_precision
+
+    precision = check_precision(precision)
+    record = list(record)
+    side = _side(record, precision, seed, full, details)
+    n = side.n
+    seats = _seats(record[0], n)
+    start = list(side.start)
+    value = list(start)
+    zero = Fraction(0) if side.decomposed else 0.0
+    parts = {k: [zero] * n for k in ("skill", "others", "luck")}
+    decisions, steps = [], []
+    for step in side.steps():
+        q = step.player
+        row = side.value_decision(step)
+        change = side.advance(step)
+        if change is None:  # no decomposition: the mover's own value, the others' parts unknown
+            skill = row.pop("skill")
+            parts["skill"][q] += skill
+            for p in range(n):
+                steps.append({"game": game_index, "turn": step.turn, "leg": step.leg, "actor": q, "player": p,
+                              "skill": skill if p == q else 0.0, "others": np.nan, "luck": np.nan,
+                              "value": np.nan})
+        else:
+            expected, after = change
+            skill = float(expected[q] - value[q])
+            for p in range(n):
+                exp = expected[p] - value[p]
+                luck = after[p] - expected[p]
+                parts["skill" if p == q else "others"][p] += exp
+                parts["luck"][p] += luck
+                steps.append({"game": game_index, "turn": step.turn, "leg": step.leg, "actor": q, "player": p,
+                              "skill": float(exp) if p == q else 0.0, "others": 0.0 if p == q else float(exp),
+                              "luck": float(luck), "value": float(after[p])})
+            value = after
+        decisions.append({"game": game_index, "turn": step.turn, "leg": step.leg, "player": q, "seat": seats[q],
+                          "action": step.action, "kind": step.action.partition(":")[0], **row,
+                          "ev_lost": max(0.0, row["best_ev"] - row["ev"]), "skill": skill})
+    summary = side.summary()
+    money = summary["money"]
+    if side.decomposed:
+        exact = [{"start": start[p], "skill": parts["skill"][p], "others": parts["others"][p],
+                  "luck": parts["luck"][p], "final": value[p]} for p in range(n)]
+        table = exact
+    else:
+        exact = []
+        table = [{"start": start[p], "skill": parts["skill"][p], "others": np.nan, "luck": np.nan,
+                  "final": money[p] if summary["finished"] else np.nan} for p in range(n)]
+    dec = pd.DataFrame(decisions, columns=DECISION_COLUMNS)
+    step_frame = pd.DataFrame(steps, columns=STEP_COLUMNS)
+    won = [summary["finished"] and m == max(money) for m in money]
+    players = _player_table(dec, table, seats, won, game_index)
+    info = {"game": game_index, "edition": summary["edition"], "players": n, "turns": summary["turns"],
+            "legs": summary["legs"], "finished": summary["finished"], "seats": seats, "money": money,
+            "winner_camel": summary["winner_camel"], "loser_camel": summary["loser_camel"],
+            "precision": precision, "seed": seed, "full": full, "decomposed": side.decomposed}
+    for frame in (dec, players, step_frame):
+        frame.attrs.update(info)
+    return Review(dec, players, step_frame, exact, info)
+
+
+def _mistake_list(rows) -> str:
+    return "; ".join(f"turn {r.turn} {r.action} (best {r.best_action}, -{r.ev_lost:.2f})"
+                     for r in rows.itertuples() if r.ev_lost > MISTAKE)
+
+
+def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], game_index: int):
+    import pandas as pd
+
+    rows = []
+    for p, parts in enumerate(exact):
+        mine = dec[dec["player"] == p]
+        lost = mine["ev_lost"]
+        rows.append({"game": game_index, "player": p, "seat": seats[p], "decisions": len(mine),
+                     "ev_lost_total": float(lost.sum()), "ev_lost_mean": float(lost.mean()) if len(mine) else np.nan,
+                     "mistakes": int((lost > MISTAKE).sum()), "blunders": int((lost > BLUNDER).sum()),
+                     "accurate": float((lost <= CLOSE).mean()) if len(mine) else np.nan,
+                     "mistake_list": _mistake_list(mine),
+                     **{k: float(parts[k]) for k in ("start", "skill", "others", "luck", "final")},
+                     "won": won[p]})
+    return pd.DataFrame(rows, columns=PLAYER_COLUMNS)
+
+
+# --------------------------------------------------------------------------
+# A file of games, on every core or on a Dask cluster
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One game of a file: its index and setup line, and its
+    :class:`Review` or, for a record that does not replay, the ``error``
+    (naming the turn at fault)."""
+
+    index: int
+    line: int
+    review: Review | None = None
+    error: str | None = None
+
+
+def read_games(path) -> Iterator[tuple[int, int, list[dict]]]:
+    """``(index, line, record)`` for each game of a JSON-lines file, one in
+    memory at a time: a file of board-game records
+    (:func:`advisor.game.iter_records`) or of Camel Up Cards records
+    (:func:`advisor.cards.record.iter_cards_records`, told by its first
+    setup line).  A file that is not a file of game records raises
+    :class:`RecordError`."""
+    from advisor.cards.record import is_cards_file, iter_cards_records
+    from advisor.game import iter_records
+
+    if is_cards_file(path):
+        for index, (line, record) in enumerate(iter_cards_records(path)):
+            yield index, line, record
+        return
+    try:
+        for index, (line, record) in enumerate(iter_records(path)):
+            yield index, line, record
+    except RecordError as exc:
+        if _cards_line(path, exc):
+            raise RecordError(f"{exc}: a Camel Up Cards game among board-game records (review one kind of "
+                              "game per file)") from None
+        raise
+
+
+def _cards_line(path, exc: RecordError) -> bool:
+    """Whether ``exc`` (from reading ``path``) is about a Camel Up Cards setup line."""
+    import json
+    import re
+
+    found = re.match(rf"{re.escape(str(path))}:(\d+):", str(exc))
+    if not found:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            for k, line in enumerate(fh, 1):
+                if k == int(found.group(1)):
+                    entry = json.loads(line)
+                    return _cards_setup(entry)
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
+        return False
+    return False
+
+
+def count_games(path, games: set[int] | None = None) -> int:
+    """How many games of the file a review covers (reads it through: its
+    format is checked before any work)."""
+    return sum(1 for index, _, _ in read_games(path) if games is None or index in games)
+
+
+def review_one(index: int, line: int, record: list[dict], options: dict) -> Reviewed:
+    """Review one game of a file; a bad record becomes a :class:`Reviewed`
+    with its error (the other games go on)."""
+    try:
+        return Reviewed(index, line, review(record, game_index=index, **options))
+    except AdvisorError as exc:
+        return Reviewed(index, line, error=f"game {index} (line {line}): {exc}")
+
+
+def _review_many(jobs: list) -> list[Reviewed]:
+    return [review_one(*job) for job in jobs]
+
+
+def _worker_init() -> None:
+    """Worker set-up: Ctrl-C is the parent's to handle; one numba thread
+    per worker (the processes share the cores; results never depend on the
+    thread count)."""
+    import signal
+
+    import numba
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    numba.set_num_threads(1)
+
+
+def review_records(path, *, games: set[int] | None = None, processes: int | None = None,
+                   engine: str = "local", scheduler: str | None = None, progress: bool | None = None,
+                   total: int | None = None, **options) -> Iterator[Reviewed]:
+    """Review the games of a JSON-lines file (``games``: the indices to
+    review, default all), yielding a :class:`Reviewed` per game in file
+    order.  ``engine="local"``: on every core (``processes`` worker
+    processes, default one per core; 1: in this process);
+    ``engine="dask"``: on the Dask cluster at ``scheduler``.  ``options``:
+    those of :func:`review`.  ``progress``: a bar on stderr (default: when
+    stderr is a terminal)."""
+    import os
+    import sys
+
+    from tqdm import tqdm
+
+    if engine not in ("local", "dask"):
+        raise AdvisorError(f"engine must be 'local' or 'dask', not {engine!r}")
+    jobs = ((index, line, record, options) for index, line, record in read_games(path)
+            if games is None or index in games)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr)
+    try:
+        if engine == "dask":
+            source = _on_dask(jobs, scheduler)
+        elif processes == 1 or (total is not None and total <= 1) or (os.cpu_count() or 1) == 1 and not processes:
+            source = (review_one(*job) for job in jobs)
+        else:
+            from advisor.cards.record import is_cards_file
+
+            source = _on_processes(jobs, processes, is_cards_file(path))
+        for result in source:
+            bar.update()
+            yield result
+    finally:
+        bar.close()
+
+
+def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[Reviewed]:
+    import multiprocessing as mp
+    import os
+    from collections import deque
+
+    from advisor.warm import cold_groups, needs, warmup
+
+    cold = cold_groups(needs("review", cards=cards))
+    if cold:  # compile once here, not in every worker
+        warmup(groups=cold)
+    workers = processes or os.cpu_count() or 1
+    with mp.get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
+        pending: deque = deque()
+        for job in jobs:
+            pending.append(pool.apply_async(review_one, job))
+            if len(pending) >= 4 * workers:  # a few games in flight per worker: memory stays flat
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+def _on_dask(jobs, scheduler: str | None, per_task: int = 4) -> Iterator[Reviewed]:
+    """Games in tasks of ``per_task`` on the cluster, results in file order."""
+    from advisor._tools.cluster import connect, ordered_tasks
+
+    if not scheduler:
+        raise AdvisorError("the dask engine needs a scheduler address (--scheduler tcp://HOST:8786)")
+    client = connect(scheduler)
+    try:
+        yield from ordered_tasks(client, _review_many, jobs, per_task)
+    finally:
+        client.close()

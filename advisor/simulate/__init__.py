@@ -1,0 +1,1 @@
+"""Whole simulated games, tournaments and duels."""
