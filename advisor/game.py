@@ -41,15 +41,8 @@ from advisor._tools.jsonio import SCHEMA
 from advisor._tools.sampling import resolve_seed
 from advisor.rules.state import GameState, PileCard, PlayerState
 
-__all__ = ["Roll", "Game", "race_order", "leg_rewards", "overall_rewards", "pile_payout", "RecordError",
+__all__ = ["Roll", "Game", "race_order", "overall_rewards", "pile_payout", "RecordError",
            "replay", "boards", "write_records", "read_records", "iter_records", "check_entry"]
-
-
-def leg_rewards(players: tuple[PlayerState, ...], order: list[str], rules=None) -> list[int]:
-    """Each player's summed leg scoring (before the money floor):
-    :func:`advisor.rules.scoring.leg_rewards` under ``rules`` (default: the
-    editions' own payouts)."""
-    return scoring.leg_rewards(rules or get_edition("second"), players, order)
 
 
 def overall_rewards(state: GameState, winner: str, loser: str) -> list[int]:

@@ -135,10 +135,10 @@ def test_partial_path_and_commit(tmp_path):
 # every command that writes a file checks the path before any work
 # --------------------------------------------------------------------------
 WRITERS = [
-    (["simulate", "--games", "2", "-o"], ".jsonl", "advisor.simulate", "play_game"),
-    (["tournament", "--games", "2", "-o"], ".jsonl", "advisor.simulate", "play_game"),
+    (["simulate", "--games", "2", "-o"], ".jsonl", "advisor.simulate.games", "play_game"),
+    (["tournament", "--games", "2", "-o"], ".jsonl", "advisor.simulate.games", "play_game"),
     (["show", EXAMPLE, "-o"], ".png", "advisor.plotting", "plot_board"),
-    (["best", EXAMPLE, "--seed", "1", "--chart"], ".png", "advisor.valuation", "best_moves"),
+    (["best", EXAMPLE, "--seed", "1", "--chart"], ".png", "advisor.valuation.engine", "best_moves"),
     (["chart", "RECORDS", "-o"], ".png", "advisor.plotting", "game_odds"),
 ]
 

@@ -19,11 +19,12 @@ import pytest
 
 from advisor import AdvisorError, IllegalActionError
 from advisor.bots.policies import HeuristicBot, RandomBot
+from advisor.rules import scoring
+from advisor.rules.editions import get_edition
 from advisor.game import (
     Game,
     Roll,
     boards,
-    leg_rewards,
     overall_rewards,
     race_order,
     read_records,
@@ -702,10 +703,10 @@ def test_leg_rewards_function_by_hand():
         PlayerState(leg_tiles=(("G", 2), ("P", 2))),                              # -2 (no floor here)
         PlayerState(),
     )
-    assert leg_rewards(players, order) == [6, 7, -2, 0]
+    assert scoring.leg_rewards(get_edition("second"), players, order) == [6, 7, -2, 0]
     # a partner whose tiles all lose gives nothing
     players = (PlayerState(leg_tiles=(("B", 5),), partner=1), PlayerState(leg_tiles=(("G", 5),), partner=0))
-    assert leg_rewards(players, order) == [-1, -1]
+    assert scoring.leg_rewards(get_edition("second"), players, order) == [-1, -1]
 
 
 def test_race_order_by_space_then_height():

@@ -446,3 +446,25 @@ def test_a_record_written_by_hand_without_boards_or_turns(tmp_path, capsys):
     assert rev.decisions["player"].tolist() == [1, 2, 0, 1]
     for parts in rev.exact:
         assert parts["start"] + parts["skill"] + parts["others"] + parts["luck"] == parts["final"]
+
+
+def test_the_review_values_the_leg_by_the_rules_of_the_game():
+    # First edition, start money 0: W (on 1) and Y (on 4) end the leg last
+    # whatever the dice do (W can reach Y and ride on it, at most to 7; O,
+    # the slowest of the others, reaches 9 at least), so each of their tiles pays the rules'
+    # "other" figure (-2 here).  Players 0 and 1 take W's and Y's three
+    # tiles each: -6 each.  The review's leg value of the state follows the
+    # variant's payout and floor exactly as the engine's leg end does.
+    from advisor.rules.editions import FIRST
+
+    for rules, before in ((FIRST.with_rules("broke", money_floor=None, start_money=0, leg_other=-2), [-6, -6]),
+                          (FIRST.with_rules("broke0", start_money=0, leg_other=-2), [0, 0])):
+        game = Game("first", 2, seed=5, start=0, rules=rules, position="first 12:B 10:G 8:O 4:Y 1:W")
+        for action in ("leg:W", "leg:Y") * 3:
+            game.apply(action)
+        assert Valuer().leg_values(game.state) == [Fraction(v) for v in before], rules.variant
+        for _ in range(5):  # player 0 rolls three times (+3), player 1 twice (+2)
+            game.apply("pyramid")
+        floor = rules.money_floor
+        want = [-6 + 3, -6 + 2] if floor is None else [max(floor, -3), max(floor, -4)]
+        assert game.legs == 2 and game.money() == want

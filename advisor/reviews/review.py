@@ -29,11 +29,13 @@ placement when the player has cards on the piles).
 **The decomposition** (see README, "Game review"): the mark-to-market value
 of player p in game state s is
 
-    W_p(s) = E[max(0, m_p + L_p + R_p)] + E[O_p]
+    W_p(s) = E[max(f, m_p + L_p + R_p)] + E[O_p]
 
 with ``m_p`` p's money, ``L_p`` the coins p's tile will still earn this leg
 (landings), ``R_p`` p's leg scoring (leg bet tiles, pyramid tiles, the
-partner's copied reward, :func:`advisor.game.leg_rewards`), the first
+partner's copied reward, :func:`advisor.rules.scoring.leg_rewards` under
+the game's rules), ``f`` the money floor of the rules (none in a variant
+without one), the first
 expectation exact over the rest of the leg (integer counts of die
 sequences, so it is a fraction), and ``O_p`` what p's cards on the overall
 piles pay (:func:`advisor.game.overall_rewards`, every card's colour known
@@ -77,7 +79,8 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from advisor.errors import AdvisorError
-from advisor.game import Game, RecordError, Roll, check_entry, leg_rewards, overall_rewards, race_order, replay
+from advisor.game import Game, RecordError, Roll, check_entry, overall_rewards, race_order, replay
+from advisor.rules.scoring import leg_rewards, settle
 
 __all__ = ["review", "Review", "Valuer", "review_records", "read_games",
            "MISTAKE", "BLUNDER", "CLOSE", "DECISION_COLUMNS", "PLAYER_COLUMNS"]
@@ -151,7 +154,8 @@ class Valuer:
         return self._legs[key]
 
     def leg_values(self, state, players=None) -> list[Fraction]:
-        """E[max(0, m + L + R)] per player, exactly (``players``: the
+        """E[max(floor, m + L + R)] per player (the floor of the game's
+        rules; none in a variant without one), exactly (``players``: the
         holdings to value, default the state's)."""
         players = tuple(state.players if players is None else players)
         pos = state.position
@@ -172,11 +176,12 @@ class Valuer:
                 # tile pays its value, 1 or -1): one call of the rule per pair
                 pairs = np.argmin(leg.ranks, axis=1) * 8 + np.argmax(leg.ranks == 1, axis=1)
                 keys, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
-                rewards = np.array([leg_rewards(players, [racing[c] for c in np.argsort(leg.ranks[k])])
+                rewards = np.array([leg_rewards(pos.rules, players, [racing[c] for c in np.argsort(leg.ranks[k])])
                                     for k in first], np.int64).reshape(len(keys), len(players))
                 scored[track] = rewards[np.asarray(inverse).ravel()]
             own = leg.landings if track else 0
-            values = np.maximum(0, pl.money + own + scored[track][:, p])
+            # the money floor of the game's rules (none in a variant without one)
+            values = settle(pos.rules, pl.money + own, scored[track][:, p])
             out.append(leg.exact_mean(values))
         return out
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from advisor.game import Game, Roll, leg_rewards, overall_rewards, race_order, replay
+from advisor.game import Game, Roll, overall_rewards, race_order, replay
+from advisor.rules.scoring import leg_rewards
 from advisor.rules.scoring import settle as settle_money
 from advisor.rules.state import GameState
 
@@ -106,9 +107,9 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
                 # pyramid tile; a landing coin is already paid (money above)
                 held = list(before.players)
                 held[player] = replace(held[player], pyramid_tiles=held[player].pyramid_tiles + 1)
-                total = leg_rewards(tuple(held), order, rules)
-                bets = leg_rewards(tuple(replace(pl, pyramid_tiles=0, partner=None) for pl in held), order, rules)
-                pyramid = leg_rewards(tuple(replace(pl, leg_tiles=(), partner=None) for pl in held), order, rules)
+                total = leg_rewards(rules, tuple(held), order)
+                bets = leg_rewards(rules, tuple(replace(pl, pyramid_tiles=0, partner=None) for pl in held), order)
+                pyramid = leg_rewards(rules, tuple(replace(pl, leg_tiles=(), partner=None) for pl in held), order)
                 for p in range(n):
                     phase[p]["leg_bets"] += bets[p]
                     phase[p]["pyramid"] += pyramid[p]

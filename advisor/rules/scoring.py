@@ -29,8 +29,8 @@ import numpy as np
 
 from advisor.rules.editions import SECOND, Edition
 
-__all__ = ["PILES", "PILE_PAYOUTS", "PYRAMID_TILE", "LANDING_COIN", "pile_payout", "leg_tile_payouts", "leg_tile_payout",
-           "settle", "race_order", "leg_rewards", "overall_rewards"]
+__all__ = ["PILES", "PILE_PAYOUTS", "PYRAMID_TILE", "LANDING_COIN", "pile_payout", "leg_tile_payouts",
+           "leg_tile_payout", "partner_copy", "settle", "race_order", "leg_rewards", "overall_rewards"]
 
 #: The overall piles: the cards on ``winner`` bet on the race's winner, on
 #: ``loser`` on its last camel.
@@ -93,6 +93,19 @@ def race_order(stacks: Iterable[tuple[int, str]], racing: str) -> list[str]:
     return sorted(racing, key=lambda c: key[c], reverse=True)
 
 
+def partner_copy(rewards: Iterable, none=0):
+    """What a partnered player adds at leg scoring: the best one of the
+    partner's rewards (leg bet tiles and pyramid tiles), never a negative
+    one (``none``, 0, when all lose or the partner holds nothing).
+    Element-wise when the rewards (or ``none``) are numpy arrays, one value
+    per leg outcome."""
+    best = none
+    for reward in rewards:
+        best = np.maximum(best, reward) if isinstance(best, np.ndarray) or isinstance(reward, np.ndarray) \
+            else max(best, reward)
+    return best
+
+
 def leg_rewards(rules: Edition, players: Sequence, order: Sequence[str]) -> list[int]:
     """Each player's summed leg scoring (before the money floor): their leg
     bet tiles by the rank of their camel in ``order``, their pyramid tiles,
@@ -105,8 +118,8 @@ def leg_rewards(rules: Edition, players: Sequence, order: Sequence[str]) -> list
     out = []
     for i, pl in enumerate(players):
         total = sum(own[i])
-        if pl.partner is not None:  # copy one of the partner's rewards, or none
-            total += max([0] + own[pl.partner])
+        if pl.partner is not None:
+            total += partner_copy(own[pl.partner])
         out.append(total)
     return out
 

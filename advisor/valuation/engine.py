@@ -116,7 +116,7 @@ from advisor.rules.actions import Action, leg_bet_value, place_tile, take_leg_ti
 from advisor.rules.turn import partner_options, tile_spaces
 from advisor.rules.editions import Edition
 from advisor.rules.position import Position
-from advisor.rules.scoring import PYRAMID_TILE, leg_tile_payouts, pile_payout, settle
+from advisor.rules.scoring import PYRAMID_TILE, leg_tile_payouts, partner_copy, pile_payout, settle
 from advisor._tools.sampling import check_precision, resolve_seed
 from advisor.rules.state import GameState, PileCard, StateError
 
@@ -318,10 +318,8 @@ class Valuation:
     def copy_value(self, partner: int, leg: LegOutcomes) -> np.ndarray:
         """Per outcome, the best reward among ``partner``'s tiles, or 0."""
         pl = self.state.players[partner]
-        best = np.full(leg.prob.size, float(PYRAMID_TILE) if pl.pyramid_tiles else 0.0)
-        for colour, value in pl.leg_tiles:
-            best = np.maximum(best, leg.tile_payout(self.racing.index(colour), value))
-        return best
+        rewards = [leg.tile_payout(self.racing.index(colour), value) for colour, value in pl.leg_tiles]
+        return partner_copy(rewards + [float(PYRAMID_TILE)] * min(1, pl.pyramid_tiles), np.zeros(leg.prob.size))
 
     def settle(self, player: int, leg: LegOutcomes, extra: np.ndarray | float = 0.0,
                landings: bool = True) -> np.ndarray:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.rules.actions import Action, leg_bet_value
+from advisor.rules.scoring import PYRAMID_TILE, settle
 
 __all__ = ["Portfolio", "risk_attitude", "lead_of", "add_columns", "joint_counts", "nearness", "race_ends_now", "endgame_shares", "LEAD_SCALE", "RISK", "JOINT_SAMPLES"]
 
@@ -223,6 +224,12 @@ def race_ends_now(ctx) -> bool:
     return bool(race.exact and race.legs.size and race.legs[0] == 1.0)
 
 
+def _race_end_money(ed, money, leg_change, card_change):
+    """Money at the race's end: this leg's scoring, then the overall cards,
+    each held at the rules' money floor (:func:`advisor.rules.scoring.settle`)."""
+    return settle(ed, settle(ed, money, leg_change), card_change)
+
+
 def endgame_shares(ctx, actions, tables=None) -> np.ndarray:
     """Per action of ``actions``, the player's expected share of first place
     when the race ends in this leg (a first place shared by ``k`` players
@@ -233,8 +240,6 @@ def endgame_shares(ctx, actions, tables=None) -> np.ndarray:
     nobody else betting before the leg ends.  ``tables``: the tile
     placements' joint tables (their action is valued on its own table)."""
     from advisor.kernels.ranks import RANK_CODES
-    from advisor.rules.scoring import settle
-
     ed, codes = ctx.ed, ctx.rank_code_table()
     winner = np.argmin(codes.ranks, axis=1)  # per code
     loser = np.argmax(codes.ranks, axis=1)
@@ -243,13 +248,14 @@ def endgame_shares(ctx, actions, tables=None) -> np.ndarray:
     for q in range(state.n_players):
         if q == ctx.player:
             continue
-        money = settle(ed, state.players[q].money, ctx.holdings(q, codes)) + _cards_of(ctx, q, winner, loser)
-        best_other = np.maximum(best_other, np.maximum(money, 0.0))
+        money = _race_end_money(ed, state.players[q].money, ctx.holdings(q, codes), _cards_of(ctx, q, winner, loser))
+        best_other = np.maximum(best_other, money)
     ties = np.zeros(RANK_CODES)
     for q in range(state.n_players):  # how many others share the best other money
         if q != ctx.player:
-            money = settle(ed, state.players[q].money, ctx.holdings(q, codes)) + _cards_of(ctx, q, winner, loser)
-            ties += np.maximum(money, 0.0) == best_other
+            money = _race_end_money(ed, state.players[q].money, ctx.holdings(q, codes),
+                                    _cards_of(ctx, q, winner, loser))
+            ties += money == best_other
     mine = _cards_of(ctx, ctx.player, winner, loser)
     held = ctx.holdings(ctx.player, codes)
     me = state.players[ctx.player].money
@@ -258,8 +264,7 @@ def endgame_shares(ctx, actions, tables=None) -> np.ndarray:
         """``grid[code, n]``: counts (or probabilities) of race order and
         landings on the player's tile."""
         n = np.arange(grid.shape[1])
-        final = settle(ed, me + n[None, :], (held + extra_leg)[:, None]) + (mine + extra_card)[:, None]
-        final = np.maximum(final, 0.0)
+        final = _race_end_money(ed, me + n[None, :], (held + extra_leg)[:, None], (mine + extra_card)[:, None])
         win = np.where(final > best_other[:, None], 1.0,
                        np.where(final == best_other[:, None], 1.0 / (ties[:, None] + 1), 0.0))
         return float((grid * win).sum() / grid.sum())
@@ -279,7 +284,7 @@ def endgame_shares(ctx, actions, tables=None) -> np.ndarray:
             c = ctx.racing.index(a.colour)
             out[i] = share(base, codes.tile_payout(c, leg_bet_value(ed, ctx.pos.legtiles[c])), zero)
         elif a.kind == "pyramid":
-            out[i] = share(base, np.ones(RANK_CODES), zero)
+            out[i] = share(base, np.full(RANK_CODES, float(PYRAMID_TILE)), zero)
         elif a.kind == "partner":
             out[i] = share(base, ctx.copy_value(a.partner, codes), zero)
         elif a.kind in ("winner", "loser"):
