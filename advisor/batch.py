@@ -318,7 +318,7 @@ def _differences(old: dict, new: dict) -> str | None:
 def run_batch(input_path, output_path, *, race: bool = False, precision: float = 0.01, seed: int = 0,
               advice: bool = False, moves: bool = False, resume: bool = False, restart: bool = False,
               chunk: int = CHUNK, progress: bool | None = None,
-              note: Callable[[str], None] | None = None) -> tuple[int, int]:
+              note: Callable[[str], None] | None = None, overwrite: bool = False) -> tuple[int, int]:
     """Stream ``input_path`` through :func:`analyse` (or :func:`analyse_moves`
     with ``moves``) in chunks of ``chunk`` rows into ``output_path``; memory
     stays flat.  Returns ``(rows, failed)`` of the whole output.
@@ -332,15 +332,27 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
     was started with this input (same path and content), these options and
     this version (the chunk size may differ); with no unfinished run it
     starts from the first row (saying so through ``note``).  A plain run
-    refuses to discard an unfinished run's rows: ``restart`` does.
+    refuses to discard an unfinished run's rows: ``restart`` does.  An
+    existing OUTPUT is replaced only with ``overwrite`` (or by the resumed
+    run started on it), and while the run lasts OUTPUT is claimed
+    (:func:`advisor.files.claim`): another run on it is refused.
     Ctrl-C raises :class:`~advisor.errors.Interrupted` saying what was kept."""
+    from . import files
+
+    with files.claim(output_path):
+        return _run_batch(input_path, output_path, race, precision, seed, advice, moves, resume, restart, chunk,
+                          progress, note, overwrite)
+
+
+def _run_batch(input_path, output_path, race, precision, seed, advice, moves, resume, restart, chunk, progress,
+               note, overwrite) -> tuple[int, int]:
     from tqdm import tqdm
 
     if resume and restart:
         raise AdvisorError("--resume and --restart exclude each other")
     note = note or (lambda message: None)
     source = batchio.check_input(input_path)
-    output = batchio.check_output(output_path, source)
+    output = batchio.check_output(output_path, source, overwrite=overwrite, resume=resume)
     batchio.scan(source)
     columns, types, kept, renamed = output_columns(source, race, advice, moves)
     identity = run_identity(source, output, engine="local", race=race, precision=precision, seed=seed,

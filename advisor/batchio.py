@@ -385,20 +385,22 @@ def parquet_part_frame(source: Source, part: tuple[int, int, int]):
 # Where the output goes
 # --------------------------------------------------------------------------
 
-def check_output(path, source: Source) -> Path:
+def check_output(path, source: Source, *, overwrite: bool = False, resume: bool = False) -> Path:
     """Check that batch can write ``path`` (kind, Parquet support, the
     general checks of :func:`advisor.files.check_output`: a folder that
     exists and takes files, not the input however spelled; and nothing in
     the way of its partial output) and return the file to write: the path
-    with links resolved, so a symbolic link keeps pointing at the result."""
+    with links resolved, so a symbolic link keeps pointing at the result.
+    An existing file is refused unless ``overwrite``, or ``resume`` with the
+    partial output of a run started on it."""
     given = Path(path)
     kind = kind_of(given, OUTPUTS, "output")
     if kind == ".parquet":
         pyarrow_parquet()
-    files.check_output(given, inputs=[source.path])
     real = Path(os.path.realpath(given))
-    src = Path(os.path.realpath(source.path))
     part = real.with_name(real.name + ".part")
+    files.check_output(given, inputs=[source.path], overwrite=overwrite or (resume and part.is_dir()))
+    src = Path(os.path.realpath(source.path))
     if src == part or part in src.parents:
         raise AdvisorError(f"input {source.path} lies in {part}, the partial output of {given}: "
                            "choose another output")
@@ -537,7 +539,8 @@ class PartialOutput:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 os.close(fd)
-                raise AdvisorError(f"{self.dir} is in use: another camelup batch is writing {self.output}") from None
+                raise AdvisorError(f"output {self.output} is in use by another run (its partial output {self.dir} "
+                                   "is locked)") from None
         self._lock_fd = fd
 
     def _unlock(self) -> None:

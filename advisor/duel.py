@@ -306,7 +306,8 @@ def _check_duel(a: str, b: str, players: int, field: Sequence[str] | None, editi
 def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] | str | None = None,
          edition: "str | Edition" = "second", seed: int = 0, sprt: SPRT | None = None,
          processes: int | None = None, progress: bool | None = None, engine: str = "local",
-         scheduler: str | None = None, output=None, resume: bool = False, records: list | None = None):
+         scheduler: str | None = None, output=None, resume: bool = False, records: list | None = None,
+         overwrite: bool = False):
     """A paired duel of bot ``a`` against bot ``b``: ``games`` pairs (each
     two games, ``2 * games`` in all; fewer when ``sprt`` decides early) at
     ``players`` seats against ``field`` (the bots of the other seats, in
@@ -319,7 +320,8 @@ def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] |
     ``output``: also write every game's record to this JSON lines file
     (streamed into ``output.part``, renamed when the run is complete;
     ``resume`` continues an interrupted run, as
-    :func:`advisor.simulate.simulate_to_file`).  ``records``: a list to
+    :func:`advisor.simulate.simulate_to_file`; an existing ``output`` is
+    replaced only with ``overwrite``).  ``records``: a list to
     collect the records into.  ``processes``, ``progress``, ``engine``,
     ``scheduler``: as for :func:`advisor.simulate.simulate`; the result is
     the same whatever they are."""
@@ -337,7 +339,8 @@ def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] |
         if records is not None:
             raise AdvisorError("give output or records, not both (read the records from the output file)")
         schedule_to_file(schedule, 2 * games, output, edition=edition, processes=processes, resume=resume,
-                         progress=progress, on_game=on_game, engine=engine, scheduler=scheduler)
+                         progress=progress, on_game=on_game, engine=engine, scheduler=scheduler,
+                         overwrite=overwrite)
     else:
         if resume:
             raise AdvisorError("resume continues a run written to an output file: give output")

@@ -46,7 +46,7 @@ def run_duel(args: argparse.Namespace, edition) -> int:
     field = None if args.field is None else [b.strip() for b in args.field.split(",") if b.strip()]
     frame = duel(args.a, args.b, args.games, players=args.players, field=field, edition=edition, seed=args.seed,
                  sprt=sprt, processes=args.processes, engine=args.engine, scheduler=args.scheduler,
-                 output=args.output, resume=args.resume)
+                 output=args.output, resume=args.resume, overwrite=args.overwrite)
     rules = getattr(edition, "rules_json", lambda: None)()
     if args.json:
         print(dumps(duel_json(frame, args.edition, rules)))

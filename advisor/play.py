@@ -173,13 +173,15 @@ def history_rng(record: Sequence[dict], purpose: int) -> np.random.Generator:
 def save_game(record: Sequence[dict], path: str | os.PathLike) -> Path:
     """Write one game record as JSON lines to ``path``: to a file beside it,
     then renamed into place, so ``path`` only ever holds a whole record."""
+    from .files import claim
     from .game import write_records
 
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
-        write_records([list(record)], tmp)
-        os.replace(tmp, path)
+        with claim(path, "saved game"):  # another game saving there is refused
+            write_records([list(record)], tmp)
+            os.replace(tmp, path)
     except OSError as exc:
         raise AdvisorError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:

@@ -455,7 +455,7 @@ def tournament(bots: Sequence[str], games: int, *, edition: "str | Edition" = "s
 def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | Edition" = "second", seed: int = 0,
                      processes: int | None = None, rotate: "bool | str" = False, resume: bool = False,
                      progress: bool | None = None, on_game=None, dice: str = "game", engine: str = "local",
-                     scheduler: str | None = None) -> int:
+                     scheduler: str | None = None, overwrite: bool = False) -> int:
     """Play games ``0 .. games - 1`` (as :func:`simulate`) into the JSON
     lines file ``path``, each game written as soon as it finishes into
     ``path.part``, renamed to ``path`` when the run is complete.
@@ -464,23 +464,38 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | E
     (checked to be games of this very run: edition, seats, seeds; seats by
     bot name, so games that seat the same names under another ``rotate``
     are this run's games) and play the rest; the result equals an uninterrupted run.  Without ``resume`` a
-    partial file is never overwritten.  Ctrl-C raises
+    partial file is never overwritten.  An existing ``path`` is replaced
+    only with ``overwrite`` (or by the resumed run that was started on it);
+    while the run lasts ``path`` is claimed (:func:`advisor.files.claim`):
+    another run on it is refused.  Ctrl-C raises
     :class:`~advisor.errors.Interrupted` saying how many games were kept.
     ``on_game(index, end_line)`` is called for every game, kept ones
     included, in order.  Returns the number of games in ``path``."""
     return schedule_to_file(Schedule(bots, seed, rotate, dice), games, path, edition=edition, processes=processes,
-                            resume=resume, progress=progress, on_game=on_game, engine=engine, scheduler=scheduler)
+                            resume=resume, progress=progress, on_game=on_game, engine=engine, scheduler=scheduler,
+                            overwrite=overwrite)
 
 
 def schedule_to_file(schedule: Schedule, games: int, path, *, edition: "str | Edition" = "second",
                      processes: int | None = None, resume: bool = False, progress: bool | None = None,
-                     on_game=None, engine: str = "local", scheduler: str | None = None) -> int:
+                     on_game=None, engine: str = "local", scheduler: str | None = None,
+                     overwrite: bool = False) -> int:
     """:func:`simulate_to_file` for the games of ``schedule``.  Besides,
     ``on_game`` may end the run: when it returns a true value the games so
     far are the run, and ``path`` is complete with them (a sequential test
     that has decided); the number of games in ``path`` is returned."""
+    from .files import claim, check_output
+
+    check_output(path, suffixes=(".jsonl",), what="game records")
+    with claim(path, "game records"):
+        return _schedule_to_file(schedule, games, path, edition, processes, resume, progress, on_game, engine,
+                                 scheduler, overwrite)
+
+
+def _schedule_to_file(schedule, games, path, edition, processes, resume, progress, on_game, engine, scheduler,
+                      overwrite) -> int:
     from .errors import Interrupted
-    from .files import check_output, commit, discard, partial_path
+    from .files import OVERWRITE_HINT, check_output, commit, discard, file_kind, partial_path
     from .jsonio import dumps
 
     import os
@@ -495,8 +510,11 @@ def schedule_to_file(schedule: Schedule, games: int, path, *, edition: "str | Ed
     kept, stopped = 0, False
     if part.exists():
         if not resume:
-            raise AdvisorError(f"{shown} holds an interrupted run: add --resume to continue it, "
-                               "or delete it to start again")
+            raise AdvisorError(f"{shown} holds the games of a run that did not finish (no run is writing it "
+                               "now): add --resume to continue it, or delete it to start again")
+    if not overwrite and not (resume and part.exists()) and file_kind(path) == "file":
+        raise AdvisorError(f"game records {path} exist: {OVERWRITE_HINT}, or choose another file")
+    if part.exists():
         kept, stopped = _kept_games(part, shown, schedule, games, edition, on_game)
     if stopped:  # the run had decided before it was interrupted
         commit(part, path)
