@@ -867,6 +867,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     seats = "seats rotated over every cyclic order" if args.seating == "orders" else "seats rotated"
     print(f"{args.games} games, {args.players} players, {game}{variant}, {seats}, "
           f"seed {args.seed}:")
+    from .intervals import too_few
+
+    if too_few(args.games, "games"):
+        print(f"Warning: {too_few(args.games, 'games' if args.games != 1 else 'game')}.")
     print(f"{'seat entry':<14}{'win rate':>10}   95% interval   {'money':>7}   95% interval")
     for k, row in frame.iterrows():
         print(f"{k}:{row['bot']:<12}{100 * row['win_rate']:9.1f}%   "

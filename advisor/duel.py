@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .errors import AdvisorError
+from .intervals import Z95, clip  # Z95: the two-sided 95% normal quantile
 from .simulate import Schedule, game_seed, play_schedule, schedule_to_file
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ DEFAULT_FIELD_BOT = "rival"
 #: The same for Camel Up Cards.
 DEFAULT_CARDS_FIELD_BOT = "greedy"
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
 def default_field(players: int, cards: bool = False) -> list[str]:
@@ -245,8 +245,11 @@ class DuelTally:
             # independent games: the variance of one A-game minus one B-game is the sum of the variances
             sd_unpaired = math.sqrt(arr[a].var(ddof=1) + arr[b].var(ddof=1)) if n > 1 else math.nan
             half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+            lo, hi = mean - half, mean + half
+            if key == "win":  # a difference of two win rates lies in -1..1
+                lo, hi = clip(lo, hi, -1.0, 1.0)
             out[key] = {"a": float(arr[a].mean()) if n else math.nan, "b": float(arr[b].mean()) if n else math.nan,
-                        "diff": mean, "lo": mean - half, "hi": mean + half, "sd": sd, "sd_unpaired": sd_unpaired}
+                        "diff": mean, "lo": lo, "hi": hi, "sd": sd, "sd_unpaired": sd_unpaired}
         out["sprt"] = None if self.sprt is None else {
             **asdict(self.sprt), "lower": self.sprt.lower, "upper": self.sprt.upper, "llr": self.llr,
             "decision": self.decision, "pairs": self.decided_at}

@@ -95,6 +95,11 @@ def format_duel(frame, edition: str, rules: dict | None = None) -> str:
     interval = "-" if money["diff_lo"] != money["diff_lo"] else \
         f"{money['diff_lo']:+.2f} to {money['diff_hi']:+.2f} coins"
     lines.append(f"{'money':<10}{money['a']:{w}.2f}{money['b']:{w}.2f}{_signed(money['diff'], '.2f'):>10}   {interval}")
+    from .intervals import too_few
+
+    warning = too_few(pairs, "pairs" if pairs != 1 else "pair")
+    if warning:
+        lines.append(f"Warning: {warning}.")
     if pairs > 1:
         gains = []
         for name, row in (("win", win), ("money", money)):

@@ -409,15 +409,17 @@ class Standings:
         average money with its 95% interval (NaN from a single game)."""
         import pandas as pd
 
+        from .intervals import Z95, wilson
+
         games = self.games
         rows = []
         for k, name in enumerate(self.bots):
             rate = self.wins[k] / games
-            lo, hi = _wilson(rate, games)
+            lo, hi = wilson(rate, games)
             mean = self.money[k] / games
             if games > 1:
                 var = (self.money_sq[k] - self.money[k] ** 2 / games) / (games - 1)
-                half = 1.96 * math.sqrt(max(var, 0.0)) / math.sqrt(games)
+                half = Z95 * math.sqrt(max(var, 0.0)) / math.sqrt(games)
             else:
                 half = float("nan")
             rows.append({"bot": name, "games": games, "wins": self.wins[k], "win_rate": rate, "win_lo": lo,
@@ -618,8 +620,3 @@ def _check_setup(shown: str, entry: dict, index: int, schedule: Schedule, editio
             raise AdvisorError(f"{shown} is from another run: game {index} has {key} {entry.get(key)!r:.60}, "
                                f"this run's would have {value!r} ({why}); delete it to start again")
 
-
-def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
