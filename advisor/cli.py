@@ -449,6 +449,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    problem = _numba_environment_problem()
+    if problem:
+        print(f"camelup: error: {problem}", file=sys.stderr)
+        return 2
     try:
         with _claims(args), _compile_notice(args):
             return _COMMANDS[args.command](args)
@@ -466,6 +470,32 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+_THREADING_LAYERS = ("default", "safe", "threadsafe", "forksafe", "tbb", "omp", "workqueue")
+
+
+def _numba_environment_problem(environ=None) -> str | None:
+    """The numba settings of the environment that would break a command
+    (checked before numba is imported: numba itself answers with a long
+    traceback), as one line naming the variable and what it accepts."""
+    import os
+
+    env = os.environ if environ is None else environ
+    threads = env.get("NUMBA_NUM_THREADS")
+    if threads is not None and threads.strip() != "":
+        text = threads.strip()
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
+            return (f"NUMBA_NUM_THREADS={threads[:20]!r}: must be a whole number of threads, 1 or more "
+                    f"(this machine has {os.cpu_count()} cores), or unset")
+    layer = env.get("NUMBA_THREADING_LAYER")
+    if layer is not None and layer.strip() != "" and layer.strip().lower() not in _THREADING_LAYERS:
+        return (f"NUMBA_THREADING_LAYER={layer[:20]!r}: must be one of {', '.join(_THREADING_LAYERS)}, or unset")
+    disable = env.get("NUMBA_DISABLE_JIT")
+    if disable is not None and disable.strip() not in ("", "0"):
+        return (f"NUMBA_DISABLE_JIT={disable[:20]!r}: the kernels need numba's compiler (pure Python would take "
+                "hours): set it to 0 or unset it")
+    return None
 
 
 def _claims(args: argparse.Namespace):

@@ -177,11 +177,12 @@ def _one_thread():
 
 def _worker_init():
     """Worker set-up: Ctrl-C is the parent's to handle (it stops the pool
-    and says what was kept; workers would each print a traceback), and one
+    and says what was kept; workers would each print a traceback), nothing
+    from a worker once the parent is gone (:mod:`advisor.workers`), and one
     thread per worker."""
-    import signal
+    from .workers import worker_init
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker_init()
     _one_thread()
 
 
@@ -366,7 +367,10 @@ def _on_processes(jobs, processes: int | None, names: list[str], cards: bool) ->
     import os
     from collections import deque
 
+    from .workers import quiet_tracker
+
     _compile_for_workers(names, cards)
+    quiet_tracker()
     workers = processes or os.cpu_count() or 1
     window = 4 * workers  # games in flight: enough to keep every worker busy
     with mp.get_context("spawn").Pool(processes, initializer=_worker_init) as pool:

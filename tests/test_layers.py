@@ -16,7 +16,7 @@ ROOT = Path(advisor.__file__).resolve().parent
 #: package's own name).
 FLOORS = [
     # 0: plain tools and the kernels
-    ["advisor._version", "advisor.data", "advisor.errors", "advisor.tokens", "advisor.cluster", "advisor.jsonio", "advisor.jsonout", "advisor.files", "advisor.intervals",
+    ["advisor._version", "advisor.data", "advisor.errors", "advisor.tokens", "advisor.cluster", "advisor.jsonio", "advisor.jsonout", "advisor.files", "advisor.intervals", "advisor.workers",
      "advisor.sampling", "advisor.kernels", "advisor.kernels.*"],
     # 1: the rules as data (editions, positions, scoring, the actions as values), notation, encoding, one roll
     ["advisor.rules", "advisor.rules.editions", "advisor.rules.boardtext", "advisor.rules.position",

@@ -59,22 +59,14 @@ class LaneStats:
     by_task: dict = field(default_factory=dict)
 
 
-def _watch_parent(parent: int) -> None:
-    """End this worker when the server's process is gone (even killed: a
-    worker holds its task queue's pipe open, so it would wait forever)."""
-    import time
-
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
 def _init_worker(threads: int | None, warm: bool) -> None:
-    """Worker set-up: a watch on the server's process, the thread count,
-    then every kernel loaded (or compiled)."""
-    import threading
+    """Worker set-up: Ctrl-C left to the server (which stops every worker
+    and says so in one line), a watch on the server's process (nothing
+    from a worker once it is gone: :mod:`advisor.workers`), the thread
+    count, then every kernel loaded (or compiled)."""
+    from ..workers import worker_init
 
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True, name="watch-server").start()
+    worker_init(0.5)
     if threads is not None:
         os.environ["NUMBA_NUM_THREADS"] = str(threads)
     if warm:
@@ -96,6 +88,9 @@ class Lanes:
 
     def __init__(self, workers: int | None = None, *, warm: bool = True):
         self.workers = workers or os.cpu_count() or 1
+        from ..workers import quiet_tracker
+
+        quiet_tracker()
         ctx = multiprocessing.get_context("spawn")
         # fast work is serial: one numba thread per fast worker
         self.pools = {
