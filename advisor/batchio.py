@@ -178,15 +178,23 @@ def scan(source: Source) -> None:
                     digest.update(line)
                     yield line
 
-            rows, seen = 0, {}
-            for _, kept in _records(source, _lines(hashed(fh))):
+            rows, seen, first = 0, {}, {}
+            for item, kept in _records(source, _lines(hashed(fh))):
                 rows += 1
+                if isinstance(item, dict) or (isinstance(item, str) and item.strip()):
+                    first.setdefault("cards" if isinstance(item, str) and "cards" in item.split() else "board", rows)
                 if source.kind == ".jsonl" and kept:
                     for key, value in kept.items():
                         seen.setdefault(key, set()).add(_json_type(value))
             for _ in hashed(fh):  # whatever the reader left (nothing, normally)
                 pass
             source.rows = rows
+            if len(first) == 2:
+                raise AdvisorError(
+                    f"{source.path} mixes Camel Up Cards positions (first at row {first['cards']}) and board-game "
+                    f"positions (first at row {first['board']}): one batch analyses one game; put each game's "
+                    f"positions in a file of its own (e.g. grep -w cards {source.path} > cards.txt; "
+                    f"grep -vw cards {source.path} > board.txt)")
             if source.kind == ".jsonl":
                 source.columns = list(seen)
                 source.types = [_column_type(tags) for tags in seen.values()]
