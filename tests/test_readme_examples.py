@@ -95,7 +95,7 @@ def first_difference(expected: list[str], actual: list[str]) -> str | None:
 
     @functools.lru_cache(maxsize=None)
     def match(i: int, j: int) -> bool:
-        if i > furthest[0]:
+        if i > furthest[0] or (i == furthest[0] and j > furthest[1]):
             furthest[:] = [i, j]
         if i == len(expected):
             return j == len(actual)
