@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Z95", "FLOOR", "wilson", "wilson_half", "clip", "too_few"]
+__all__ = ["Z95", "FLOOR", "wilson", "wilson_half", "honest_half", "clip", "too_few"]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -31,8 +31,8 @@ def wilson(p, n, z: float = Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(np.maximum(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
-        lo = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
-        hi = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+        lo = np.where((n > 0) & (p > 0), np.clip(centre - half, 0.0, 1.0), 0.0)  # exactly 0 at p = 0
+        hi = np.where((n > 0) & (p < 1), np.clip(centre + half, 0.0, 1.0), 1.0)
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi
@@ -43,6 +43,18 @@ def wilson_half(p, n, z: float = Z95):
     (what a ``+-`` figure must show to cover the interval)."""
     lo, hi = wilson(p, n, z)
     return np.maximum(np.asarray(p, dtype=float) - lo, hi - np.asarray(p, dtype=float))
+
+
+def honest_half(half, p, n, z: float = Z95):
+    """A ``+-`` half-width ``half`` computed by a normal approximation (from
+    replicates, or a variance-reduced estimate), kept where that
+    approximation holds (at least 5 counts on either side: ``n p >= 5`` and
+    ``n (1 - p) >= 5``) and widened to :func:`wilson_half` where it does not
+    (a camel that never won in 32 races is not "0% +- 0")."""
+    p = np.asarray(p, dtype=float)
+    half = np.asarray(half, dtype=float)
+    small = (n * p < 5) | (n * (1 - p) < 5)
+    return np.where(small, np.maximum(half, wilson_half(p, n, z)), half)
 
 
 def clip(lo: float, hi: float, low: float, high: float) -> tuple[float, float]:

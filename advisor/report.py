@@ -49,10 +49,10 @@ def format_race_odds(race) -> str:
         head = (f"Race odds, {race.samples:,} simulated races (seed {race.seed}), "
                 f"95% intervals; later legs sampled from the exact end states of this leg:")
     hw = race.half_width()
-    if not race.exact:  # never narrower than the Wilson interval of the races counted (p near 0 or 1)
-        from .intervals import wilson_half
+    if not race.exact:  # Wilson where the normal approximation fails (p near 0 or 1, few races)
+        from .intervals import honest_half
 
-        hw = np.maximum(hw, wilson_half(race.rank, race.samples))
+        hw = honest_half(hw, race.rank, race.samples)
 
     def cell(p: float, h: float) -> str:
         return f"{100 * p:5.1f}%" + ("       " if race.exact else f" +-{100 * h:4.2f}")

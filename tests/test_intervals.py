@@ -69,3 +69,13 @@ def test_tournament_table_intervals_come_from_wilson(games, warned):
     lo, hi = wilson(frame.loc[0, "win_rate"], games)
     assert frame.loc[0, "win_lo"] == lo and frame.loc[0, "win_hi"] == hi and hi <= 1
     assert bool(too_few(games, "games")) is warned
+
+
+def test_normal_half_widths_kept_where_they_hold_and_widened_where_not():
+    from advisor.intervals import honest_half
+
+    # a stratified estimate narrower than the binomial one is kept where n p >= 5 on both sides
+    assert honest_half(0.01, 0.3, 2000) == 0.01
+    # no win in 32 races: not +- 0
+    assert honest_half(0.0, 0.0, 32) == pytest.approx(wilson(0.0, 32)[1])
+    assert honest_half(0.0, 1.0, 32) == pytest.approx(1 - wilson(1.0, 32)[0])

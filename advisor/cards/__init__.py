@@ -46,12 +46,12 @@ def format_cards_odds(odds: CardsOdds) -> str:
     else:
         lines.append("Race odds, exact (the race must end in this leg):")
     lines.append("camel       win            lose")
-    from ..intervals import wilson_half
+    from ..intervals import honest_half
 
-    def half(p: float, se: float) -> str:  # never narrower than the Wilson interval (p near 0 or 1)
+    def half(p: float, se: float) -> str:  # Wilson where the normal approximation fails (p near 0 or 1)
         if not odds.race_samples:
             return "       "
-        return f" +-{100 * max(1.96 * se, float(wilson_half(p, odds.race_samples))):4.2f}"
+        return f" +-{100 * float(honest_half(1.96 * se, p, odds.race_samples)):4.2f}"
 
     for i in sorted(range(5), key=lambda i: -odds.win[i]):
         lines.append(f"  {CAMELS[i]}   {100 * odds.win[i]:5.1f}%{half(odds.win[i], odds.win_se[i])}  "
