@@ -106,3 +106,10 @@ def test_a_path_under_a_file_is_named_as_such(tmp_path):
     assert "afile is not a folder (it is a file)" in str(info.value) and "does not exist" not in str(info.value)
     with pytest.raises(AdvisorError, match="does not exist"):
         check_output(tmp_path / "missing" / "out.csv")
+
+
+def test_the_web_api_refuses_a_key_given_twice():
+    from advisor.web.inputs import InputError, parse_body
+
+    with pytest.raises(InputError, match="'board' twice"):
+        parse_body(b'{"board": "1:B 2:YG 3:PR 14:w 15:k", "board": "1:B"}', "/api/odds")
