@@ -110,8 +110,16 @@ class Lanes:
         await asyncio.gather(*pending)
 
     def shutdown(self) -> None:
+        """Stop every worker now: the queued work is cancelled and a worker
+        still computing (or loading the kernels) is terminated, quietly
+        (workers leave Ctrl-C to the server, so they would otherwise hold
+        the server's exit until their task ends)."""
         for pool in self.pools.values():
+            processes = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
 
     async def run(self, lane: str, task: str, **kwargs) -> dict:
         """Run ``task`` in ``lane`` and return its result; a user error in
