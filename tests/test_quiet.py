@@ -89,3 +89,35 @@ def test_kill_9_of_simulate_leaves_the_terminal_quiet(tmp_path):
     if left:
         os.killpg(proc.pid, signal.SIGKILL)
     assert not left
+
+
+def test_serve_stops_a_busy_worker_at_once():
+    """Workers leave Ctrl-C to the server; its shutdown ends the ones still
+    computing instead of waiting for their task."""
+    import asyncio
+
+    from advisor.web.pool import Lanes
+
+    lanes = Lanes(1, warm=False)
+
+    async def busy():
+        task = asyncio.ensure_future(lanes.run("slow", "sleep", seconds=60))
+        await asyncio.sleep(0)
+        return task
+
+    loop = asyncio.new_event_loop()
+    try:
+        task = loop.run_until_complete(busy())
+        deadline = time.time() + 120
+        while not lanes.pools["slow"]._processes and time.time() < deadline:
+            loop.run_until_complete(asyncio.sleep(0.1))
+        loop.run_until_complete(asyncio.sleep(2))  # the worker has taken the task
+        workers = list(lanes.pools["slow"]._processes.values())
+        start = time.time()
+        lanes.shutdown()
+        for process in workers:
+            process.join(10)
+        assert all(not p.is_alive() for p in workers) and time.time() - start < 10
+        task.cancel()
+    finally:
+        loop.close()
