@@ -33,7 +33,7 @@ except ImportError:  # pragma: no cover
     fcntl = None
 
 __all__ = ["check_output", "check_input", "file_kind", "atomic_output", "partial_path", "commit", "discard",
-           "claim", "lock_path", "OVERWRITE_HINT"]
+           "claim", "lock_path", "folder_problem", "OVERWRITE_HINT"]
 
 OVERWRITE_HINT = "add --overwrite to replace it"
 
@@ -107,7 +107,7 @@ def check_output(path: str | os.PathLike, *, suffixes: Iterable[str] | None = No
     folder = target.parent
     folder_kind = file_kind(folder, what, out)
     if folder_kind != "folder":
-        raise AdvisorError(f"{what} {shown}: {_folder_problem(folder, folder_kind)}")
+        raise AdvisorError(f"{what} {shown}: {folder_problem(folder, folder_kind)}")
     try:  # the one sure test of writability (permissions, read-only mounts, quotas, name length)
         fd, probe = tempfile.mkstemp(dir=folder, prefix=f".{target.name[:100]}.", suffix=".check")
     except OSError as exc:
@@ -117,7 +117,7 @@ def check_output(path: str | os.PathLike, *, suffixes: Iterable[str] | None = No
     return out
 
 
-def _folder_problem(folder: Path, kind: str | None) -> str:
+def folder_problem(folder: Path, kind: str | None) -> str:
     """Why ``folder`` cannot hold a file: the first part of its path that
     is a file (a path under a file), else the folder that does not exist."""
     if kind is not None:

@@ -493,7 +493,10 @@ class Table:
             if resolved.exists() and resolved not in self.saved:
                 raise AdvisorError(f"{path} exists: save to another file (or delete it first)")
             if not resolved.parent.is_dir():
-                raise AdvisorError(f"cannot write {path}: folder {path.parent} does not exist")
+                from .files import file_kind, folder_problem
+
+                problem = folder_problem(resolved.parent, file_kind(resolved.parent))
+                raise AdvisorError(f"cannot write {path}: {problem}")
         except (OSError, ValueError) as exc:  # a name the system refuses (too long, a NUL byte, ...)
             if isinstance(exc, AdvisorError):
                 raise

@@ -113,3 +113,17 @@ def test_the_web_api_refuses_a_key_given_twice():
 
     with pytest.raises(InputError, match="'board' twice"):
         parse_body(b'{"board": "1:B 2:YG 3:PR 14:w 15:k", "board": "1:B"}', "/api/odds")
+
+
+
+
+def test_play_save_under_a_file_names_the_file(tmp_path):
+    import io
+
+    from advisor.play import play
+
+    (tmp_path / "afile").write_text("x")
+    out = io.StringIO()
+    lines = iter([f"save {tmp_path}/afile/g.jsonl", "quit"])
+    play(["human", "random", "random", "random"], seed=22, read=lambda prompt="": next(lines), out=out)
+    assert "afile is not a folder (it is a file)" in out.getvalue()
