@@ -171,7 +171,17 @@ def scan(source: Source) -> None:
         if source.kind == ".parquet":
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
-            source.rows = _parquet_file(source.path).metadata.num_rows
+            parquet = _parquet_file(source.path)
+            source.rows = parquet.metadata.num_rows
+            first: dict = {}
+            row = 0
+            if "position" in parquet.schema_arrow.names:
+                for g in range(parquet.num_row_groups):
+                    for text in parquet.read_row_group(g, columns=["position"]).column(0).to_pylist():
+                        row += 1
+                        if isinstance(text, str) and text.strip():
+                            first.setdefault("cards" if "cards" in text.split() else "board", row)
+            _check_one_game(source, first)
         else:
             def hashed(lines):
                 for line in lines:
@@ -189,17 +199,26 @@ def scan(source: Source) -> None:
             for _ in hashed(fh):  # whatever the reader left (nothing, normally)
                 pass
             source.rows = rows
-            if len(first) == 2:
-                raise AdvisorError(
-                    f"{source.path} mixes Camel Up Cards positions (first at row {first['cards']}) and board-game "
-                    f"positions (first at row {first['board']}): one batch analyses one game; put each game's "
-                    f"positions in a file of its own (e.g. grep -w cards {source.path} > cards.txt; "
-                    f"grep -vw cards {source.path} > board.txt)")
+            _check_one_game(source, first)
             if source.kind == ".jsonl":
                 source.columns = list(seen)
                 source.types = [_column_type(tags) for tags in seen.values()]
         source.size = fh.tell()
     source.sha256 = digest.hexdigest()
+
+
+def _check_one_game(source: Source, first: dict) -> None:
+    """Refuse an input whose rows mix the games (``first``: the first row
+    of each kind found), in one line saying how to split it."""
+    if len(first) == 2:
+        how = ("e.g. rows whose position has the token cards into one file, the others into another"
+               if source.kind == ".parquet" else
+               f"e.g. grep -w cards {source.path} > cards{source.kind}; grep -vw cards {source.path} > "
+               f"board{source.kind}, the header line copied into both for CSV")
+        raise AdvisorError(
+            f"{source.path} mixes Camel Up Cards positions (first at row {first['cards']}) and board-game "
+            f"positions (first at row {first['board']}): one batch analyses one game; put each game's "
+            f"positions in a file of its own ({how})")
 
 
 def _json_type(value) -> str:

@@ -72,3 +72,13 @@ def test_a_cards_file_with_a_bom_is_analysed(tmp_path, capsys):
     out = pd.read_csv(tmp_path / "out.csv")
     assert out.at[0, "error"] != out.at[0, "error"]  # empty: NaN in the CSV
     assert out.at[0, "B_1st"] == pytest.approx(cards_odds(CARDS, race=False).leg[0][0])
+
+
+def test_a_mixed_parquet_file_is_refused_before_any_work(tmp_path, capsys):
+    import pandas as pd
+
+    pytest.importorskip("pyarrow")
+    src = tmp_path / "in.parquet"
+    pd.DataFrame({"position": [BOARD] * 3 + [CARDS]}).to_parquet(src, row_group_size=2)
+    assert main(["batch", str(src), "-o", str(tmp_path / "out.csv")]) == 2
+    assert "first at row 4" in capsys.readouterr().err
