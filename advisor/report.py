@@ -5,8 +5,6 @@ from __future__ import annotations
 
 __all__ = ["format_leg_odds", "format_race_odds", "format_advice"]
 
-import numpy as np
-
 from .explain import action_details as _details  # the figures behind an EV, one line
 
 
