@@ -435,6 +435,7 @@ def iter_records(path):
         record: list[dict] = []
         start = 0
         n = 0
+        games = 0
         while True:
             try:
                 line = fh.readline(MAX_BYTES + 1)
@@ -459,11 +460,16 @@ def iter_records(path):
                 raise RecordError(f"{path}:{n}: {problem}")
             if is_setup:
                 if record:  # a game without its end line
+                    games += 1
                     yield start, record
                 record, start = [], n
             record.append(entry)
             if entry.get("type") == "end":  # complete: nothing after it need be read
+                games += 1
                 yield start, record
                 record = []
         if record:
+            games += 1
             yield start, record
+        if not games:
+            raise RecordError(f"game records {path}: empty (no game in it)")

@@ -295,7 +295,7 @@ def test_the_output_appears_only_when_complete(tmp_path, monkeypatch):
             return ANALYSE(texts, **kw)
 
         monkeypatch.setattr(batch_module, "analyse", watch)
-        run_batch(tmp_path / "in.txt", tmp_path / out, chunk=7)
+        run_batch(tmp_path / "in.txt", tmp_path / out, chunk=7, overwrite=True)
         assert seen == ["an earlier result\n"] * 5
         assert not (tmp_path / (out + ".part")).exists()
     monkeypatch.undo()
@@ -309,7 +309,7 @@ def test_a_batch_that_breaks_keeps_the_old_output_and_resumes(tmp_path, monkeypa
     (tmp_path / "o.jsonl").write_text("an earlier result\n")
     stop_after(monkeypatch, 2, exc=MemoryError)
     with pytest.raises(MemoryError):
-        run_batch(tmp_path / "in.csv", tmp_path / "o.jsonl", chunk=8)
+        run_batch(tmp_path / "in.csv", tmp_path / "o.jsonl", chunk=8, overwrite=True)
     monkeypatch.undo()
     assert (tmp_path / "o.jsonl").read_text() == "an earlier result\n"
     assert json.loads((tmp_path / "o.jsonl.part" / "manifest.json").read_text())["rows_in"] == 16
@@ -326,7 +326,7 @@ def test_ctrl_c_keeps_the_complete_chunks_and_says_how_to_resume(tmp_path, monke
     out.write_bytes(b"an earlier result\n")
     before = snapshot(tmp_path)
     stop_after(monkeypatch, 2)
-    code, err = run_cli(["batch", tmp_path / "in.jsonl", "-o", out, "--chunk", 6], capsys)
+    code, err = run_cli(["batch", tmp_path / "in.jsonl", "-o", out, "--chunk", 6, "--overwrite"], capsys)
     assert code == 130
     assert one_line(err) == (f"camelup: interrupted: 12 of 32 rows kept in {out}.part: run the same command "
                              "with --resume to continue")
@@ -348,7 +348,7 @@ def test_ctrl_c_before_the_first_chunk_keeps_nothing(tmp_path, monkeypatch, caps
     (tmp_path / "o.csv").write_text("old\n")
     before = snapshot(tmp_path)
     stop_after(monkeypatch, 0)
-    code, err = run_cli(["batch", tmp_path / "in.txt", "-o", tmp_path / "o.csv"], capsys)
+    code, err = run_cli(["batch", tmp_path / "in.txt", "-o", tmp_path / "o.csv", "--overwrite"], capsys)
     assert code == 130 and "nothing kept" in one_line(err)
     assert snapshot(tmp_path) == before
 
@@ -442,7 +442,7 @@ def slow(texts, **kw):  # three chunks, then a wait that only kill -9 ends
 
 
 b.analyse = slow
-b.run_batch(sys.argv[1], sys.argv[2], chunk=5, race=True, precision=0.1)
+b.run_batch(sys.argv[1], sys.argv[2], chunk=5, race=True, precision=0.1, overwrite=True)
 """
 
 

@@ -173,12 +173,13 @@ def test_dask_output_appears_only_when_complete(tmp_path, cluster, monkeypatch, 
     from advisor.batch.distributed import run_batch_dask
 
     message = interrupted(lambda: run_batch_dask(tmp_path / "in.txt", tmp_path / "out.csv",
-                                                 scheduler=cluster.scheduler_address, blocksize="1kB"))
+                                                 scheduler=cluster.scheduler_address, blocksize="1kB",
+                                                 overwrite=True))
     assert re.fullmatch(r"stopped after \d+ of 202 rows; nothing kept, .* is as it was", message)
     assert calls and snapshot(tmp_path) == before  # no partial output left: a Dask run does not resume
     monkeypatch.undo()
     assert run_batch_dask(tmp_path / "in.txt", tmp_path / "out.csv", scheduler=cluster.scheduler_address,
-                          blocksize="2kB") == (202, 2)
+                          blocksize="2kB", overwrite=True) == (202, 2)
     run_batch(tmp_path / "in.txt", tmp_path / "local.csv")
     assert (tmp_path / "out.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
 

@@ -188,7 +188,7 @@ def test_pictures_appear_only_when_complete(tmp_path, monkeypatch, capsys):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", broken)
-    assert main(["show", EXAMPLE, "-o", str(out)]) == 2
+    assert main(["show", EXAMPLE, "-o", str(out), "--overwrite"]) == 2
     assert "cannot write" in capsys.readouterr().err
     assert out.read_bytes() == b"old picture" and os.listdir(tmp_path) == ["board.png"]
 

@@ -337,7 +337,7 @@ def test_an_unfinished_record_replays_and_its_breakdown_is_the_money_so_far():
 
 @pytest.mark.parametrize("content, fragment", [
     (None, "no such file"),
-    ("", "holds 0 game(s)"),
+    ("", "empty (no game in it)"),
     ("not json\n", "not valid JSON"),
     ('{"type": "action"}\n', "starts with its setup line"),
     ('{"type": "setup", "edition": "third", "players": 3, "seed": 1, "board": "1:B", "start": 0}\n',

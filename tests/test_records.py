@@ -110,7 +110,7 @@ def test_write_records_is_whole_or_nothing(tmp_path, games):
     (b"5\n", ":1: a record line is a JSON object"),
     (b"\x89PNG\r\n\x1a\n\x00\xff", ":1: not UTF-8"),
     (b'{"type": "action", "player": 0, "action": "pyramid"}\n', ":1: a game record starts with its setup line"),
-    (b"", "holds 0 game(s)"),
+    (b"", "empty (no game in it)"),
 ])
 def test_chart_on_a_bad_file_is_one_line(tmp_path, capsys, content, fragment):
     path = tmp_path / "g.jsonl"

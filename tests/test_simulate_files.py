@@ -214,9 +214,11 @@ def test_standings_equal_the_tournament_frame():
         assert again[column].tolist() == pytest.approx(frame[column].tolist())
     import numpy as np
 
+    from advisor._tools.intervals import Z95
+
     for k in range(3):
         money = [r[-1]["money"][seat] for i, r in enumerate(records) for seat in range(3) if (seat + i) % 3 == k]
-        half = 1.96 * np.std(money, ddof=1) / np.sqrt(5)
+        half = Z95 * np.std(money, ddof=1) / np.sqrt(5)  # the normal interval of the mean money
         assert frame.at[k, "money_hi"] - frame.at[k, "money"] == pytest.approx(half)
 
 

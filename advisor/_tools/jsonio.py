@@ -18,7 +18,7 @@ from typing import Any
 
 from advisor.errors import AdvisorError
 
-__all__ = ["dumps", "clean", "loads", "check_depth", "MAX_BYTES", "MAX_DEPTH", "SCHEMA"]
+__all__ = ["dumps", "clean", "loads", "decode_text", "check_depth", "MAX_BYTES", "MAX_DEPTH", "SCHEMA"]
 
 #: The version of the layout of every JSON output: ``odds --json``, ``best
 #: --json`` (also served by the web API) and the setup line of a game record
@@ -81,20 +81,52 @@ def check_depth(obj: Any, what: str, limit: int = MAX_DEPTH) -> None:
         level = inner
 
 
+_BOMS_16 = (b"\xff\xfe", b"\xfe\xff")
+
+
+def decode_text(data: bytes, what: str) -> str:
+    """``data`` read from ``what`` as text: UTF-8, a leading byte order
+    mark (as Windows editors write) dropped; UTF-16 (a UTF-16 byte order
+    mark, or the NUL bytes of UTF-16 text) is refused by name, as is any
+    other text that is not UTF-8."""
+    if data.startswith(_BOMS_16) or (b"\x00" in data[:200] and data[:200].count(b"\x00") * 4 >= len(data[:200])):
+        raise AdvisorError(f"{what}: not UTF-8 text (it is UTF-16: save it as UTF-8)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise AdvisorError(f"{what}: not UTF-8 text") from None
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
 def loads(text: str | bytes, what: str | None = None, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """Decode JSON ``text`` read from ``what`` (a file name, a line); raises
     :class:`AdvisorError` naming ``what`` if it is too large, too deep, not
-    UTF-8 or not JSON."""
+    UTF-8 (UTF-16 is named as such; a UTF-8 byte order mark is accepted),
+    not JSON, or an object that gives one key twice (JSON readers disagree
+    on which value counts: none is taken)."""
     what = "JSON text" if what is None else what
     if len(text) > max_bytes:
         raise AdvisorError(f"{what}: larger than {max_bytes:,} bytes")
     if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise AdvisorError(f"{what}: not UTF-8 text") from None
+        text = decode_text(text, what)
+    elif text.startswith("\ufeff"):
+        text = text[1:]
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_no_duplicates)
+    except _Duplicate as exc:
+        raise AdvisorError(f"{what}: the key {str(exc)!r:.60} is given twice (give each key once)") from None
     except RecursionError:
         raise AdvisorError(f"{what}: JSON nested more than {max_depth} levels deep") from None
     except json.JSONDecodeError as exc:

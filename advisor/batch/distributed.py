@@ -74,16 +74,27 @@ def _job(piece, *, source: Source, first: bool, columns, race, precision, seed, 
 def run_batch_dask(input_path, output_path, *, scheduler: str, race: bool = False, precision: float = 0.01,
                    seed: int = 0, advice: bool = False, moves: bool = False, restart: bool = False,
                    blocksize: str = "4MB", progress: bool | None = None,
-                   note: Callable[[str], None] | None = None) -> tuple[int, int]:
+                   note: Callable[[str], None] | None = None, overwrite: bool = False) -> tuple[int, int]:
     """Run :func:`advisor.batch.positions.run_batch`'s work on the Dask cluster at
     ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``); returns ``(rows, failed)``.
     The same checks before work, the same output and the same refusal to
-    discard an unfinished local run's rows (unless ``restart``)."""
+    discard an unfinished local run's rows (unless ``restart``), the same
+    claim on the output and refusal to replace an existing one (unless
+    ``overwrite``)."""
+    from advisor._tools.files import claim
+
+    with claim(output_path):
+        return _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, advice, moves, restart,
+                               blocksize, progress, note, overwrite)
+
+
+def _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, advice, moves, restart, blocksize,
+                    progress, note, overwrite) -> tuple[int, int]:
     from tqdm import tqdm
 
     note = note or (lambda message: None)
     source = check_input(input_path)
-    output = check_output(output_path, source)
+    output = check_output(output_path, source, overwrite=overwrite)
     delayed, read_bytes, Client, parse_bytes = _dask()
     scan(source)
     columns, types, kept, renamed = output_columns(source, race, advice, moves)

@@ -171,27 +171,54 @@ def scan(source: Source) -> None:
         if source.kind == ".parquet":
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
-            source.rows = _parquet_file(source.path).metadata.num_rows
+            parquet = _parquet_file(source.path)
+            source.rows = parquet.metadata.num_rows
+            first: dict = {}
+            row = 0
+            if "position" in parquet.schema_arrow.names:
+                for g in range(parquet.num_row_groups):
+                    for text in parquet.read_row_group(g, columns=["position"]).column(0).to_pylist():
+                        row += 1
+                        if isinstance(text, str) and text.strip():
+                            first.setdefault("cards" if "cards" in text.split() else "board", row)
+            _check_one_game(source, first)
         else:
             def hashed(lines):
                 for line in lines:
                     digest.update(line)
                     yield line
 
-            rows, seen = 0, {}
-            for _, kept in _records(source, _lines(hashed(fh))):
+            rows, seen, first = 0, {}, {}
+            for item, kept in _records(source, _lines(hashed(fh))):
                 rows += 1
+                if isinstance(item, dict) or (isinstance(item, str) and item.strip()):
+                    first.setdefault("cards" if isinstance(item, str) and "cards" in item.split() else "board", rows)
                 if source.kind == ".jsonl" and kept:
                     for key, value in kept.items():
                         seen.setdefault(key, set()).add(_json_type(value))
             for _ in hashed(fh):  # whatever the reader left (nothing, normally)
                 pass
             source.rows = rows
+            _check_one_game(source, first)
             if source.kind == ".jsonl":
                 source.columns = list(seen)
                 source.types = [_column_type(tags) for tags in seen.values()]
         source.size = fh.tell()
     source.sha256 = digest.hexdigest()
+
+
+def _check_one_game(source: Source, first: dict) -> None:
+    """Refuse an input whose rows mix the games (``first``: the first row
+    of each kind found), in one line saying how to split it."""
+    if len(first) == 2:
+        how = ("e.g. rows whose position has the token cards into one file, the others into another"
+               if source.kind == ".parquet" else
+               f"e.g. grep -w cards {source.path} > cards{source.kind}; grep -vw cards {source.path} > "
+               f"board{source.kind}, the header line copied into both for CSV")
+        raise AdvisorError(
+            f"{source.path} mixes Camel Up Cards positions (first at row {first['cards']}) and board-game "
+            f"positions (first at row {first['board']}): one batch analyses one game; put each game's "
+            f"positions in a file of its own ({how})")
 
 
 def _json_type(value) -> str:
@@ -385,20 +412,22 @@ def parquet_part_frame(source: Source, part: tuple[int, int, int]):
 # Where the output goes
 # --------------------------------------------------------------------------
 
-def check_output(path, source: Source) -> Path:
+def check_output(path, source: Source, *, overwrite: bool = False, resume: bool = False) -> Path:
     """Check that batch can write ``path`` (kind, Parquet support, the
     general checks of :func:`advisor._tools.files.check_output`: a folder that
     exists and takes files, not the input however spelled; and nothing in
     the way of its partial output) and return the file to write: the path
-    with links resolved, so a symbolic link keeps pointing at the result."""
+    with links resolved, so a symbolic link keeps pointing at the result.
+    An existing file is refused unless ``overwrite``, or ``resume`` with the
+    partial output of a run started on it."""
     given = Path(path)
     kind = kind_of(given, OUTPUTS, "output")
     if kind == ".parquet":
         pyarrow_parquet()
-    files.check_output(given, inputs=[source.path])
     real = Path(os.path.realpath(given))
-    src = Path(os.path.realpath(source.path))
     part = real.with_name(real.name + ".part")
+    files.check_output(given, inputs=[source.path], overwrite=overwrite or (resume and part.is_dir()))
+    src = Path(os.path.realpath(source.path))
     if src == part or part in src.parents:
         raise AdvisorError(f"input {source.path} lies in {part}, the partial output of {given}: "
                            "choose another output")
@@ -537,7 +566,8 @@ class PartialOutput:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 os.close(fd)
-                raise AdvisorError(f"{self.dir} is in use: another camelup batch is writing {self.output}") from None
+                raise AdvisorError(f"output {self.output} is in use by another run (its partial output {self.dir} "
+                                   "is locked)") from None
         self._lock_fd = fd
 
     def _unlock(self) -> None:

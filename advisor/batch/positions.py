@@ -13,6 +13,13 @@ with a ``position`` column) and returns one row per position:
 * with ``advice=True``: ``best_action`` and ``best_ev`` (the advisor's first
   choice for the player to move, defaults of a bare board).
 
+Camel Up Cards positions (the ``cards`` token) fill the same columns from
+:func:`advisor.cards.cards_odds` (leg odds as ``camelup odds`` gives them,
+race odds to ``precision``) and :func:`advisor.cards.cards_best` (the best
+whole turn); ``analyse_moves`` lists every turn's EV.  One batch analyses
+one game: board-game and Camel Up Cards positions mixed are refused in one
+line saying how to split them.
+
 Bad rows never stop a batch: they get their ``error`` and NaN figures.
 A DataFrame's other columns (an id, a game number...) are kept, before the
 figures, so rows can be joined back; one whose name is also an output
@@ -147,13 +154,19 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
     from advisor.odds.exact import RANK_LABELS, leg_odds_many
 
     texts, kept = _split(positions, _all_columns(race, advice, False))
+    check_one_game(texts)
     parsed: list = []
     states: list = []
     labels: list[str] = []
     errors: list[str] = []
-    for item in texts:
+    cards: dict[int, object] = {}
+    for i, item in enumerate(texts):
         try:
-            pos, state, label = _parse_item(item)
+            if _is_cards_item(item):
+                cards[i] = _parse_cards_item(item)
+                pos, state, label = None, None, str(cards[i])
+            else:
+                pos, state, label = _parse_item(item)
             errors.append("")
         except AdvisorError as exc:
             pos, state = None, None
@@ -164,6 +177,8 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
         labels.append(label)
     good = [i for i, p in enumerate(parsed) if p is not None]
     frame = pd.DataFrame({"position": labels, "error": errors})
+    if cards:
+        frame = _with_cards(frame, cards, race=race, advice=advice, precision=precision, seed=seed)
     if good:
         results = leg_odds_many([parsed[i] for i in good])
         columns: dict[str, np.ndarray] = {}
@@ -186,6 +201,71 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
     frame = _with_kept(kept, frame)
     frame.attrs.update(race=race, precision=precision, seed=seed, advice=advice)
     return frame
+
+
+def _is_cards_item(item) -> bool:
+    from advisor.cards.position import is_cards
+
+    return isinstance(item, str) and is_cards(item)
+
+
+def _parse_cards_item(text: str):
+    from advisor.cards.position import parse_cards
+
+    return parse_cards(text)
+
+
+def check_one_game(items, where: str = "the positions") -> None:
+    """Refuse board-game and Camel Up Cards positions in one batch, in one
+    line saying how to split them (their figures are different games')."""
+    first: dict[str, int] = {}
+    for n, item in enumerate(items, 1):
+        if isinstance(item, BadRow) or item in ("", None):
+            continue
+        first.setdefault("cards" if _is_cards_item(item) else "board", n)
+        if len(first) == 2:
+            raise AdvisorError(
+                f"{where} mix Camel Up Cards positions (first at row {first['cards']}) and board-game positions "
+                f"(first at row {first['board']}): one batch analyses one game; put each game's positions in "
+                "a file of its own (e.g. grep -w cards IN > cards.txt; grep -vw cards IN > board.txt)")
+
+
+def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: float, seed: int):
+    """``frame`` with the figures of the Camel Up Cards rows ``cards``
+    (row -> CardsPosition): the leg rank columns, and on request the race
+    odds and the best turn."""
+    import pandas as pd
+
+    from advisor.cards import cards_best, cards_odds
+    from advisor.odds.exact import RANK_LABELS
+
+    rows: dict[int, dict] = {}
+    for i, pos in cards.items():
+        row_seed = _row_seed(seed, frame.at[i, "position"])
+        row: dict = {}
+        try:
+            odds = cards_odds(pos, race=race, precision=precision, seed=row_seed)
+            for c, camel in enumerate(odds.camels):
+                for label, p in zip(RANK_LABELS, odds.leg[c]):
+                    row[f"{camel}_{label}"] = float(p)
+                if race:
+                    row[f"{camel}_win"] = float(odds.win[c])
+                    row[f"{camel}_lose"] = float(odds.lose[c])
+            if race:
+                row["race_samples"] = int(odds.race_samples)
+            if advice:
+                best = cards_best(pos, seed=row_seed, precision=precision, progress=False)
+                row["best_action"] = str(best["action"].iloc[0])
+                row["best_ev"] = float(best["ev"].iloc[0])
+        except AdvisorError as exc:
+            row = {"error": str(exc)}
+        rows[i] = row
+    extra = pd.DataFrame.from_dict(rows, orient="index").reindex(range(len(frame)))
+    if "error" in extra.columns:
+        failed = extra["error"].notna()
+        frame.loc[failed, "error"] = extra.loc[failed, "error"]
+        extra = extra.drop(columns=["error"])
+    return pd.concat([frame, extra], axis=1)
 
 
 def _add_race(row: dict, pos, precision: float, seed: int) -> None:
@@ -220,11 +300,20 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
     from advisor.valuation.engine import best_moves
 
     items, kept = _split(positions, _all_columns(False, False, True))
+    check_one_game(items)
     rows, source_rows = [], []
     for i, item in enumerate(items):
         try:
-            pos, state, label = _parse_item(item)
-            frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False)
+            if _is_cards_item(item):
+                from advisor.cards import cards_best
+
+                cpos = _parse_cards_item(item)
+                label = str(cpos)
+                frame = cards_best(cpos, seed=_row_seed(seed, label), precision=precision, progress=False)
+                frame = frame.reindex(columns=["action", "ev", "sd", "p_loss"])
+            else:
+                pos, state, label = _parse_item(item)
+                frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False)
         except AdvisorError as exc:
             rows.append({"position": _label(item), "error": str(exc)})
             source_rows.append(i)
@@ -318,7 +407,7 @@ def _differences(old: dict, new: dict) -> str | None:
 def run_batch(input_path, output_path, *, race: bool = False, precision: float = 0.01, seed: int = 0,
               advice: bool = False, moves: bool = False, resume: bool = False, restart: bool = False,
               chunk: int = CHUNK, progress: bool | None = None,
-              note: Callable[[str], None] | None = None) -> tuple[int, int]:
+              note: Callable[[str], None] | None = None, overwrite: bool = False) -> tuple[int, int]:
     """Stream ``input_path`` through :func:`analyse` (or :func:`analyse_moves`
     with ``moves``) in chunks of ``chunk`` rows into ``output_path``; memory
     stays flat.  Returns ``(rows, failed)`` of the whole output.
@@ -332,15 +421,27 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
     was started with this input (same path and content), these options and
     this version (the chunk size may differ); with no unfinished run it
     starts from the first row (saying so through ``note``).  A plain run
-    refuses to discard an unfinished run's rows: ``restart`` does.
+    refuses to discard an unfinished run's rows: ``restart`` does.  An
+    existing OUTPUT is replaced only with ``overwrite`` (or by the resumed
+    run started on it), and while the run lasts OUTPUT is claimed
+    (:func:`advisor._tools.files.claim`): another run on it is refused.
     Ctrl-C raises :class:`~advisor.errors.Interrupted` saying what was kept."""
+    from advisor._tools import files
+
+    with files.claim(output_path):
+        return _run_batch(input_path, output_path, race, precision, seed, advice, moves, resume, restart, chunk,
+                          progress, note, overwrite)
+
+
+def _run_batch(input_path, output_path, race, precision, seed, advice, moves, resume, restart, chunk, progress,
+               note, overwrite) -> tuple[int, int]:
     from tqdm import tqdm
 
     if resume and restart:
         raise AdvisorError("--resume and --restart exclude each other")
     note = note or (lambda message: None)
     source = batchio.check_input(input_path)
-    output = batchio.check_output(output_path, source)
+    output = batchio.check_output(output_path, source, overwrite=overwrite, resume=resume)
     batchio.scan(source)
     columns, types, kept, renamed = output_columns(source, race, advice, moves)
     identity = run_identity(source, output, engine="local", race=race, precision=precision, seed=seed,

@@ -46,10 +46,16 @@ def format_cards_odds(odds: CardsOdds) -> str:
     else:
         lines.append("Race odds, exact (the race must end in this leg):")
     lines.append("camel       win            lose")
+    from advisor._tools.intervals import honest_half
+
+    def half(p: float, se: float) -> str:  # Wilson where the normal approximation fails (p near 0 or 1)
+        if not odds.race_samples:
+            return "       "
+        return f" +-{100 * float(honest_half(1.96 * se, p, odds.race_samples)):4.2f}"
+
     for i in sorted(range(5), key=lambda i: -odds.win[i]):
-        half = lambda se: f" +-{196 * se:4.2f}" if odds.race_samples else "       "  # noqa: E731
-        lines.append(f"  {CAMELS[i]}   {100 * odds.win[i]:5.1f}%{half(odds.win_se[i])}  "
-                     f"{100 * odds.lose[i]:5.1f}%{half(odds.lose_se[i])}")
+        lines.append(f"  {CAMELS[i]}   {100 * odds.win[i]:5.1f}%{half(odds.win[i], odds.win_se[i])}  "
+                     f"{100 * odds.lose[i]:5.1f}%{half(odds.lose[i], odds.lose_se[i])}")
     return "\n".join(lines)
 
 

@@ -142,7 +142,7 @@ def is_cards_file(path) -> bool:
     import json
 
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:  # a byte order mark as every reader takes it
             for line in fh:
                 if line.strip():
                     return is_cards_record([json.loads(line)])
@@ -154,22 +154,27 @@ def is_cards_file(path) -> bool:
 def iter_cards_records(path):
     """Yield ``(line, record)`` for each game of a JSON-lines file of Camel
     Up Cards records, ``line`` the number of its setup line; one game in
-    memory at a time."""
-    import json
+    memory at a time; an empty file, text that is not UTF-8 or a line that
+    is not JSON raise an error naming the file (a UTF-8 byte order mark is
+    accepted)."""
+    from advisor._tools.jsonio import decode_text, loads
 
     record: list[dict] = []
     start = 0
+    games = 0
     try:
-        with open(path, encoding="utf-8") as fh:
-            for n, line in enumerate(fh, start=1):
+        with open(path, "rb") as fh:
+            for n, raw in enumerate(fh, start=1):
+                line = decode_text(raw, f"{path}, line {n}")
                 if not line.strip():
                     continue
                 try:
-                    entry = json.loads(line)
-                except ValueError:
-                    raise RecordError(f"{path}, line {n}: not JSON") from None
+                    entry = loads(line, f"{path}, line {n}")
+                except AdvisorError as exc:
+                    raise RecordError(str(exc)) from None
                 if isinstance(entry, dict) and entry.get("type") == "setup":
                     if record:
+                        games += 1
                         yield start, record
                     record, start = [], n
                 elif not record:
@@ -177,10 +182,11 @@ def iter_cards_records(path):
                 record.append(entry)
     except OSError as exc:
         raise AdvisorError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise AdvisorError(f"cannot read {path}: not UTF-8 text") from None
     if record:
+        games += 1
         yield start, record
+    if not games:
+        raise RecordError(f"game records {path}: empty (no game in it)")
 
 
 def read_cards_records(path) -> list[list[dict]]:

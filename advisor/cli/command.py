@@ -142,6 +142,7 @@ def _build_parser() -> _Parser:
     best.add_argument("--turn", type=_nonneg_int,
                       help="with a file of game records (.jsonl): the advice before this turn (default 0)")
     best.add_argument("--rules", help=_RULES_HELP)
+    _overwrite_arg(best, "the --chart file")
     best.add_argument("--no-infer", action="store_true",
                       help="with game records: model other players' face-down overall cards by the race odds "
                            "instead of inferring their colours from the game's history")
@@ -174,6 +175,7 @@ def _build_parser() -> _Parser:
     review.add_argument("--engine", choices=("local", "dask"), default="local",
                         help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
     review.add_argument("--scheduler", help="address of the Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    _overwrite_arg(review, "the -o and --chart files")
 
     for name, text in (
         ("simulate", "play games between bots and write their records (JSON lines)"),
@@ -199,6 +201,7 @@ def _build_parser() -> _Parser:
                          + (" (required)" if name == "simulate" else ""), required=name == "simulate")
         cmd.add_argument("--resume", action="store_true",
                          help="continue an interrupted run: keep the complete games of OUTPUT.part")
+        _overwrite_arg(cmd)
         _engine_args(cmd)
         cmd.add_argument("--dice", choices=("game", "leg"), default="game",
                          help="game (default): one random stream per game; leg: each leg's dice (Camel Up "
@@ -251,6 +254,7 @@ def _build_parser() -> _Parser:
                        help="continue the interrupted run in OUTPUT.part (same input and options), or start")
     batch.add_argument("--restart", action="store_true",
                        help="discard the interrupted run in OUTPUT.part and start again")
+    _overwrite_arg(batch)
     batch.add_argument("--chunk", type=_positive_int, default=10_000, help="rows per chunk (default 10000)")
     batch.add_argument("--engine", choices=("local", "dask"), default="local",
                        help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
@@ -266,6 +270,7 @@ def _build_parser() -> _Parser:
     chart.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
     chart.add_argument("--game", type=_nonneg_int, default=0, help="which game of the file (default 0)")
     chart.add_argument("--precision", type=_precision, default=0.01, help="race odds precision (default 0.01)")
+    _overwrite_arg(chart)
     show = sub.add_parser(
         "show", help="a picture of a position with its leg odds",
         description="Draw the board (track, stacks, crazy camels, tiles, pyramid) with P(1st this leg); "
@@ -274,6 +279,7 @@ def _build_parser() -> _Parser:
     show.add_argument("position", nargs="*", help="board string (default: the built-in example)")
     show.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
     show.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    _overwrite_arg(show)
 
     play = sub.add_parser(
         "play", help="an interactive game: humans and bots at one table",
@@ -312,6 +318,12 @@ def _build_parser() -> _Parser:
         description="Compile every numba kernel and report the time each took.",
     )
     return parser
+
+
+def _overwrite_arg(cmd, what: str = "OUTPUT") -> None:
+    cmd.add_argument("--overwrite", action="store_true",
+                     help=f"replace {what} if it exists (without it an existing file is never replaced; a file "
+                     "another run is writing is refused either way)")
 
 
 def _engine_args(cmd) -> None:
@@ -363,6 +375,7 @@ def _duel_parser(sub) -> None:
     duel.add_argument("-o", "--output", help="JSON lines file (.jsonl) for the game records (pair i: games 2i, 2i+1)")
     duel.add_argument("--resume", action="store_true",
                       help="continue an interrupted run: keep the complete games of OUTPUT.part")
+    _overwrite_arg(duel)
     _engine_args(duel)
 
 
@@ -436,8 +449,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    problem = _numba_environment_problem()
+    if problem:
+        print(f"camelup: error: {problem}", file=sys.stderr)
+        return 2
     try:
-        with _compile_notice(args):
+        with _claims(args), _compile_notice(args):
             return _COMMANDS[args.command](args)
     except AdvisorError as exc:
         print(f"camelup: error: {exc}", file=sys.stderr)
@@ -453,6 +470,51 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+_THREADING_LAYERS = ("default", "safe", "threadsafe", "forksafe", "tbb", "omp", "workqueue")
+
+
+def _numba_environment_problem(environ=None) -> str | None:
+    """The numba settings of the environment that would break a command
+    (checked before numba is imported: numba itself answers with a long
+    traceback), as one line naming the variable and what it accepts."""
+    import os
+
+    env = os.environ if environ is None else environ
+    threads = env.get("NUMBA_NUM_THREADS")
+    if threads is not None and threads.strip() != "":
+        text = threads.strip()
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
+            return (f"NUMBA_NUM_THREADS={threads[:20]!r}: must be a whole number of threads, 1 or more "
+                    f"(this machine has {os.cpu_count()} cores), or unset")
+    layer = env.get("NUMBA_THREADING_LAYER")
+    if layer is not None and layer.strip() != "" and layer.strip().lower() not in _THREADING_LAYERS:
+        return (f"NUMBA_THREADING_LAYER={layer[:20]!r}: must be one of {', '.join(_THREADING_LAYERS)}, or unset")
+    disable = env.get("NUMBA_DISABLE_JIT")
+    if disable is not None and disable.strip() not in ("", "0"):
+        return (f"NUMBA_DISABLE_JIT={disable[:20]!r}: the kernels need numba's compiler (pure Python would take "
+                "hours): set it to 0 or unset it")
+    return None
+
+
+def _claims(args: argparse.Namespace):
+    """Every file the command writes (-o, --chart, --autosave), claimed for
+    this run from the start (:func:`advisor._tools.files.claim`): a second run on
+    one of them is refused in one line naming this run's pid."""
+    import contextlib
+
+    from advisor._tools.files import claim
+
+    stack = contextlib.ExitStack()
+    for option in ("output", "chart", "autosave"):
+        path = getattr(args, option, None)
+        if path:
+            with contextlib.ExitStack() as undo:  # a refusal releases the files claimed so far
+                undo.push(stack)
+                stack.enter_context(claim(path))
+                undo.pop_all()
+    return stack
 
 
 def _compile_notice(args: argparse.Namespace):
@@ -712,7 +774,7 @@ def _cmd_best(args: argparse.Namespace) -> int:
         if is_cards_file(args.position[0]):
             return _cmd_best_cards_record(args)
     if args.chart:
-        _picture_path(args.chart)
+        _picture_path(args.chart, overwrite=args.overwrite)
     if _records_arg(args):
         from advisor.cli.review import record_state
 
@@ -799,7 +861,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         totals["turns"] += end["turns"]
 
     games = simulate_to_file(bots, args.games, args.output, edition=edition, seed=args.seed,
-                             processes=args.processes, resume=args.resume, on_game=count, **_engine_kwargs(args))
+                             processes=args.processes, resume=args.resume, on_game=count, overwrite=args.overwrite,
+                             **_engine_kwargs(args))
     print(f"{games} games written to {args.output}: {totals['legs'] / games:.2f} legs and "
           f"{totals['turns'] / games:.1f} turns per game on average.")
     return 0
@@ -817,7 +880,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.output:
         simulate_to_file(bots, args.games, args.output, edition=edition, seed=args.seed,
                          processes=args.processes, rotate=args.seating, resume=args.resume, on_game=table.add,
-                         **_engine_kwargs(args))
+                         overwrite=args.overwrite, **_engine_kwargs(args))
     else:
         for i, record in enumerate(simulate(bots, args.games, edition=edition, seed=args.seed,
                                             processes=args.processes, rotate=args.seating, **_engine_kwargs(args))):
@@ -834,6 +897,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     seats = "seats rotated over every cyclic order" if args.seating == "orders" else "seats rotated"
     print(f"{args.games} games, {args.players} players, {game}{variant}, {seats}, "
           f"seed {args.seed}:")
+    from advisor._tools.intervals import too_few
+
+    if too_few(args.games, "games"):
+        print(f"Warning: {too_few(args.games, 'games' if args.games != 1 else 'game')}.")
     print(f"{'seat entry':<14}{'win rate':>10}   95% interval   {'money':>7}   95% interval")
     for k, row in frame.iterrows():
         print(f"{k}:{row['bot']:<12}{100 * row['win_rate']:9.1f}%   "
@@ -892,13 +959,14 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         rows, failed = run_batch_dask(args.input, args.output, scheduler=args.scheduler, race=args.race,
                                       precision=args.precision, seed=args.seed, advice=args.advice,
-                                      moves=args.moves, restart=args.restart, note=note)
+                                      moves=args.moves, restart=args.restart, note=note,
+                                      overwrite=args.overwrite)
     else:
         if args.scheduler:
             raise AdvisorError("--scheduler applies to --engine dask only")
         rows, failed = run_batch(args.input, args.output, race=args.race, precision=args.precision,
                                  seed=args.seed, advice=args.advice, moves=args.moves, resume=args.resume,
-                                 restart=args.restart, chunk=args.chunk, note=note)
+                                 restart=args.restart, chunk=args.chunk, note=note, overwrite=args.overwrite)
     print(f"{rows} position(s) analysed into {args.output}; {failed} failed.", file=sys.stderr)
     return 1 if failed else 0
 
@@ -912,12 +980,13 @@ def _figure(size):
     return Figure(figsize=size, layout="constrained")
 
 
-def _picture_path(path: str, inputs=()) -> str:
+def _picture_path(path: str, inputs=(), overwrite: bool = False) -> str:
     """``path`` if it can be written and its extension names a picture
-    format (checked before any work is done)."""
+    format (checked before any work is done); an existing file only with
+    ``overwrite``."""
     from advisor._tools.files import check_output
 
-    check_output(path, suffixes=_PICTURES, what="picture file", inputs=inputs)
+    check_output(path, suffixes=_PICTURES, what="picture file", inputs=inputs, overwrite=overwrite)
     return path
 
 
@@ -938,7 +1007,7 @@ def _cmd_chart(args: argparse.Namespace) -> int:
     from advisor.game import iter_records
     from advisor.plotting import game_odds, plot_game_odds
 
-    _picture_path(args.output, inputs=[args.record])
+    _picture_path(args.output, inputs=[args.record], overwrite=args.overwrite)
     check_input(args.record, "game records")
     count, chosen = 0, None
     games = iter_cards_records if is_cards_file(args.record) else iter_records
@@ -966,7 +1035,7 @@ def _cmd_chart(args: argparse.Namespace) -> int:
 def _cmd_show(args: argparse.Namespace) -> int:
     from advisor.plotting import plot_board, plot_cards_board
 
-    _picture_path(args.output)
+    _picture_path(args.output, overwrite=args.overwrite)
     text = _cards_text(args)
     if text is not None:
         from advisor.cards import parse_cards

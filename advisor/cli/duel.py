@@ -46,7 +46,7 @@ def run_duel(args: argparse.Namespace, edition) -> int:
     field = None if args.field is None else [b.strip() for b in args.field.split(",") if b.strip()]
     frame = duel(args.a, args.b, args.games, players=args.players, field=field, edition=edition, seed=args.seed,
                  sprt=sprt, processes=args.processes, engine=args.engine, scheduler=args.scheduler,
-                 output=args.output, resume=args.resume)
+                 output=args.output, resume=args.resume, overwrite=args.overwrite)
     rules = getattr(edition, "rules_json", lambda: None)()
     if args.json:
         print(dumps(duel_json(frame, args.edition, rules)))
@@ -95,6 +95,11 @@ def format_duel(frame, edition: str, rules: dict | None = None) -> str:
     interval = "-" if money["diff_lo"] != money["diff_lo"] else \
         f"{money['diff_lo']:+.2f} to {money['diff_hi']:+.2f} coins"
     lines.append(f"{'money':<10}{money['a']:{w}.2f}{money['b']:{w}.2f}{_signed(money['diff'], '.2f'):>10}   {interval}")
+    from advisor._tools.intervals import too_few
+
+    warning = too_few(pairs, "pairs" if pairs != 1 else "pair")
+    if warning:
+        lines.append(f"Warning: {warning}.")
     if pairs > 1:
         gains = []
         for name, row in (("win", win), ("money", money)):

@@ -94,13 +94,14 @@ def _check_paths(args) -> None:
 
     check_input(args.records, "game records")
     if args.output:
-        check_output(args.output, suffixes=TABLE_SUFFIXES, inputs=[args.records])
+        check_output(args.output, suffixes=TABLE_SUFFIXES, inputs=[args.records], overwrite=args.overwrite)
         if Path(args.output).suffix.lower() == ".parquet":
             from advisor.batch.io import pyarrow_parquet
 
             pyarrow_parquet()
     if args.chart:
-        check_output(args.chart, suffixes=PICTURE_SUFFIXES, what="picture file", inputs=[args.records])
+        check_output(args.chart, suffixes=PICTURE_SUFFIXES, what="picture file", inputs=[args.records],
+                     overwrite=args.overwrite)
     if args.engine == "dask":
         if not args.scheduler:
             raise AdvisorError("--engine dask needs --scheduler ADDRESS")

@@ -173,13 +173,15 @@ def history_rng(record: Sequence[dict], purpose: int) -> np.random.Generator:
 def save_game(record: Sequence[dict], path: str | os.PathLike) -> Path:
     """Write one game record as JSON lines to ``path``: to a file beside it,
     then renamed into place, so ``path`` only ever holds a whole record."""
+    from advisor._tools.files import claim
     from advisor.game import write_records
 
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
-        write_records([list(record)], tmp)
-        os.replace(tmp, path)
+        with claim(path, "saved game"):  # another game saving there is refused
+            write_records([list(record)], tmp)
+            os.replace(tmp, path)
     except OSError as exc:
         raise AdvisorError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
@@ -491,7 +493,10 @@ class Table:
             if resolved.exists() and resolved not in self.saved:
                 raise AdvisorError(f"{path} exists: save to another file (or delete it first)")
             if not resolved.parent.is_dir():
-                raise AdvisorError(f"cannot write {path}: folder {path.parent} does not exist")
+                from advisor._tools.files import file_kind, folder_problem
+
+                problem = folder_problem(resolved.parent, file_kind(resolved.parent))
+                raise AdvisorError(f"cannot write {path}: {problem}")
         except (OSError, ValueError) as exc:  # a name the system refuses (too long, a NUL byte, ...)
             if isinstance(exc, AdvisorError):
                 raise

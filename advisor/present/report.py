@@ -21,10 +21,13 @@ def format_leg_odds(odds) -> str:
             f"({rolls} roll{'s' if rolls != 1 else ''} left in this leg):"
         )
     else:
-        half = 1.96 * float(odds.stderr.max()) * 100
-        lines.append(
-            f"Leg odds, sampled from {odds.samples:,} legs (seed {odds.seed}; +-{half:.2f} pp at 95%):"
-        )
+        from advisor._tools.intervals import too_few, wilson_half
+
+        half = float(wilson_half(odds.rank, odds.samples).max()) * 100  # Wilson: honest at small counts
+        legs = f"{odds.samples:,} leg{'s' * (odds.samples != 1)}"
+        lines.append(f"Leg odds, sampled from {legs} (seed {odds.seed}; up to +-{half:.2f} pp at 95%, Wilson):")
+        if too_few(odds.samples, "legs"):
+            lines.append(f"Warning: {too_few(odds.samples, 'legs' if odds.samples != 1 else 'leg')}.")
     lines.append("camel " + "".join(f"{label:>8}" for label in RANK_LABELS))
     for camel in odds.order():
         row = odds.rank[odds.camels.index(camel)]
@@ -44,6 +47,10 @@ def format_race_odds(race) -> str:
         head = (f"Race odds, {race.samples:,} simulated races (seed {race.seed}), "
                 f"95% intervals; later legs sampled from the exact end states of this leg:")
     hw = race.half_width()
+    if not race.exact:  # Wilson where the normal approximation fails (p near 0 or 1, few races)
+        from advisor._tools.intervals import honest_half
+
+        hw = honest_half(hw, race.rank, race.samples)
 
     def cell(p: float, h: float) -> str:
         return f"{100 * p:5.1f}%" + ("       " if race.exact else f" +-{100 * h:4.2f}")

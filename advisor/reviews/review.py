@@ -684,14 +684,15 @@ def _review_many(jobs: list) -> list[Reviewed]:
 
 
 def _worker_init() -> None:
-    """Worker set-up: Ctrl-C is the parent's to handle; one numba thread
-    per worker (the processes share the cores; results never depend on the
-    thread count)."""
-    import signal
-
+    """Worker set-up: Ctrl-C is the parent's to handle, nothing from a
+    worker once the parent is gone (:mod:`advisor._tools.workers`); one numba
+    thread per worker (the processes share the cores; results never depend
+    on the thread count)."""
     import numba
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from advisor._tools.workers import worker_init
+
+    worker_init()
     numba.set_num_threads(1)
 
 
@@ -743,6 +744,9 @@ def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[
     cold = cold_groups(needs("review", cards=cards))
     if cold:  # compile once here, not in every worker
         warmup(groups=cold)
+    from advisor._tools.workers import quiet_tracker
+
+    quiet_tracker()
     workers = processes or os.cpu_count() or 1
     with mp.get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
         pending: deque = deque()

@@ -400,7 +400,29 @@ class GameState:
         else:
             raise StateError("players", "must be a list of players or a player count")
         piles = {name: _pile_from_json(name, data.get(name, [])) for name in ("winner_pile", "loser_pile")}
-        return cls(board, tuple(players), data.get("to_move", 0), pile_model=data.get("pile_model"), **piles)
+        state = cls(board, tuple(players), data.get("to_move", 0), pile_model=data.get("pile_model"), **piles)
+        if isinstance(raw_players, list):
+            state._check_tiles_held()
+        return state
+
+    def _check_tiles_held(self) -> None:
+        """Every leg tile the board shows taken is held by a player (the
+        players' tiles were checked to be among the taken ones): a tile is
+        in a player's hand until the leg ends."""
+        ed = self.position.rules
+        for colour, left in zip(ed.racing, self.position.legtiles):
+            taken = list(ed.leg_stack[: len(ed.leg_stack) - len(left)])
+            for pl in self.players:
+                for c, value in pl.leg_tiles:
+                    if c == colour and value in taken:
+                        taken.remove(value)
+            if taken:
+                held = len(ed.leg_stack) - len(left) - len(taken)
+                raise StateError("players[].leg_tiles",
+                                 f"the board shows {len(ed.leg_stack) - len(left)} {colour} leg tile(s) taken "
+                                 f"({''.join(map(str, ed.leg_stack[:len(ed.leg_stack) - len(left)]))}), but the "
+                                 f"players hold {held}: give {colour}{''.join(map(str, taken))} to the players "
+                                 f"who took them, or show them on the board's legtiles")
 
     @classmethod
     def load(cls, path: str | Path) -> "GameState":

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from advisor.errors import AdvisorError
+from advisor._tools.intervals import Z95, clip  # Z95: the two-sided 95% normal quantile
 from advisor.simulate.games import Schedule, game_seed, play_schedule, schedule_to_file
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ DEFAULT_FIELD_BOT = "rival"
 #: The same for Camel Up Cards.
 DEFAULT_CARDS_FIELD_BOT = "greedy"
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
 def default_field(players: int, cards: bool = False) -> list[str]:
@@ -245,8 +245,11 @@ class DuelTally:
             # independent games: the variance of one A-game minus one B-game is the sum of the variances
             sd_unpaired = math.sqrt(arr[a].var(ddof=1) + arr[b].var(ddof=1)) if n > 1 else math.nan
             half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+            lo, hi = mean - half, mean + half
+            if key == "win":  # a difference of two win rates lies in -1..1
+                lo, hi = clip(lo, hi, -1.0, 1.0)
             out[key] = {"a": float(arr[a].mean()) if n else math.nan, "b": float(arr[b].mean()) if n else math.nan,
-                        "diff": mean, "lo": mean - half, "hi": mean + half, "sd": sd, "sd_unpaired": sd_unpaired}
+                        "diff": mean, "lo": lo, "hi": hi, "sd": sd, "sd_unpaired": sd_unpaired}
         out["sprt"] = None if self.sprt is None else {
             **asdict(self.sprt), "lower": self.sprt.lower, "upper": self.sprt.upper, "llr": self.llr,
             "decision": self.decision, "pairs": self.decided_at}
@@ -306,7 +309,8 @@ def _check_duel(a: str, b: str, players: int, field: Sequence[str] | None, editi
 def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] | str | None = None,
          edition: "str | Edition" = "second", seed: int = 0, sprt: SPRT | None = None,
          processes: int | None = None, progress: bool | None = None, engine: str = "local",
-         scheduler: str | None = None, output=None, resume: bool = False, records: list | None = None):
+         scheduler: str | None = None, output=None, resume: bool = False, records: list | None = None,
+         overwrite: bool = False):
     """A paired duel of bot ``a`` against bot ``b``: ``games`` pairs (each
     two games, ``2 * games`` in all; fewer when ``sprt`` decides early) at
     ``players`` seats against ``field`` (the bots of the other seats, in
@@ -319,7 +323,8 @@ def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] |
     ``output``: also write every game's record to this JSON lines file
     (streamed into ``output.part``, renamed when the run is complete;
     ``resume`` continues an interrupted run, as
-    :func:`advisor.simulate.games.simulate_to_file`).  ``records``: a list to
+    :func:`advisor.simulate.games.simulate_to_file`; an existing ``output`` is
+    replaced only with ``overwrite``).  ``records``: a list to
     collect the records into.  ``processes``, ``progress``, ``engine``,
     ``scheduler``: as for :func:`advisor.simulate.games.simulate`; the result is
     the same whatever they are."""
@@ -337,7 +342,8 @@ def duel(a: str, b: str, games: int, *, players: int = 4, field: Sequence[str] |
         if records is not None:
             raise AdvisorError("give output or records, not both (read the records from the output file)")
         schedule_to_file(schedule, 2 * games, output, edition=edition, processes=processes, resume=resume,
-                         progress=progress, on_game=on_game, engine=engine, scheduler=scheduler)
+                         progress=progress, on_game=on_game, engine=engine, scheduler=scheduler,
+                         overwrite=overwrite)
     else:
         if resume:
             raise AdvisorError("resume continues a run written to an output file: give output")

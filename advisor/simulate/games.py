@@ -177,11 +177,12 @@ def _one_thread():
 
 def _worker_init():
     """Worker set-up: Ctrl-C is the parent's to handle (it stops the pool
-    and says what was kept; workers would each print a traceback), and one
+    and says what was kept; workers would each print a traceback), nothing
+    from a worker once the parent is gone (:mod:`advisor._tools.workers`), and one
     thread per worker."""
-    import signal
+    from advisor._tools.workers import worker_init
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker_init()
     _one_thread()
 
 
@@ -366,7 +367,10 @@ def _on_processes(jobs, processes: int | None, names: list[str], cards: bool) ->
     import os
     from collections import deque
 
+    from advisor._tools.workers import quiet_tracker
+
     _compile_for_workers(names, cards)
+    quiet_tracker()
     workers = processes or os.cpu_count() or 1
     window = 4 * workers  # games in flight: enough to keep every worker busy
     with mp.get_context("spawn").Pool(processes, initializer=_worker_init) as pool:
@@ -409,15 +413,17 @@ class Standings:
         average money with its 95% interval (NaN from a single game)."""
         import pandas as pd
 
+        from advisor._tools.intervals import Z95, wilson
+
         games = self.games
         rows = []
         for k, name in enumerate(self.bots):
             rate = self.wins[k] / games
-            lo, hi = _wilson(rate, games)
+            lo, hi = wilson(rate, games)
             mean = self.money[k] / games
             if games > 1:
                 var = (self.money_sq[k] - self.money[k] ** 2 / games) / (games - 1)
-                half = 1.96 * math.sqrt(max(var, 0.0)) / math.sqrt(games)
+                half = Z95 * math.sqrt(max(var, 0.0)) / math.sqrt(games)
             else:
                 half = float("nan")
             rows.append({"bot": name, "games": games, "wins": self.wins[k], "win_rate": rate, "win_lo": lo,
@@ -455,7 +461,7 @@ def tournament(bots: Sequence[str], games: int, *, edition: "str | Edition" = "s
 def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | Edition" = "second", seed: int = 0,
                      processes: int | None = None, rotate: "bool | str" = False, resume: bool = False,
                      progress: bool | None = None, on_game=None, dice: str = "game", engine: str = "local",
-                     scheduler: str | None = None) -> int:
+                     scheduler: str | None = None, overwrite: bool = False) -> int:
     """Play games ``0 .. games - 1`` (as :func:`simulate`) into the JSON
     lines file ``path``, each game written as soon as it finishes into
     ``path.part``, renamed to ``path`` when the run is complete.
@@ -464,23 +470,38 @@ def simulate_to_file(bots: Sequence[str], games: int, path, *, edition: "str | E
     (checked to be games of this very run: edition, seats, seeds; seats by
     bot name, so games that seat the same names under another ``rotate``
     are this run's games) and play the rest; the result equals an uninterrupted run.  Without ``resume`` a
-    partial file is never overwritten.  Ctrl-C raises
+    partial file is never overwritten.  An existing ``path`` is replaced
+    only with ``overwrite`` (or by the resumed run that was started on it);
+    while the run lasts ``path`` is claimed (:func:`advisor._tools.files.claim`):
+    another run on it is refused.  Ctrl-C raises
     :class:`~advisor.errors.Interrupted` saying how many games were kept.
     ``on_game(index, end_line)`` is called for every game, kept ones
     included, in order.  Returns the number of games in ``path``."""
     return schedule_to_file(Schedule(bots, seed, rotate, dice), games, path, edition=edition, processes=processes,
-                            resume=resume, progress=progress, on_game=on_game, engine=engine, scheduler=scheduler)
+                            resume=resume, progress=progress, on_game=on_game, engine=engine, scheduler=scheduler,
+                            overwrite=overwrite)
 
 
 def schedule_to_file(schedule: Schedule, games: int, path, *, edition: "str | Edition" = "second",
                      processes: int | None = None, resume: bool = False, progress: bool | None = None,
-                     on_game=None, engine: str = "local", scheduler: str | None = None) -> int:
+                     on_game=None, engine: str = "local", scheduler: str | None = None,
+                     overwrite: bool = False) -> int:
     """:func:`simulate_to_file` for the games of ``schedule``.  Besides,
     ``on_game`` may end the run: when it returns a true value the games so
     far are the run, and ``path`` is complete with them (a sequential test
     that has decided); the number of games in ``path`` is returned."""
+    from advisor._tools.files import claim, check_output
+
+    check_output(path, suffixes=(".jsonl",), what="game records")
+    with claim(path, "game records"):
+        return _schedule_to_file(schedule, games, path, edition, processes, resume, progress, on_game, engine,
+                                 scheduler, overwrite)
+
+
+def _schedule_to_file(schedule, games, path, edition, processes, resume, progress, on_game, engine, scheduler,
+                      overwrite) -> int:
     from advisor.errors import Interrupted
-    from advisor._tools.files import check_output, commit, discard, partial_path
+    from advisor._tools.files import OVERWRITE_HINT, check_output, commit, discard, file_kind, partial_path
     from advisor._tools.jsonio import dumps
 
     import os
@@ -495,8 +516,11 @@ def schedule_to_file(schedule: Schedule, games: int, path, *, edition: "str | Ed
     kept, stopped = 0, False
     if part.exists():
         if not resume:
-            raise AdvisorError(f"{shown} holds an interrupted run: add --resume to continue it, "
-                               "or delete it to start again")
+            raise AdvisorError(f"{shown} holds the games of a run that did not finish (no run is writing it "
+                               "now): add --resume to continue it, or delete it to start again")
+    if not overwrite and not (resume and part.exists()) and file_kind(path) == "file":
+        raise AdvisorError(f"game records {path} exist: {OVERWRITE_HINT}, or choose another file")
+    if part.exists():
         kept, stopped = _kept_games(part, shown, schedule, games, edition, on_game)
     if stopped:  # the run had decided before it was interrupted
         commit(part, path)
@@ -600,8 +624,3 @@ def _check_setup(shown: str, entry: dict, index: int, schedule: Schedule, editio
             raise AdvisorError(f"{shown} is from another run: game {index} has {key} {entry.get(key)!r:.60}, "
                                f"this run's would have {value!r} ({why}); delete it to start again")
 
-
-def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)

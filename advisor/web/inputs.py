@@ -83,16 +83,31 @@ def _no_constant(name: str):
     raise InputError(f"the request body is not strict JSON ({name} is not a number)")
 
 
+class _Duplicate(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
 def parse_body(raw: bytes, path: str) -> dict:
     """The request's JSON object, its fields checked against ``FIELDS``."""
     if not raw.strip():
         raise InputError("the request body is empty: send a JSON object")
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte order mark, as every reader takes it
     except UnicodeDecodeError:
         raise InputError("the request body is not UTF-8 text") from None
     try:
-        body = json.loads(text, parse_constant=_no_constant)
+        body = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except _Duplicate as exc:
+        raise InputError(f"the request body gives the key {str(exc)!r:.60} twice (give each key once)") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"the request body is not valid JSON: {exc}") from None
     except RecursionError:

@@ -59,22 +59,14 @@ class LaneStats:
     by_task: dict = field(default_factory=dict)
 
 
-def _watch_parent(parent: int) -> None:
-    """End this worker when the server's process is gone (even killed: a
-    worker holds its task queue's pipe open, so it would wait forever)."""
-    import time
-
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
 def _init_worker(threads: int | None, warm: bool) -> None:
-    """Worker set-up: a watch on the server's process, the thread count,
-    then every kernel loaded (or compiled)."""
-    import threading
+    """Worker set-up: Ctrl-C left to the server (which stops every worker
+    and says so in one line), a watch on the server's process (nothing
+    from a worker once it is gone: :mod:`advisor._tools.workers`), the thread
+    count, then every kernel loaded (or compiled)."""
+    from advisor._tools.workers import worker_init
 
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True, name="watch-server").start()
+    worker_init(0.5)
     if threads is not None:
         os.environ["NUMBA_NUM_THREADS"] = str(threads)
     if warm:
@@ -96,6 +88,9 @@ class Lanes:
 
     def __init__(self, workers: int | None = None, *, warm: bool = True):
         self.workers = workers or os.cpu_count() or 1
+        from advisor._tools.workers import quiet_tracker
+
+        quiet_tracker()
         ctx = multiprocessing.get_context("spawn")
         # fast work is serial: one numba thread per fast worker
         self.pools = {
@@ -115,8 +110,16 @@ class Lanes:
         await asyncio.gather(*pending)
 
     def shutdown(self) -> None:
+        """Stop every worker now: the queued work is cancelled and a worker
+        still computing (or loading the kernels) is terminated, quietly
+        (workers leave Ctrl-C to the server, so they would otherwise hold
+        the server's exit until their task ends)."""
         for pool in self.pools.values():
+            processes = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
 
     async def run(self, lane: str, task: str, **kwargs) -> dict:
         """Run ``task`` in ``lane`` and return its result; a user error in

@@ -1,0 +1,81 @@
+"""Worker processes that stop quietly.
+
+The parent of a process pool (``simulate``, ``duel``, ``review``,
+``serve``) says in one line what a stop did; its workers say nothing:
+
+* :func:`worker_init` (a pool's initializer): Ctrl-C, which the terminal
+  sends to every process of the group, is left to the parent; once the
+  parent is gone (``kill -9``) the worker writes nothing more to stderr (no
+  BrokenPipeError traceback while it hands back a result nobody reads) and
+  ends itself.
+* :func:`quiet_tracker` (the parent, before it starts a pool): the
+  resource tracker that multiprocessing starts beside the parent would
+  warn about "leaked semaphore objects" after a ``kill -9`` of the parent;
+  those semaphores are the pool's own and the tracker removes them anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+__all__ = ["worker_init", "quiet_tracker", "TRACKER_WARNINGS"]
+
+#: The warning filter handed to the resource tracker (see :func:`quiet_tracker`).
+TRACKER_WARNINGS = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+class _WhileParentLives:
+    """A text stream that passes writes on while the parent process lives."""
+
+    def __init__(self, stream, parent: int):
+        self._stream = stream
+        self._parent = parent
+
+    def write(self, text):
+        if os.getppid() != self._parent:
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except (BrokenPipeError, OSError):
+            return len(text)
+
+    def flush(self):
+        if os.getppid() == self._parent:
+            try:
+                self._stream.flush()
+            except (BrokenPipeError, OSError):
+                pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _watch(parent: int, interval: float) -> None:
+    while os.getppid() == parent:
+        time.sleep(interval)
+    try:  # nothing more from this worker, whatever is under way
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def worker_init(interval: float = 0.25) -> None:
+    """Set a pool worker up to stop quietly (see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    sys.stderr = _WhileParentLives(sys.stderr, parent)
+    threading.Thread(target=_watch, args=(parent, interval), daemon=True, name="watch-parent").start()
+
+
+def quiet_tracker() -> None:
+    """Keep the resource tracker, started with the first pool, from
+    warning about the pool's semaphores after the parent was killed (it
+    takes the parent's warning options)."""
+    if TRACKER_WARNINGS not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_WARNINGS)

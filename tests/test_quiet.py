@@ -1,0 +1,123 @@
+"""Every stop quiet: workers say nothing when the parent is killed or
+Ctrl-C'd; numba settings that would break a command are one line, checked
+before numba is imported."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from advisor.cli.command import _numba_environment_problem
+from advisor._tools.workers import TRACKER_WARNINGS, _WhileParentLives, quiet_tracker
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+_PROBE = "import sys; from advisor.cli import main; rc = main(sys.argv[1:]); print('numba' in sys.modules, rc)"
+
+
+@pytest.mark.parametrize("name,value,accepted", [
+    ("NUMBA_NUM_THREADS", "0", "1 or more"),
+    ("NUMBA_NUM_THREADS", "-1", "1 or more"),
+    ("NUMBA_NUM_THREADS", "abc", "1 or more"),
+    ("NUMBA_THREADING_LAYER", "nope", "one of default, safe"),
+    ("NUMBA_DISABLE_JIT", "1", "set it to 0 or unset it"),
+])
+def test_a_bad_numba_setting_is_one_line_before_numba_loads(name, value, accepted):
+    """BUG: these gave 30-line tracebacks (abc: a traceback-style warning)."""
+    env = {k: v for k, v in ENV.items() if not k.startswith("NUMBA_")}
+    env[name] = value
+    proc = subprocess.run([sys.executable, "-c", _PROBE, "odds", "--leg-only"], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.stdout.split() == ["False", "2"]  # refused before numba was imported
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and name in lines[0] and accepted in lines[0], proc.stderr
+
+
+def test_good_numba_settings_pass():
+    assert _numba_environment_problem({}) is None
+    assert _numba_environment_problem({"NUMBA_NUM_THREADS": "2", "NUMBA_THREADING_LAYER": "workqueue",
+                                       "NUMBA_DISABLE_JIT": "0"}) is None
+
+
+def test_a_worker_writes_nothing_once_its_parent_is_gone(tmp_path):
+    with open(tmp_path / "err.txt", "w") as fh:
+        alive = _WhileParentLives(fh, os.getppid())
+        alive.write("while the parent lives\n")
+        orphan = _WhileParentLives(fh, -1)  # not this process's parent: as after kill -9 of the parent
+        assert orphan.write("Traceback ... BrokenPipeError\n") == len("Traceback ... BrokenPipeError\n")
+        orphan.flush()
+    assert (tmp_path / "err.txt").read_text() == "while the parent lives\n"
+
+
+def test_the_resource_tracker_is_told_to_keep_quiet(monkeypatch):
+    monkeypatch.setattr(sys, "warnoptions", [])
+    quiet_tracker()
+    quiet_tracker()
+    assert sys.warnoptions == [TRACKER_WARNINGS]
+    from multiprocessing import util
+
+    assert f"-W{TRACKER_WARNINGS}" in util._args_from_interpreter_flags()  # what the tracker is started with
+
+
+def test_kill_9_of_simulate_leaves_the_terminal_quiet(tmp_path):
+    """BUG: kill -9 of simulate flooded the terminal with BrokenPipeError
+    tracebacks and leaked-semaphore warnings from the workers."""
+    out = tmp_path / "g.jsonl"
+    err = open(tmp_path / "err.txt", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", "simulate", "--bots",
+                             "random,random,random,random", "--games", "2000", "--processes", "2", "-o", str(out)],
+                            env=ENV, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    part = tmp_path / "g.jsonl.part"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None and (not part.exists() or part.stat().st_size < 10_000):
+        time.sleep(0.1)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(4)  # the workers notice (within 0.25 s) and end; the tracker cleans up
+    err.close()
+    assert (tmp_path / "err.txt").read_text() == ""
+    try:  # no worker left behind
+        os.killpg(proc.pid, 0)
+        left = True
+    except ProcessLookupError:
+        left = False
+    if left:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert not left
+
+
+def test_serve_stops_a_busy_worker_at_once():
+    """Workers leave Ctrl-C to the server; its shutdown ends the ones still
+    computing instead of waiting for their task."""
+    import asyncio
+
+    from advisor.web.pool import Lanes
+
+    lanes = Lanes(1, warm=False)
+
+    async def busy():
+        task = asyncio.ensure_future(lanes.run("slow", "sleep", seconds=60))
+        await asyncio.sleep(0)
+        return task
+
+    loop = asyncio.new_event_loop()
+    try:
+        task = loop.run_until_complete(busy())
+        deadline = time.time() + 120
+        while not lanes.pools["slow"]._processes and time.time() < deadline:
+            loop.run_until_complete(asyncio.sleep(0.1))
+        loop.run_until_complete(asyncio.sleep(2))  # the worker has taken the task
+        workers = list(lanes.pools["slow"]._processes.values())
+        start = time.time()
+        lanes.shutdown()
+        for process in workers:
+            process.join(10)
+        assert all(not p.is_alive() for p in workers) and time.time() - start < 10
+        task.cancel()
+    finally:
+        loop.close()
