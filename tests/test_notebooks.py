@@ -14,6 +14,7 @@ def test_there_are_notebooks():
     assert {p.stem for p in NOTEBOOKS} >= {"tour", "batch_study", "game_odds", "cards", "review"}
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path):
     book = nbformat.read(path, as_version=4)
