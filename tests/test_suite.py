@@ -72,3 +72,8 @@ def test_every_marker_used_is_registered(pytestconfig):
                 used.add((node.attr, path.name))
     unregistered = sorted((name, file) for name, file in used if name not in registered | builtin)
     assert unregistered == []
+    # and those conftest.py gives from fixtures and groups
+    import conftest
+
+    assert set(conftest.FIXTURE_MARKS.values()) | set(conftest.GROUPS) | set(conftest.EARLY) | {conftest.FIRST} \
+        <= registered
