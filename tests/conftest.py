@@ -179,22 +179,17 @@ def _load_warm_cache():
         shutil.copytree(shared, CACHE_DIR, dirs_exist_ok=True)
 
 
-@pytest.fixture(autouse=True)
-def _worker_kernels(request):
-    """On a worker: the warmed kernels before the first test that may use
-    them; one numba thread unless the test compares thread counts."""
-    if _WORKER is None or request.node.get_closest_marker(FIRST) is not None:
-        yield
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """On a worker, before the test's fixtures (a module or session fixture
+    may call kernels, or start ``camelup serve``): the warmed kernels, and
+    one numba thread unless the test compares thread counts."""
+    if _WORKER is None or item.get_closest_marker(FIRST) is not None:
         return
     _load_warm_cache()
     import numba
 
-    threads = numba.config.NUMBA_NUM_THREADS if request.node.get_closest_marker("threads") else 1
-    numba.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(1)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if item.get_closest_marker("threads") else 1)
 
 
 # ---------------------------------------------------------------- fixtures

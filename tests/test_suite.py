@@ -43,6 +43,26 @@ def test_a_worker_loads_warm_kernels_from_a_cache_of_its_own():
     assert compiled == []
 
 
+@pytest.fixture(scope="module")
+def cache_at_module_setup():
+    """The worker's kernel cache as a module fixture finds it (module and
+    session fixtures are set up before a test's own fixtures)."""
+    from advisor.kernels import _jit
+
+    return sorted(p.name for p in Path(_jit.CACHE_DIR).rglob("*.nbi"))
+
+
+@pytest.mark.skipif(not ON_WORKER, reason="without xdist the kernels compile on first use")
+def test_module_fixtures_find_the_kernels_warm(cache_at_module_setup):
+    """A module fixture that plays games or starts ``camelup serve`` loads
+    the kernels rather than compiling them in an empty cache."""
+    from advisor import warm
+
+    found = set(cache_at_module_setup)
+    assert found and all(any(name.startswith(kernel + "-") for name in found)
+                         for group in warm.GROUPS for kernel in group.kernels)
+
+
 @pytest.mark.skipif(not ON_WORKER, reason="without xdist the thread count is numba's own")
 def test_a_worker_runs_on_one_numba_thread():
     assert numba.get_num_threads() == 1
