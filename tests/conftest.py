@@ -126,6 +126,7 @@ def pytest_collection_modifyitems(config, items):
     module for the tests that share a fixture of their module; and the
     order: the ``cold`` test first, then the long tests and the groups, then
     the rest as collected."""
+    groups = {}
     for item in items:
         for fixture, marker in FIXTURE_MARKS.items():
             if fixture in getattr(item, "fixturenames", ()):
@@ -136,7 +137,16 @@ def pytest_collection_modifyitems(config, items):
         if group is None and _module_fixture(item):
             group = item.nodeid.split("::")[0]
         if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+            groups[item] = group
+    # a module whose shared-fixture tests and resource tests would land on
+    # two workers: all of them join the resource's group
+    joined = {}
+    for item, group in groups.items():
+        module = item.nodeid.split("::")[0]
+        if group in GROUPS and _module_fixture(item):
+            joined.setdefault(module, group)
+    for item, group in groups.items():
+        item.add_marker(pytest.mark.xdist_group(joined.get(group, group)))
 
     def rank(pair):
         index, item = pair
