@@ -9,22 +9,31 @@ import json
 import numpy as np
 import pytest
 
-from advisor.cli import command as cli
 from advisor.bots.policies import BOTS, ask, first_accepted, make_bot, order
 from advisor.cards.bots import CARDS_BOTS, make_cards_bot
 from advisor.cards.game import CardsGame, CardsSetup, legal_actions as cards_legal
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.valuation.engine import fast_values, legal_actions
 from played import game_states
+from helpers import run
 
-STATES = game_states("second", ("rival", "advisor", "heuristic", "random"), 5, limit=40)[::4]
-FIRST = game_states("first", ("advisor", "rival", "random", "heuristic"), 6, limit=30)[::5]
+
+@pytest.fixture(scope="session")
+def states():
+    """``(view, player)`` at every fourth turn of a second-edition game."""
+    return game_states("second", ("rival", "advisor", "heuristic", "random"), 5, limit=40)[::4]
+
+
+@pytest.fixture(scope="session")
+def first_states():
+    """``(view, player)`` at every fifth turn of a first-edition game."""
+    return game_states("first", ("advisor", "rival", "random", "heuristic"), 6, limit=30)[::5]
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))
-def test_ranked_lists_every_legal_action_once_best_first(name):
+def test_ranked_lists_every_legal_action_once_best_first(name, states, first_states):
     bot = make_bot(name)
-    for view, p in STATES + FIRST:
+    for view, p in states + first_states:
         ranking = bot.ranked(view, p, np.random.default_rng(1))
         actions = [a for a, _ in ranking]
         assert sorted(actions) == sorted(legal_actions(view, p))
@@ -33,18 +42,18 @@ def test_ranked_lists_every_legal_action_once_best_first(name):
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))
-def test_choose_is_the_first_of_ranked_with_the_same_random_numbers(name):
+def test_choose_is_the_first_of_ranked_with_the_same_random_numbers(name, states, first_states):
     bot = make_bot(name)
-    for view, p in STATES + FIRST:
+    for view, p in states + first_states:
         r1, r2 = np.random.default_rng(7), np.random.default_rng(7)
         assert bot.choose(view, p, r1) == bot.ranked(view, p, r2)[0][0]
         assert r1.integers(1 << 30) == r2.integers(1 << 30)  # the same draws were made
 
 
 @pytest.mark.parametrize("name,kwargs", [("advisor", {}), ("denial", {"denial": True}), ("rival", {"rivals": True})])
-def test_ranked_scores_are_the_valuations_scores(name, kwargs):
+def test_ranked_scores_are_the_valuations_scores(name, kwargs, states):
     bot = make_bot(name)
-    for view, p in STATES:
+    for view, p in states:
         values = fast_values(view, p, precision=0.02, **kwargs)
         if name == "advisor":
             want = values.scores()
@@ -66,9 +75,9 @@ def test_order_keeps_ties_in_the_given_order():
     assert order(list("wxyz"), scores)[0][0] == "wxyz"[int(np.argmax(scores))]
 
 
-def test_heuristic_ranks_the_pyramid_against_the_leg_tiles_and_the_rest_last():
+def test_heuristic_ranks_the_pyramid_against_the_leg_tiles_and_the_rest_last(states):
     bot = make_bot("heuristic")
-    view, p = STATES[0]
+    view, p = states[0]
     ranking = bot.ranked(view, p)
     scores = dict(ranking)
     assert scores["pyramid"] == 1.0
@@ -77,8 +86,8 @@ def test_heuristic_ranks_the_pyramid_against_the_leg_tiles_and_the_rest_last():
     assert [a for a, _ in ranking][-len(others):] == others
 
 
-def test_random_ranks_the_drawn_action_first_then_the_others_in_legal_order():
-    view, p = STATES[1]
+def test_random_ranks_the_drawn_action_first_then_the_others_in_legal_order(states):
+    view, p = states[1]
     legal = legal_actions(view, p)
     ranking = make_bot("random").ranked(view, p, np.random.default_rng(3))
     k = int(np.random.default_rng(3).integers(len(legal)))
@@ -86,8 +95,8 @@ def test_random_ranks_the_drawn_action_first_then_the_others_in_legal_order():
     assert {s for _, s in ranking} == {1 / len(legal)}
 
 
-def test_a_host_that_refuses_takes_the_next_action():
-    view, p = STATES[2]
+def test_a_host_that_refuses_takes_the_next_action(states):
+    view, p = states[2]
     ranking = make_bot("rival").ranked(view, p)
     refused = {ranking[0][0], ranking[1][0]}
     assert first_accepted(ranking, lambda a: a not in refused) == ranking[2][0]
@@ -99,8 +108,8 @@ def test_a_host_that_refuses_takes_the_next_action():
         first_accepted(ranking, lambda a: False)
 
 
-def test_ask_from_a_state_its_json_and_its_file(tmp_path):
-    view, p = STATES[3]
+def test_ask_from_a_state_its_json_and_its_file(tmp_path, states):
+    view, p = states[3]
     want = make_bot("advisor").ranked(view, p)
     assert ask("advisor", view, p) == want
     assert ask("advisor", view.to_json(), p) == want
@@ -113,14 +122,8 @@ def test_ask_from_a_state_its_json_and_its_file(tmp_path):
         ask("advisor", view, (p + 1) % view.n_players)  # another player's hand is a count in this view
 
 
-def run(argv, capsys):
-    code = cli.main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_cli_bot_json_shape(tmp_path, capsys):
-    view, p = STATES[3]
+def test_cli_bot_json_shape(tmp_path, capsys, states):
+    view, p = states[3]
     path = tmp_path / "state.json"
     path.write_text(json.dumps(view.to_json()))
     code, out, err = run(["bot", "rival", str(path), "--json"], capsys)
@@ -140,10 +143,10 @@ def test_cli_bot_json_shape(tmp_path, capsys):
     assert len(out.splitlines()) == 2 + len(legal_actions(view, p))
 
 
-def test_cli_bot_reads_standard_input(tmp_path, capsys, monkeypatch):
+def test_cli_bot_reads_standard_input(tmp_path, capsys, monkeypatch, states):
     import io
 
-    view, p = STATES[3]
+    view, p = states[3]
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(view.to_json()).encode())))
     code, out, _ = run(["bot", "advisor", "-", "--json"], capsys)
     assert code == 0 and json.loads(out)["choice"] == make_bot("advisor").ranked(view, p)[0][0]
@@ -157,8 +160,8 @@ def test_cli_bot_reads_standard_input(tmp_path, capsys, monkeypatch):
     (["bot", "rival", "BAD"], "must be a board string"),
     (["bot", "rival"], "required"),
 ])
-def test_cli_bot_bad_input_one_line_exit_2(argv, message, tmp_path, capsys):
-    view, p = STATES[0]
+def test_cli_bot_bad_input_one_line_exit_2(argv, message, tmp_path, capsys, states):
+    view, p = states[0]
     state = tmp_path / "state.json"
     state.write_text(json.dumps(view.to_json()))
     bad = tmp_path / "bad.json"
@@ -185,12 +188,14 @@ def _cards_steps(seed=4, players=3, limit=40):
     return out
 
 
-CARDS_STEPS = _cards_steps()
+@pytest.fixture(scope="session")
+def cards_steps():
+    return _cards_steps()
 
 
 @pytest.mark.parametrize("name", sorted(CARDS_BOTS))
-def test_cards_bots_rank_every_legal_action_and_choose_the_first(name):
-    for state, p in CARDS_STEPS:
+def test_cards_bots_rank_every_legal_action_and_choose_the_first(name, cards_steps):
+    for state, p in cards_steps:
         ranking = make_cards_bot(name).ranked(state, p, np.random.default_rng(2))
         actions = [a for a, _ in ranking]
         if state.phase == "build":

@@ -86,6 +86,7 @@ def test_sampled_leg_start_agrees_with_cards_best(monkeypatch):
         assert abs(diff[i]) <= 4 * se[i] + 1e-9, (actions[i], diff[i], se[i])
 
 
+@pytest.mark.threads
 def test_same_seed_same_values_on_one_thread_and_two(monkeypatch):
     import numba
 

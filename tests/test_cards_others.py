@@ -234,6 +234,7 @@ def test_cards_odds_sampled_agree_with_exact_and_reproduce():
     assert not np.array_equal(cards_odds(text, seed=2, race=False, leg_samples=50_000).leg, sa.leg)
 
 
+@pytest.mark.threads
 def test_same_seed_same_counts_whatever_the_threads():
     import numba
 

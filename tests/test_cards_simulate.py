@@ -7,19 +7,14 @@ import json
 import pytest
 
 from advisor.cards.record import read_cards_records, replay_cards
-from advisor.cli.command import main
 from advisor.errors import AdvisorError
 from advisor.simulate.games import Standings, game_seed, play_game, simulate, tournament
 from test_simulate_files import interrupt_after  # the same Ctrl-C in the game loop
+from helpers import run
 
 BOTS = ["heuristic", "random", "random"]
 ARGS = ["--edition", "cards", "--players", "3", "--bots", ",".join(BOTS), "--seed", "7", "--processes", "1"]
 
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cards_games_replay_and_do_not_depend_on_the_process_count():

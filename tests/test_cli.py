@@ -9,12 +9,8 @@ import pytest
 
 from advisor import EXAMPLE_POSITION, __version__, leg_odds
 from advisor.cli.command import main
+from helpers import run
 
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_odds_json_follows_notation(capsys):

@@ -17,9 +17,9 @@ import pytest
 
 from advisor.valuation.explain import EV_TIE
 from advisor import EXAMPLE_POSITION
-from advisor.cli.command import main
 from advisor.valuation.engine import legal_actions
 from advisor.rules.state import GameState
+from helpers import run
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST = ["--precision", "0.02", "--seed", "7"]
@@ -45,11 +45,6 @@ PARTNERS_6 = {
     "players": [{"partner": 1}, {"partner": 0}, {}, {}, {}, {}],
 }
 
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _no_nan(token):

@@ -3,11 +3,20 @@
 
 Every comparison is exact: rank counts, tile landing counts, the number of
 sequences in which the race ends, and the total number of sequences.
+
+The reference's counts of the 320 random positions are frozen in
+``golden/differential.json`` (``golden/make_differential.py`` writes it):
+the kernels are compared with all of them in milliseconds, and
+``test_golden_counts_are_the_references`` re-derives a sample of them from
+the reference in every run (all of them with ``CAMELUP_FULL_REFERENCE=1``).
 """
 
 from __future__ import annotations
 
+import json
+import os
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -160,18 +169,99 @@ def test_full_legs_are_full():
 # ----------------------------------------------------- random positions
 SECOND_SEEDS = range(200)
 FIRST_SEEDS = range(120)
+#: edition -> (base of the generator's seed, seeds)
+RANDOM_SETS = {"second": (1000, SECOND_SEEDS), "first": (5000, FIRST_SEEDS)}
+GOLDEN_PATH = Path(__file__).resolve().parent / "golden" / "differential.json"
+#: every REFERENCE_STEP-th random position is re-derived from the reference in each run
+REFERENCE_STEP = 8
+
+
+def random_position_of(edition: str, seed: int) -> Position:
+    base, _ = RANDOM_SETS[edition]
+    (position,) = random_positions(base + seed, 1, edition)
+    return position
+
+
+def reference_counts(position: Position) -> dict:
+    """The reference's counts of ``position``, as frozen in the golden file."""
+    ref = naive.naive_leg_counts(str(position))
+    return {"position": str(position), "total": ref["total"], "counts": ref["counts"], "ended": ref["ended"],
+            "landings": {str(s): n for s, n in sorted(ref["landings"].items())}}
+
+
+_GOLDEN: dict = {}
+
+
+def golden(edition: str, seed: int) -> dict:
+    if not _GOLDEN:
+        _GOLDEN.update(json.loads(GOLDEN_PATH.read_text()))
+    return _GOLDEN[edition][str(seed)]
+
+
+def assert_same_as_golden(position: Position, ref: dict) -> None:
+    """The kernels' counts of ``position`` are the reference's frozen ones."""
+    where = f"position {position}"
+    assert ref["position"] == str(position), where  # the generator still draws the frozen position
+    assert ref["total"] == naive.expected_total(str(position)), where
+    odds = leg_odds(position)
+    assert odds.total == ref["total"], where
+    assert odds.counts.tolist() == ref["counts"], where
+    assert odds.ended_count == ref["ended"], where
+    assert landing_dict(odds.landing_counts) == {int(s): n for s, n in ref["landings"].items()}, where
+    assert (odds.counts.sum(axis=0) == odds.total).all(), where
+    assert (odds.counts.sum(axis=1) == odds.total).all(), where
 
 
 @pytest.mark.parametrize("seed", SECOND_SEEDS)
 def test_random_second_matches_naive(seed):
-    (position,) = random_positions(1000 + seed, 1, "second")
-    assert_same_as_naive(position)
+    assert_same_as_golden(random_position_of("second", seed), golden("second", seed))
 
 
 @pytest.mark.parametrize("seed", FIRST_SEEDS)
 def test_random_first_matches_naive(seed):
-    (position,) = random_positions(5000 + seed, 1, "first")
-    assert_same_as_naive(position)
+    assert_same_as_golden(random_position_of("first", seed), golden("first", seed))
+
+
+def reference_sample() -> list[tuple[str, int]]:
+    """The random positions re-derived in this run: every
+    :data:`REFERENCE_STEP`-th of each edition (all of them when
+    ``CAMELUP_FULL_REFERENCE=1``)."""
+    step = 1 if os.environ.get("CAMELUP_FULL_REFERENCE") == "1" else REFERENCE_STEP
+    return [(edition, seed) for edition, (_, seeds) in RANDOM_SETS.items() for seed in seeds[::step]]
+
+
+def first_difference(sample) -> tuple[str, int] | None:
+    """The first position of ``sample`` whose reference counts are not the
+    frozen ones (``None``: all agree)."""
+    for edition, seed in sample:
+        if reference_counts(random_position_of(edition, seed)) != golden(edition, seed):
+            return edition, seed
+    return None
+
+
+@pytest.mark.reference
+def test_golden_counts_are_the_references():
+    """The frozen counts are what the slow reference computes today (a
+    sample of them; ``CAMELUP_FULL_REFERENCE=1``: all)."""
+    sample = reference_sample()
+    assert len(sample) >= 40
+    assert first_difference(sample) is None
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("bias", ["tiles ignored", "a crazy camel carrying a racing camel not preferred"])
+def test_the_reference_sample_catches_a_planted_bias(monkeypatch, bias):
+    """A reference (or a golden file) that drifted from the rules the way a
+    real bug would, on the same share of positions, is caught by the sample
+    alone, as by all 320 positions: each planted bias changes the counts of
+    many random positions, so some sampled position differs."""
+    sample = reference_sample()
+    assert first_difference(sample[:3]) is None  # unbiased, they agree
+    if bias == "tiles ignored":
+        monkeypatch.setattr(naive, "tiles_of", lambda pos: {})
+    else:
+        monkeypatch.setattr(naive, "carries_racing", lambda board, crazy: False)
+    assert first_difference(sample) is not None
 
 
 def test_random_positions_cover_the_tricky_cases():

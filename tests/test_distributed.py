@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-distributed = pytest.importorskip("dask.distributed")
+pytest.importorskip("dask.distributed")
 
 from advisor import random_position  # noqa: E402
 from advisor.batch.positions import run_batch  # noqa: E402
@@ -28,13 +28,6 @@ def interrupted(call):
     except Interrupted as exc:
         return str(exc)
     pytest.fail("the run was not interrupted")
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as c:
-        yield c
 
 
 def positions(n=300):

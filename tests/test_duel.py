@@ -12,18 +12,13 @@ import numpy as np
 import pytest
 
 import advisor.simulate.games
-from advisor.cli.command import main
 from advisor.simulate.duel import SPRT, DuelSchedule, DuelTally, duel
 from advisor.errors import AdvisorError
 from advisor.game import read_records, replay
+from helpers import run
 
 ARGS = ["heuristic", "random", "--players", "3", "--field", "random", "--processes", "1", "--seed", "7"]
 
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def rolls(record):

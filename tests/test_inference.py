@@ -293,18 +293,13 @@ def test_web_game_mode_infers_unless_told_not(games):
                                                for c in plain["advised"][p])
 
 
-def test_web_api_infer_field(games):
-    from starlette.testclient import TestClient
-
-    from advisor.web.app import create_app
-
+def test_web_api_infer_field(games, client):
     record = games[0]
     last = max(k for k, e in enumerate(record) if e.get("type") == "action"
                and e["action"].split(":")[0] in ("winner", "loser"))
     cut = record[:last + 2]
-    with TestClient(create_app(workers=1), raise_server_exceptions=False) as client:
-        inferred = client.post("/api/game/replay", json={"record": cut}).json()
-        plain = client.post("/api/game/replay", json={"record": cut, "infer": False}).json()
-        bad = client.post("/api/game/replay", json={"record": cut, "infer": "yes"})
+    inferred = client.post("/api/game/replay", json={"record": cut}).json()
+    plain = client.post("/api/game/replay", json={"record": cut, "infer": False}).json()
+    bad = client.post("/api/game/replay", json={"record": cut, "infer": "yes"})
     assert inferred["inferred"]["cards"] and "inferred" not in plain
     assert bad.status_code == 400 and bad.json()["error"].startswith("infer: expected true or false")

@@ -12,6 +12,8 @@ import pytest
 from advisor.kernels import _jit
 from advisor.kernels._jit import SizedKernel, njit
 
+pytestmark = pytest.mark.threads  # thread counts: on every numba thread
+
 
 class _FakeDispatcher:
     """Records the thread count a call runs under."""

@@ -1,5 +1,6 @@
 """The notebooks run top to bottom (executed as a user would, in a kernel)."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -7,15 +8,21 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_there_are_notebooks():
     assert {p.stem for p in NOTEBOOKS} >= {"tour", "batch_study", "game_odds", "cards", "review"}
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs(path):
+def test_notebook_runs(path, monkeypatch):
+    # the kernel imports the package under test, as the tests do (not an
+    # installed copy elsewhere, whose kernels would compile again: numba
+    # caches by source path)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
     book = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(book, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})

@@ -367,17 +367,14 @@ def test_the_file_in_parallel_equals_one_process(tmp_path):
             assert a.review.decisions.equals(b.review.decisions) and a.review.exact == b.review.exact
 
 
-def test_review_on_a_dask_cluster_equals_a_local_one(tmp_path, capsys):
-    distributed = pytest.importorskip("dask.distributed")
+def test_review_on_a_dask_cluster_equals_a_local_one(tmp_path, capsys, cluster):
     import pandas as pd
 
     path, _ = three_games(tmp_path)
     local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
     assert main(["review", str(path), "-o", str(local), "--precision", "0.05", "--processes", "1"]) == 2
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
-        code = main(["review", str(path), "-o", str(remote), "--precision", "0.05", "--engine", "dask",
-                     "--scheduler", cluster.scheduler_address])
+    code = main(["review", str(path), "-o", str(remote), "--precision", "0.05", "--engine", "dask",
+                 "--scheduler", cluster.scheduler_address])
     assert code == 2  # the same bad game, reported the same way
     err = capsys.readouterr().err
     assert err.count("camelup: error: game 1 (line") == 2

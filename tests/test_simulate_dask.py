@@ -8,24 +8,12 @@ import json
 
 import pytest
 
-distributed = pytest.importorskip("dask.distributed")
+pytest.importorskip("dask.distributed")
 
-from advisor.cli.command import main  # noqa: E402
 from advisor.simulate.duel import duel  # noqa: E402
 from advisor.simulate.games import simulate, tournament  # noqa: E402
+from helpers import run  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as c:
-        yield c
-
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_simulate_on_dask_gives_the_local_games(cluster):

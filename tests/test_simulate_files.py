@@ -16,15 +16,11 @@ from advisor.cli.command import main
 from advisor.errors import AdvisorError, Interrupted
 from advisor.game import read_records
 from advisor.simulate.games import Standings, game_seed, simulate, simulate_to_file, tournament
+from helpers import run
 
 BOTS = ["heuristic", "random", "random"]
 ARGS = ["--players", "3", "--bots", ",".join(BOTS), "--seed", "7", "--processes", "1"]
 
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def interrupt_after(monkeypatch, games):

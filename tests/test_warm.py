@@ -110,6 +110,8 @@ def _cache_files(cache: Path) -> dict[str, tuple[int, int]]:
             for p in cache.rglob("*") if p.is_file()}
 
 
+@pytest.mark.cold
+@pytest.mark.processes
 def test_warmup_compiles_every_kernel_every_command_uses(tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir()

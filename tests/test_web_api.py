@@ -25,12 +25,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
 
 import advisor  # noqa: E402
 from advisor.cli.command import main  # noqa: E402
 from advisor.game import Game, replay  # noqa: E402
-from advisor.web import create_app  # noqa: E402
 from advisor.web.app import BODY_LIMIT, ROUTES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,13 +43,6 @@ STATE = {
     "winner_pile": [{"player": 2, "colour": "R"}, {"player": 1}],
     "loser_pile": [{"player": 2, "colour": "B"}],
 }
-
-
-@pytest.fixture(scope="module")
-def client():
-    app = create_app(workers=1)
-    with TestClient(app, raise_server_exceptions=False) as c:
-        yield c
 
 
 def cli_json(argv, capsys) -> dict:
@@ -1021,6 +1012,7 @@ def _get(url: str) -> tuple[int, bytes]:
         return r.status, r.read()
 
 
+@pytest.mark.processes
 def test_camelup_serve_loads_the_kernels_prints_its_address_and_warns_beyond_loopback():
     # (the browser test runs it on the default loopback address, and checks it gives no warning)
     proc, url, lines = _serve("--host", "0.0.0.0")

@@ -35,6 +35,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--no-first-run"]
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
+
 
 def _missing(what: str):
     if IN_CI:
