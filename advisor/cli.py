@@ -14,6 +14,7 @@ import sys
 from . import EXAMPLE_POSITION, __version__
 from .errors import AdvisorError, Interrupted
 from .jsonio import dumps
+from .kernels._where import describe as cache_place
 from .report import format_advice, format_leg_odds, format_race_odds
 
 __all__ = ["main"]
@@ -85,9 +86,11 @@ class _UsageError(Exception):
 def _build_parser() -> _Parser:
     parser = _Parser(
         prog="camelup",
-        description="Exact odds and best moves for Camel Up (1st and 2nd edition).",
+        description="Exact odds and best moves for Camel Up (1st and 2nd edition) and Camel Up Cards.",
         epilog="Positions use the board string notation, e.g. "
-        f"'{EXAMPLE_POSITION}'. Quote it, or pass its tokens as separate arguments.",
+        f"'{EXAMPLE_POSITION}'; a Camel Up Cards position starts with 'cards' (e.g. "
+        "'cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1'; `camelup play --edition cards` plays a game). "
+        "Quote it, or pass its tokens as separate arguments.",
     )
     parser.add_argument("--version", action="version", version=f"camelup-advisor {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -309,7 +312,7 @@ def _build_parser() -> _Parser:
     sub.add_parser(
         "warmup",
         help="compile every kernel once (later runs load them from the cache)",
-        description="Compile every numba kernel and report the time each took.",
+        description="Compile every numba kernel and report the time each took. " + cache_place(),
     )
     return parser
 
