@@ -1,0 +1,120 @@
+"""`camelup serve` serves the page at once while the kernels the cache lacks
+compile in one process of their own, leg odds first; requests wait for
+their kernels (never compiling them again in a worker), and GET /api/status
+and the page say what is still being prepared, for about how long."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from advisor import warm  # noqa: E402
+from advisor.web import create_app  # noqa: E402
+from advisor.web.ready import ORDER, PARTS, TASK_GROUPS, Readiness, groups_for  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_status_counts_down_the_measured_compile_times_in_order():
+    async def go():
+        r = Readiness(("leg", "race"), share=0.5, command=["true"])
+        r.bind()
+        status = r.status()
+        leg, race = warm.estimate(("leg",), share=0.5), warm.estimate(("race",), share=0.5)
+        assert status["ready"] is False
+        assert status["preparing"]["leg"] == round(leg, 1)
+        assert status["preparing"]["race"] == round(leg + race, 1)  # after the leg odds
+        assert [g["state"] for g in status["groups"]] == ["waiting", "waiting"]
+        waiter = asyncio.ensure_future(r.wait_for("leg"))
+        await asyncio.sleep(0.01)
+        assert not waiter.done()
+        r.update(group="leg", state="compiling")
+        r.update(group="leg", state="ready", seconds=3.0)
+        await asyncio.wait_for(waiter, 1)
+        status = r.status()
+        assert "leg" not in status["preparing"] and status["preparing"]["race"] == round(race, 1)
+        assert r.ready_for("leg") and not r.ready_for("race") and r.ready_for("ping")
+        assert groups_for("advice", {"race": False}) == ("leg", "joint")
+        assert groups_for("advice", {"race": True}) == ("leg", "joint", "race")
+        r.update(group="race", state="ready", seconds=0.0)
+        assert r.status() == {**r.status(), "ready": True, "preparing": {}}
+
+    asyncio.run(go())
+
+
+def test_every_task_and_part_needs_known_groups_leg_odds_first():
+    assert ORDER[0] == "leg" and set(ORDER) == {g.name for g in warm.GROUPS}
+    for groups in [*TASK_GROUPS.values(), *PARTS.values()]:
+        assert set(groups) <= set(ORDER)
+
+
+_FAKE = """
+import json, sys, time
+print(json.dumps({"group": "leg", "state": "compiling"}), flush=True)
+time.sleep(float(sys.argv[1]))
+print(json.dumps({"group": "leg", "state": "ready", "seconds": 1.5}), flush=True)
+"""
+
+
+def test_the_page_works_while_the_leg_odds_wait_for_their_kernels():
+    readiness = Readiness(("leg",), share=1.0, command=[sys.executable, "-c", _FAKE, "3"])
+    app = create_app(workers=1, prepare=readiness)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        start = time.perf_counter()
+        assert client.get("/").status_code == 200  # the page at once
+        status = client.get("/api/status").json()
+        assert status["ready"] is False and "leg" in status["preparing"]
+        assert [g["state"] for g in status["groups"]] == ["compiling"]
+        assert time.perf_counter() - start < 2.5
+        odds = client.post("/api/odds", json={"board": "1:B 2:YG 3:PR 14:w 15:k", "leg_only": True})
+        assert odds.status_code == 200, odds.text
+        assert time.perf_counter() - start >= 2.5  # waited for the preparer
+        assert client.get("/api/status").json() == {"ready": True, "groups": [
+            {"name": "leg", "title": warm._BY_NAME["leg"].title, "state": "ready", "seconds_left": 0.0}],
+            "preparing": {}}
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as res:
+        return json.loads(res.read())
+
+
+def test_serve_answers_from_the_cache_and_its_own_process_runs_no_kernel(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", "serve", "--port", "0", "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        url = None
+        for line in proc.stdout:
+            found = re.search(r"ready at (http://\S+)", line)
+            if found:
+                url = found.group(1)
+                break
+        assert url, proc.stderr.read()
+        deadline = time.monotonic() + 1200
+        while not _get(url + "api/status")["ready"]:
+            assert time.monotonic() < deadline
+            time.sleep(1)
+        req = urllib.request.Request(url + "api/odds", data=json.dumps({"board": "1:B 2:YG 3:PR 14:w 15:k",
+                                                                        "leg_only": True}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=600) as res:
+            assert res.status == 200
+        maps = Path(f"/proc/{proc.pid}/maps")
+        if maps.exists():  # the server's process never loaded numba's compiler
+            assert "llvmlite" not in maps.read_text()
+    finally:
+        proc.terminate()
+        proc.wait(30)
