@@ -1041,7 +1041,9 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
     from .warm import warmup
 
-    print("Compiling kernels (cached for later runs):", flush=True)
+    from .kernels._where import cache_root
+
+    print(f"Compiling kernels (cached for later runs in {cache_root()}):", flush=True)
     start = time.perf_counter()
     warmup(verbose=True, progress=sys.stderr.isatty())
     print(f"Done in {time.perf_counter() - start:.1f} s.")
