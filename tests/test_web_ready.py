@@ -118,3 +118,56 @@ def test_serve_answers_from_the_cache_and_its_own_process_runs_no_kernel(tmp_pat
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+_FAKE_ALL = """
+import json, sys, time
+print(json.dumps({"group": "leg", "state": "compiling"}), flush=True)
+time.sleep(float(sys.argv[1]))
+for name in sys.argv[2:]:
+    print(json.dumps({"group": name, "state": "ready", "seconds": 1.0}), flush=True)
+"""
+
+
+def test_the_page_says_what_is_still_being_prepared_then_clears_it(tmp_path):
+    import threading
+
+    import uvicorn
+
+    from advisor.web.server import bind
+
+    from test_web_browser import ARGS, CHROMIUM, _missing, sync_playwright
+
+    if sync_playwright is None:
+        _missing("playwright")
+    readiness = Readiness(ORDER, share=1.0, command=[sys.executable, "-c", _FAKE_ALL, "12", *ORDER])
+    app = create_app(workers=1, prepare=readiness)
+    sock = bind("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 120
+        while not server.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(url)
+            banner = page.locator("#preparing")
+            banner.wait_for(state="visible", timeout=20_000)
+            text = banner.inner_text()
+            assert "still preparing" in text and "leg odds (about" in text and "Camel Up Cards" in text
+            note = page.locator("#leg-block > .preparing-note")
+            assert "Being prepared" in note.inner_text() and " s more" in note.inner_text()
+            assert page.locator("#advice-block > .preparing-note").count() == 1
+            (ROOT / "tests" / "artifacts").mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ROOT / "tests" / "artifacts" / "preparing.png"))
+            banner.wait_for(state="hidden", timeout=60_000)  # everything ready: every note gone
+            assert page.locator(".preparing-note").count() == 0
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(30)
