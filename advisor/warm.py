@@ -163,11 +163,13 @@ def _cards_races():
 GROUPS: tuple[Group, ...] = (
     Group("moves", "board moves", ("board.roll", "board.crazy_mover"), 3, _moves),
     Group("leg", "exact leg odds", ("leg.enumerate_leg", "leg.completions"), 10, _leg),
+    # the race before the advice, which simulates races too: each group's
+    # measured time is what it adds to those before it
+    Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
     Group("joint", "advice (joint leg odds)", ("leg.enumerate_joint",), 8, _joint),
     Group("batch", "many positions at once", ("leg.leg_counts_batch",), 7, _batch),
     Group("levels", "leg enumeration tree", ("leg.leg_levels",), 8, _levels),
     Group("sampler", "leg sampler", ("sample.sample_leg",), 20, _sampler),
-    Group("race", "race simulation", ("race.race_replicates", "race.score_boards"), 12, _race),
     Group("bots", "the bots' valuation", ("candidates.candidate_joint", "candidates.candidate_races",
                                           "candidates.after_each_roll", "portfolio.race_joint"), 25, _bots),
     Group("cards_legs", "Camel Up Cards legs", ("cards_exact.leg_counts", "cards.leg_sample", "cards.move",

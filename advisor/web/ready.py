@@ -3,7 +3,7 @@
 On its first start after an install the server has nothing compiled.  It
 serves the page at once and compiles the kernels in one process of its own
 (:mod:`advisor.web.prepare`), in :data:`ORDER`: the exact leg odds first
-(the page's first answer), then advice and race odds, then Camel Up Cards
+(the page's first answer), then race odds and advice, then Camel Up Cards
 and the bots of game mode.  A request whose kernels are not ready yet waits
 for them (:meth:`Readiness.wait_for`) instead of compiling them a second
 time in a worker; ``GET /api/status`` and the page say which parts are
@@ -25,8 +25,10 @@ from pathlib import Path
 
 __all__ = ["ORDER", "TASK_GROUPS", "PARTS", "Readiness", "groups_for"]
 
-#: The kernel groups in the order they are prepared.
-ORDER = ("leg", "joint", "race", "moves", "cards_legs", "cards_races", "bots", "cards_bots", "sampler", "levels",
+#: The kernel groups in the order they are prepared (the board groups in the
+#: order of :data:`advisor.warm.GROUPS`, whose compile times are each what a
+#: group adds to those before it).
+ORDER = ("leg", "race", "joint", "moves", "cards_legs", "cards_races", "bots", "cards_bots", "sampler", "levels",
          "batch")
 
 _BOARD_GAME = ("moves", "leg", "joint", "race", "bots")
