@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, as the measuring process uses
 DATA = ROOT / "advisor" / "data" / "compile_seconds.json"
 
 _CHILD = """
