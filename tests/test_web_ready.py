@@ -31,16 +31,19 @@ def test_status_counts_down_the_measured_compile_times_in_order():
     async def go():
         r = Readiness(("leg", "race"), share=0.5, command=["true"])
         r.bind()
+        # before the preparer has looked in the cache: no estimate said
+        assert r.status()["preparing"]["leg"] is None and r.status()["preparing"]["race"] is None
+        assert [g["state"] for g in r.status()["groups"]] == ["checking", "checking"]
+        r.update(group="leg", state="compiling")
         status = r.status()
         leg, race = warm.estimate(("leg",), share=0.5), warm.estimate(("race",), share=0.5)
         assert status["ready"] is False
-        assert status["preparing"]["leg"] == round(leg, 1)
-        assert status["preparing"]["race"] == round(leg + race, 1)  # after the leg odds
-        assert [g["state"] for g in status["groups"]] == ["waiting", "waiting"]
+        assert abs(status["preparing"]["leg"] - round(leg, 1)) <= 0.2
+        assert abs(status["preparing"]["race"] - round(leg + race, 1)) <= 0.2  # after the leg odds
+        assert [g["state"] for g in status["groups"]] == ["compiling", "waiting"]
         waiter = asyncio.ensure_future(r.wait_for("leg"))
         await asyncio.sleep(0.01)
         assert not waiter.done()
-        r.update(group="leg", state="compiling")
         r.update(group="leg", state="ready", seconds=3.0)
         await asyncio.wait_for(waiter, 1)
         status = r.status()

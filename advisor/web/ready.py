@@ -71,7 +71,8 @@ PARTS: dict[str, tuple[str, ...]] = {
 
 
 class Readiness:
-    """The state of each kernel group (``waiting``, ``compiling``, ``ready``)
+    """The state of each kernel group (``checking`` the cache, ``waiting``,
+    ``compiling``, ``ready``)
     while the preparer runs.  ``order``: the groups, in preparing order;
     ``share``: the share of a core a compilation gets (default: measured at
     :meth:`start`, :func:`advisor.warm.cpu_share`)."""
@@ -81,7 +82,9 @@ class Readiness:
         self.order = tuple(order)
         # the preparer's command line (tests give a stand-in)
         self.command = command or [sys.executable, "-m", "advisor.web.prepare", *self.order]
-        self.state = {name: "waiting" for name in self.order}
+        # "checking" until the preparer has looked in the cache (a warm start
+        # compiles nothing: no estimate is said before that is known)
+        self.state = {name: "checking" for name in self.order}
         self.since: dict[str, float] = {}
         self.took: dict[str, float] = {}
         self.share = share
@@ -139,6 +142,16 @@ class Readiness:
         if group not in self.state:
             return
         self.state[group] = state
+        if state in ("compiling", "ready"):  # the preparer went past the groups before this one
+            for name in self.order:
+                if name == group:
+                    break
+                if self.state[name] == "checking":
+                    self.state[name] = "ready"
+        if self.state.get(group) != "ready" and state == "compiling":
+            for name in self.order[self.order.index(group) + 1:]:
+                if self.state[name] == "checking":
+                    self.state[name] = "waiting"
         if state == "compiling":
             self.since[group] = time.monotonic()
         elif state == "ready":
@@ -164,8 +177,9 @@ class Readiness:
             if event is not None and self.state.get(name) != "ready":
                 await event.wait()
 
-    def _left(self) -> dict[str, float]:
-        """Seconds until each group is ready (0 when it is)."""
+    def _left(self) -> dict[str, float | None]:
+        """Seconds until each group is ready (0 when it is; None while the
+        cache is being checked)."""
         from .. import warm
 
         share = self.share or 1.0
@@ -174,6 +188,9 @@ class Readiness:
         for name in self.order:
             if self.state[name] == "ready":
                 left[name] = 0.0
+                continue
+            if self.state[name] == "checking":
+                left[name] = None
                 continue
             total = warm.estimate((name,), share=share)
             if self.state[name] == "compiling":
@@ -189,12 +206,17 @@ class Readiness:
         from .. import warm
 
         left = self._left()
+        def rounded(x):
+            return None if x is None else round(x, 1)
+
         groups = [{"name": name, "title": warm._BY_NAME[name].title, "state": self.state[name],
-                   "seconds_left": round(left[name], 1)} for name in self.order]
-        parts = {part: round(max((left.get(g, 0.0) for g in needs), default=0.0), 1)
-                 for part, needs in PARTS.items()}
+                   "seconds_left": rounded(left[name])} for name in self.order]
+        parts = {}
+        for part, needs in PARTS.items():
+            values = [left.get(g, 0.0) for g in needs]
+            parts[part] = None if None in values else round(max(values, default=0.0), 1)
         out = {"ready": self.all_ready(), "groups": groups,
-               "preparing": {part: s for part, s in parts.items() if s > 0}}
+               "preparing": {part: s for part, s in parts.items() if s is None or s > 0}}
         if self.failed:
             out["note"] = self.failed
         return out

@@ -14,6 +14,7 @@ const PARTS = {
 };
 
 function about(seconds) {
+  if (seconds === null || seconds === undefined) return "checking the kernel cache";
   return seconds < 10 ? `${Math.max(1, Math.round(seconds))} s` : `${5 * Math.round(seconds / 5)} s`;
 }
 
@@ -37,14 +38,16 @@ export function showReadiness(status) {
   const names = Object.keys(preparing);
   for (const [part, [sectionId]] of Object.entries(PARTS)) {
     note(sectionId, part in preparing
-      ? `Being prepared (first start only): about ${about(preparing[part])} more; your request waits for it.`
+      ? (preparing[part] === null ? "Checking the compiled kernels; your request waits for it."
+        : `Being prepared (first start only): about ${about(preparing[part])} more; your request waits for it.`)
       : "");
   }
   if (!banner) return;
   if (!names.length) { banner.hidden = true; banner.textContent = ""; return; }
   banner.hidden = false;
   banner.textContent = "First start: still preparing " +
-    names.map((p) => `${(PARTS[p] || [null, p])[1]} (about ${about(preparing[p])})`).join(", ") +
+    names.map((p) => `${(PARTS[p] || [null, p])[1]} (${preparing[p] === null ? "" : "about "}${about(preparing[p])})`)
+      .join(", ") +
     ". Everything else works now.";
 }
 
