@@ -75,7 +75,6 @@ def test_the_page_works_while_the_leg_odds_wait_for_their_kernels():
     readiness = Readiness(("leg",), share=1.0, command=[sys.executable, "-c", _FAKE, "30"])
     app = create_app(workers=1, prepare=readiness)
     with TestClient(app, raise_server_exceptions=False) as client:
-        start = time.perf_counter()
         assert client.get("/").status_code == 200  # the page at once
         status = client.get("/api/status").json()
         assert status["ready"] is False and "leg" in status["preparing"]
