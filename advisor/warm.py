@@ -23,7 +23,9 @@ terminal, one line otherwise, with the time the missing groups usually take.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 import pkgutil
 import sys
 import threading
@@ -31,22 +33,30 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-__all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs"]
+__all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs",
+           "compile_figures", "estimate", "cpu_share"]
 
 
 @dataclass(frozen=True)
 class Group:
     """Kernels compiled together: ``kernels`` (``module.name`` in
     :mod:`advisor.kernels`) are those called from Python; ``seconds`` is
-    about how long compiling them takes (measured with ``camelup warmup`` in
-    an empty cache on a 2-core machine: 130 s in all).  ``run`` makes the
-    public calls that compile them."""
+    how long compiling them takes (measured, see :func:`compile_figures`).
+    ``run`` makes the public calls that compile them."""
 
     name: str
     title: str
     kernels: tuple[str, ...]
-    seconds: float
+    guess: float
     run: Callable[[], object]
+
+    @property
+    def seconds(self) -> float:
+        """Processor seconds compiling this group alone from an empty cache
+        takes, as measured (``advisor/data/compile_seconds.json``); the old
+        guess when the group was never measured."""
+        measured = compile_figures().get("groups", {}).get(self.name)
+        return float(measured["cpu_s"]) if measured else float(self.guess)
 
 
 _SECOND = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
@@ -153,11 +163,13 @@ def _cards_races():
 GROUPS: tuple[Group, ...] = (
     Group("moves", "board moves", ("board.track.roll", "board.track.crazy_mover"), 3, _moves),
     Group("leg", "exact leg odds", ("board.leg.enumerate_leg", "board.leg.completions"), 10, _leg),
+    # the race before the advice, which simulates races too: each group's
+    # measured time is what it adds to those before it
+    Group("race", "race simulation", ("board.race.race_replicates", "board.race.score_boards"), 12, _race),
     Group("joint", "advice (joint leg odds)", ("board.leg.enumerate_joint",), 8, _joint),
     Group("batch", "many positions at once", ("board.leg.leg_counts_batch",), 7, _batch),
     Group("levels", "leg enumeration tree", ("board.leg.leg_levels",), 8, _levels),
     Group("sampler", "leg sampler", ("board.sample.sample_leg",), 20, _sampler),
-    Group("race", "race simulation", ("board.race.race_replicates", "board.race.score_boards"), 12, _race),
     Group("bots", "the bots' valuation", ("board.candidates.candidate_joint", "board.candidates.candidate_races",
                                           "board.candidates.after_each_roll", "board.portfolio.race_joint"), 25, _bots),
     Group("cards_legs", "Camel Up Cards legs", ("cards.exact.leg_counts", "cards.track.leg_sample", "cards.track.move",
@@ -168,6 +180,53 @@ GROUPS: tuple[Group, ...] = (
     Group("cards_bots", "the Camel Up Cards bots' valuation", ("cards.turns.candidate_outcomes",), 20, _cards_bots),
 )
 _BY_NAME = {g.name: g for g in GROUPS}
+
+
+@functools.lru_cache(maxsize=1)
+def compile_figures() -> dict:
+    """The measured compile times (``advisor/data/compile_seconds.json``,
+    written by ``benchmarks/bench_compile.py --write``): per group the
+    processor seconds (``cpu_s``) of compiling it alone from an empty cache,
+    the wall-clock seconds and the load average during the measurement.
+    Empty when the file is missing."""
+    from importlib import resources
+
+    try:
+        text = resources.files("advisor.data").joinpath("compile_seconds.json").read_text(encoding="utf-8")
+        return json.loads(text)
+    except (OSError, ValueError):
+        return {}
+
+
+def cpu_share(probe: float = 0.2) -> float:
+    """The share of one core a single-threaded computation gets on this
+    machine now (1: an idle core; 0.25 on a machine four times busier than
+    its cores): spins for ``probe`` seconds when the load average exceeds
+    the cores, and measures the processor time it got."""
+    import os
+
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 1.0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if load < cores:
+        return 1.0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < probe:
+        pass
+    got = (time.process_time() - cpu) / max(time.perf_counter() - start, 1e-9)
+    return min(1.0, max(got, 0.02))
+
+
+def estimate(names: Iterable[str], share: float | None = None) -> float:
+    """Seconds compiling the groups ``names`` takes from an empty cache on
+    this machine now: their measured processor seconds over the share of a
+    core a computation gets (:func:`cpu_share`, or ``share``)."""
+    seconds = sum(_BY_NAME[n].seconds for n in names)
+    if not seconds:
+        return 0.0
+    return seconds / (cpu_share() if share is None else share)
 
 
 def _groups(names: Iterable[str] | None) -> list[Group]:
@@ -278,6 +337,11 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
     return tuple(dict.fromkeys(table.get(command, ())))
 
 
+def _rounded(seconds: float) -> int:
+    """Seconds as said: to 5 s, or to 1 s below 10 s."""
+    return max(1, round(seconds)) if seconds < 10 else 5 * round(seconds / 5)
+
+
 class CompileNotice:
     """While active (``with CompileNotice(...):``), says on ``stream`` when
     numba compiles kernels: a spinner with the seconds elapsed on a
@@ -362,8 +426,8 @@ class CompileNotice:
             cold = cold_groups(self.groups) if self.groups else []
         except Exception:  # noqa: BLE001 - the estimate is a nicety
             cold = []
-        seconds = sum(_BY_NAME[g].seconds for g in cold)
-        about = f", about {5 * max(1, round(seconds / 5))} s" if seconds else ""
+        seconds = estimate(cold) if cold else 0.0
+        about = f", about {_rounded(seconds)} s" if seconds else ""
         return f"compiling kernels (first run only{about})"
 
     def _write(self, text: str) -> None:

@@ -204,6 +204,7 @@ def test_notice_says_nothing_when_nothing_compiles():
 
 def test_notice_without_a_terminal_is_two_lines(monkeypatch):
     monkeypatch.setattr(warm, "cold_groups", lambda names: ["leg", "race"])
+    monkeypatch.setattr(warm, "cpu_share", lambda: 0.5)  # a machine twice as busy as its cores
     stream = io.StringIO()
     with warm.CompileNotice(("leg", "race"), stream=stream) as notice:
         notice.started("advisor.kernels.board.leg.enumerate_leg")
@@ -213,7 +214,7 @@ def test_notice_without_a_terminal_is_two_lines(monkeypatch):
         notice.started("advisor.kernels.board.race.race_replicates")
         notice.finished("advisor.kernels.board.race.race_replicates")
     lines = stream.getvalue().splitlines()
-    seconds = warm._BY_NAME["leg"].seconds + warm._BY_NAME["race"].seconds
+    seconds = (warm._BY_NAME["leg"].seconds + warm._BY_NAME["race"].seconds) / 0.5
     assert lines[0] == f"camelup: compiling kernels (first run only, about {5 * round(seconds / 5)} s) ..."
     assert lines[1].startswith("camelup: kernels compiled in ") and len(lines) == 2
 

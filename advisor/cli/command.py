@@ -15,6 +15,7 @@ from advisor import EXAMPLE_POSITION, __version__
 from advisor.errors import AdvisorError, Interrupted
 from advisor._tools.jsonio import dumps
 from advisor.present.report import format_advice, format_leg_odds, format_race_odds
+from advisor.kernels._where import describe as cache_place
 
 __all__ = ["main"]
 
@@ -85,9 +86,11 @@ class _UsageError(Exception):
 def _build_parser() -> _Parser:
     parser = _Parser(
         prog="camelup",
-        description="Exact odds and best moves for Camel Up (1st and 2nd edition).",
+        description="Exact odds and best moves for Camel Up (1st and 2nd edition) and Camel Up Cards.",
         epilog="Positions use the board string notation, e.g. "
-        f"'{EXAMPLE_POSITION}'. Quote it, or pass its tokens as separate arguments.",
+        f"'{EXAMPLE_POSITION}'; a Camel Up Cards position starts with 'cards' (e.g. "
+        "'cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1'; `camelup play --edition cards` plays a game). "
+        "Quote it, or pass its tokens as separate arguments.",
     )
     parser.add_argument("--version", action="version", version=f"camelup-advisor {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -315,7 +318,7 @@ def _build_parser() -> _Parser:
     sub.add_parser(
         "warmup",
         help="compile every kernel once (later runs load them from the cache)",
-        description="Compile every numba kernel and report the time each took.",
+        description="Compile every numba kernel and report the time each took. " + cache_place(),
     )
     return parser
 
@@ -1107,7 +1110,9 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
     from advisor.warm import warmup
 
-    print("Compiling kernels (cached for later runs):", flush=True)
+    from advisor.kernels._where import cache_root
+
+    print(f"Compiling kernels (cached for later runs in {cache_root()}):", flush=True)
     start = time.perf_counter()
     warmup(verbose=True, progress=sys.stderr.isatty())
     print(f"Done in {time.perf_counter() - start:.1f} s.")

@@ -7,9 +7,10 @@ Numba keys a cached function on its own source file only, so a kernel whose
 callee in another file changed would load stale machine code.  The kernels
 are therefore cached in a directory named after a digest of every kernel
 source file (and the numba version): any edit to any kernel compiles
-everything afresh.  The directory lies under ``NUMBA_CACHE_DIR`` when that is
-set, else in ``advisor/kernels/__pycache__``; if it cannot be written, numba
-falls back to its usual cache locations.
+everything afresh.  The directory lies in the user's cache folder, per
+package version and machine (:mod:`advisor.kernels._where`), never inside
+the installed package; if it cannot be written, numba falls back to its
+usual cache locations.
 
 **Threads by work size.**  A parallel kernel (``parallel=True``) must say how
 much work a call is: ``work(*args)`` returns ``(seconds, tasks)``, the
@@ -42,6 +43,7 @@ import numba
 from numba.core import event
 
 from advisor.kernels import _watch
+from advisor.kernels._where import cache_root
 
 __all__ = ["njit", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel", "is_cached", "dispatcher_of"]
 
@@ -67,9 +69,7 @@ def _cache_dir() -> str:
     for source in sorted(here.glob("*.py")):
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
-    name = f"camelup-advisor-{digest.hexdigest()[:16]}"
-    base = numba.config.CACHE_DIR or str(here / "__pycache__")
-    return os.path.join(base, name)
+    return os.path.join(str(cache_root()), f"kernels-{digest.hexdigest()[:16]}")
 
 
 CACHE_DIR = _cache_dir()

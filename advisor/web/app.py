@@ -36,6 +36,7 @@ from advisor._tools.jsonio import dumps
 from advisor.web import inputs
 from advisor.web.inputs import InputError, get_bool, get_int, get_str, parse_body
 from advisor.web.pool import Busy, Lanes
+from advisor.web.ready import Readiness
 
 __all__ = ["create_app", "static_dir", "BODY_LIMIT", "LOAD_LIMIT", "ROUTES"]
 
@@ -116,6 +117,15 @@ async def health(request: Request) -> Response:
     lanes = _lanes(request)
     return JSONResponse({"status": "ok", "version": __version__, "workers": lanes.workers,
                          "lanes": {name: vars(stats) for name, stats in lanes.stats.items()}})
+
+
+async def status(request: Request) -> Response:
+    """What is ready and what is still being prepared (compiled), with the
+    seconds each part of the page still needs."""
+    readiness = getattr(request.app.state, "readiness", None)
+    if readiness is None:
+        return JSONResponse({"ready": True, "groups": [], "preparing": {}})
+    return JSONResponse(readiness.status())
 
 
 async def games_info(request: Request) -> Response:
@@ -466,6 +476,7 @@ async def openapi(request: Request) -> Response:
 ROUTES: list[tuple[str, list[str], Callable]] = [
     ("/", ["GET"], index),
     ("/api/health", ["GET"], health),
+    ("/api/status", ["GET"], status),
     ("/api/games", ["GET"], games_info),
     ("/api/openapi.json", ["GET"], openapi),
     ("/api/position", ["POST"], position),
@@ -522,16 +533,29 @@ async def _bug(request: Request, exc: Exception) -> Response:
 
 
 def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Callable[[], None] | None = None,
-               lanes: Lanes | None = None) -> Starlette:
+               lanes: Lanes | None = None, prepare: bool | Readiness = False,
+               on_prepared: Callable[[str, str, float | None], None] | None = None) -> Starlette:
     """The web application.  ``workers``: processes per lane (default: the
     cores); ``warm``: load the kernels in every worker before serving;
     ``on_ready``: called once the workers are up (``camelup serve`` prints
-    the address then); ``lanes``: share an existing pool (tests)."""
+    the address then); ``lanes``: share an existing pool (tests);
+    ``prepare``: serve at once and compile the kernels in a process of
+    their own, most needed first (:mod:`advisor.web.ready`; the workers then
+    load them from the cache as their tasks need them; a
+    :class:`~advisor.web.ready.Readiness` given is used), calling
+    ``on_prepared(group, state, seconds)`` as each group starts and ends."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
         own = lanes is None
-        app.state.lanes = Lanes(workers, warm=warm) if own else lanes
+        app.state.readiness = None
+        if own and prepare:
+            app.state.readiness = prepare if isinstance(prepare, Readiness) else Readiness()
+            if on_prepared is not None:
+                app.state.readiness.listeners.append(on_prepared)
+            await app.state.readiness.start()
+        app.state.lanes = (Lanes(workers, warm=warm and not prepare, readiness=app.state.readiness) if own
+                           else lanes)
         try:
             if own:
                 await app.state.lanes.start()
@@ -541,6 +565,8 @@ def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Calla
         finally:
             if own:
                 app.state.lanes.shutdown()
+            if app.state.readiness is not None:
+                app.state.readiness.stop()
 
     routes = [Route(path, endpoint, methods=methods) for path, methods, endpoint in ROUTES]
     routes.append(Mount("/static", StaticFiles(directory=static_dir(), follow_symlink=False), name="static"))

@@ -11,6 +11,10 @@ __all__ = ["document", "DESCRIPTIONS"]
 DESCRIPTIONS = {
     "/": "The page (HTML).",
     "/api/health": "Server status, version and the worker lanes' counters.",
+    "/api/status": "What is ready: on a first start the kernels compile in the background while the page "
+                   "works; `preparing` names each part of the page still being prepared (leg, advice, race, "
+                   "curve, cards, game) with the seconds it still needs (from measured compile times); "
+                   "`groups`: each kernel group's state. A request whose kernels are not ready waits for them.",
     "/api/games": "The three games as data for the editor: camels, dice, leg tile stacks, player counts, colours.",
     "/api/openapi.json": "This document.",
     "/api/position": "Read a board string (`board`) or write the editor's position object (`position`): answers "

@@ -84,13 +84,18 @@ def _call(task: str, kwargs: dict) -> dict:
 class Lanes:
     """The fast and the slow lane.  ``workers``: processes per lane
     (default: the number of cores); ``warm``: load the kernels in every
-    worker at start-up."""
+    worker at start-up; ``readiness``: the kernels are being compiled in
+    another process (:class:`advisor.web.ready.Readiness`): each task
+    waits until those it needs are ready, then its worker loads them from
+    the cache."""
 
-    def __init__(self, workers: int | None = None, *, warm: bool = True):
+    def __init__(self, workers: int | None = None, *, warm: bool = True, readiness=None):
         self.workers = workers or os.cpu_count() or 1
         from advisor._tools.workers import quiet_tracker
 
         quiet_tracker()
+        # kernels compiled elsewhere (advisor.web.ready): a task waits for its own
+        self.readiness = readiness
         ctx = multiprocessing.get_context("spawn")
         # fast work is serial: one numba thread per fast worker
         self.pools = {
@@ -127,6 +132,12 @@ class Lanes:
         stats = self.stats[lane]
         if stats.waiting >= QUEUE_PER_WORKER * self.workers:
             raise Busy(f"the server is busy ({stats.waiting} computations waiting); try again shortly")
+        if self.readiness is not None and not self.readiness.ready_for(task, kwargs):
+            stats.waiting += 1  # waiting for its kernels to compile, not compiling them again
+            try:
+                await self.readiness.wait_for(task, kwargs)
+            finally:
+                stats.waiting -= 1
         future = self.pools[lane].submit(_call, task, kwargs)
         stats.submitted += 1
         stats.waiting += 1

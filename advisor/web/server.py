@@ -1,4 +1,6 @@
-"""``camelup serve``: load the kernels, start the workers, serve the page.
+"""``camelup serve``: start the workers and serve the page at once, while
+the kernels the cache lacks compile in a process of their own
+(:mod:`advisor.web.ready`).
 
 The port is bound before anything else (a port in use fails at once with
 one line); ``--port 0`` takes a free port and prints it.  Binding beyond
@@ -62,7 +64,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     import uvicorn
 
     from advisor.web.app import create_app
-    from advisor.web.warm import warm_server
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -75,11 +76,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         print(f"WARNING: --host {host} serves the page and its API to every machine that can reach this one on "
               f"the network (phones on the same Wi-Fi, and anyone else there). There is no login. Use the "
               f"default --host 127.0.0.1 to keep it on this machine.", file=err, flush=True)
-    try:
-        warm_server(out)
-    except BaseException:
-        sock.close()
-        raise
+    def prepared(group: str, state: str, seconds: float | None) -> None:
+        from advisor import warm
+
+        title = warm._BY_NAME[group].title if group in warm._BY_NAME else group
+        if state == "ready" and seconds:
+            print(f"  compiled: {title} ({seconds:.0f} s)", file=out, flush=True)
 
     def ready() -> None:
         print(f"Camel Up advisor ready at {url}  (Ctrl-C stops it)", file=out, flush=True)
@@ -95,8 +97,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         handler = logging.StreamHandler(err)
         handler.setFormatter(logging.Formatter("camelup serve: %(levelname)s: %(message)s"))
         logging.getLogger("advisor.web").addHandler(handler)
-    print(f"Starting {workers or 'one per core'} worker process(es) per lane...", file=out, flush=True)
-    app = create_app(workers=workers, on_ready=ready)
+    print(f"Starting {workers or 'one per core'} worker process(es) per lane; the kernels the cache lacks "
+          "compile in the background, leg odds first (the page says what is still being prepared)...",
+          file=out, flush=True)
+    app = create_app(workers=workers, on_ready=ready, prepare=True, on_prepared=prepared)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=3)
     # uvicorn shuts down on Ctrl-C / SIGTERM, then raises the signal again:

@@ -158,7 +158,8 @@ def after_each_roll(board, dice, rolls, tiles, orders, weights):
             if over:
                 orders[o, rank_code(nb), 0] += 1
             else:
-                enumerate_joint(nb, dice & ~(1 << die), rolls - 1, tiles, False, 0, orders[o], landings, reached)
+                enumerate_joint(nb, dice & ~(1 << die), rolls - 1, tiles, False, np.int64(0), orders[o], landings,
+                                reached)
 
 
 @njit

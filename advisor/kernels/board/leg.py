@@ -143,7 +143,10 @@ def enumerate_leg(board, dice, rolls, tiles, collect, rank_counts, landings):
     """
     orders = np.zeros((RANK_CODES, 1), np.int64)
     reached = np.zeros(TILE_SLOTS, np.int64)
-    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, collect, 0, orders, landings, reached)
+    # track as a run-time int64 (not the literal 0): one machine code of the
+    # enumeration serves the leg odds and the advice's joint odds
+    ended, end_k, end_v = enumerate_joint(board, dice, rolls, tiles, collect, np.int64(0), orders, landings,
+                                          reached)
     add_rank_codes(orders[:, 0], rank_counts)
     return ended, end_k, end_v
 
@@ -186,7 +189,7 @@ def leg_levels(board, dice, rolls, tiles, collect, levels, rank_counts, landings
     """
     orders = np.zeros((RANK_CODES, 1), np.int64)
     reached = np.zeros(TILE_SLOTS, np.int64)
-    ended, end_k, _ = _walk(board, dice, rolls, tiles, collect, 0, orders, landings, reached, levels)
+    ended, end_k, _ = _walk(board, dice, rolls, tiles, collect, np.int64(0), orders, landings, reached, levels)
     add_rank_codes(orders[:, 0], rank_counts)
     return ended, end_k.size
 
