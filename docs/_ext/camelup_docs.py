@@ -72,6 +72,15 @@ def openapi_page() -> str:
     return "\n".join(out)
 
 
+#: What the public data names are (a dict or a string has no docstring of its own).
+DATA = {
+    "__version__": "The package's version (also `camelup --version`).",
+    "EDITIONS": "The board-game editions by name, `second` and `first`: {class}`advisor.Edition` objects "
+                "holding every rule value of the edition.",
+    "EXAMPLE_POSITION": "The built-in example position that `camelup odds` analyses without an argument.",
+}
+
+
 def api_page() -> str:
     import advisor
 
@@ -87,9 +96,12 @@ def api_page() -> str:
         elif callable(obj):
             kind = "autofunction"
         else:
-            kind = "autodata"
-        options = "\n:members:\n" if kind == "autoclass" else ""
-        out += [f"## `{name}`", "", f"```{{{kind}}} advisor.{name}{options}", "```", ""]
+            shown = repr(obj) if isinstance(obj, str) else "{" + ", ".join(f"{k!r}: ..." for k in obj) + "}"
+            out += [f"## `{name}`", "", "```{eval-rst}", f".. py:data:: advisor.{name}", f"   :value: {shown}",
+                    "```", "", DATA[name], ""]
+            continue
+        options = "\n   :members:" if kind == "autoclass" else ""
+        out += [f"## `{name}`", "", "```{eval-rst}", f".. {kind}:: advisor.{name}{options}", "```", ""]
     return "\n".join(out)
 
 
