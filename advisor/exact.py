@@ -129,7 +129,7 @@ class LegOdds:
         return frame
 
     def to_dict(self) -> dict:
-        """``{"B": {"rank": [p1, ..., p5]}, ...}`` as in NOTATION.md."""
+        """``{"B": {"rank": [p1, ..., p5]}, ...}`` as in docs/notation.md."""
         return {c: {"rank": [float(x) for x in row]} for c, row in zip(self.camels, self.rank)}
 
     def __repr__(self) -> str:

@@ -129,7 +129,7 @@ class RaceOdds:
 
     def to_dict(self) -> dict:
         """``{"B": {"win": p, "lose": p, "win_se": s, "lose_se": s, "rank":
-        [...]}, ...}``: NOTATION.md's ``race`` object, extended."""
+        [...]}, ...}``: docs/notation.md's ``race`` object, extended."""
         return {
             c: {
                 "win": float(self.win[i]),
