@@ -1,7 +1,7 @@
 """The floors of the package: every import of ``advisor/`` (at the top of a
 module or inside a function alike) points to the same floor or a lower one,
 the import graph has no circle, and no module imports a private name
-(``_x``) of another.  README.md, Architecture, describes the floors."""
+(``_x``) of another.  docs/architecture.md describes the floors."""
 
 from __future__ import annotations
 
