@@ -95,3 +95,13 @@ def test_the_code_places_of_the_rules_exist():
         except AttributeError:
             missing.append(name)
     assert not missing
+
+
+def test_the_readme_links_point_at_files_that_exist():
+    """Every relative link or picture of README.md names a file of the
+    repository (the documentation pages it sends the reader to)."""
+    readme = (ROOT / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    local = [t for t in targets if not re.match(r"[a-z]+://", t)]
+    missing = [t for t in local if not (ROOT / t).exists()]
+    assert not missing
