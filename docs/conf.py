@@ -18,6 +18,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+# the notebooks' kernels import the package of this checkout, not another installed copy
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))
 sys.path.insert(0, str(HERE / "_ext"))
 
 from advisor import __version__  # noqa: E402
