@@ -20,6 +20,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 # the notebooks' kernels import the package of this checkout, not another installed copy
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))
+# ... and show a matplotlib Figure left as a cell's value as a picture (docs/_ipython)
+os.environ["IPYTHONDIR"] = str(HERE / "_ipython")
 sys.path.insert(0, str(HERE / "_ext"))
 
 from advisor import __version__  # noqa: E402
@@ -37,7 +39,7 @@ extensions = [
     "camelup_docs",            # the CLI and OpenAPI pages, generated at build time
 ]
 
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "notebooks/data"]
+exclude_patterns = ["_build", "_ipython", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "notebooks/data"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 
