@@ -105,3 +105,14 @@ def test_the_readme_links_point_at_files_that_exist():
     local = [t for t in targets if not re.match(r"[a-z]+://", t)]
     missing = [t for t in local if not (ROOT / t).exists()]
     assert not missing
+
+
+def test_the_user_guide_documents_every_command():
+    """Every subcommand of camelup is explained in the getting-started page
+    or the user guide (the README only lists them)."""
+    from advisor.cli import _build_parser
+
+    text = (DOCS / "getting-started.md").read_text() + "".join(
+        p.read_text() for p in sorted((DOCS / "user-guide").glob("*.md")))
+    sub = next(a for a in _build_parser()._actions if a.dest == "command")
+    assert [c for c in sub.choices if f"camelup {c}" not in text] == []
