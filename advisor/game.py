@@ -1,4 +1,4 @@
-"""Whole games of Camel Up (``first`` and ``second``), RULES.md section 1.
+"""Whole games of Camel Up (``first`` and ``second``), docs/rules.md (board games).
 
 :class:`Game` holds an omniscient :class:`~advisor.rules.state.GameState` (every
 pile card's colour is known to the engine) and the record of the game.  An
@@ -7,7 +7,7 @@ action is checked with :meth:`Game.can` / :meth:`Game.verify` and played with
 :class:`~advisor.errors.IllegalActionError` and changes nothing.  Players see
 :meth:`Game.view` (other players' pile cards face down).
 
-Scoring (RULES.md, Money and scoring):
+Scoring (docs/rules.md, Money and scoring):
 
 * after each leg: leg bet tiles pay their value / +1 / -1 for their camel
   1st / 2nd / other, pyramid tiles +1, a partner may add the reward of one of

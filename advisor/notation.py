@@ -1,4 +1,4 @@
-"""Parse and format the board string of ../shared/NOTATION.md.
+"""Parse and format the board string of docs/notation.md.
 
 ``parse_position(format_position(p)) == p`` for every position, and
 ``format_position`` gives the canonical form: the edition token only for

@@ -21,7 +21,7 @@ an interrupted run continues where it stopped (``--resume``), so the
 covariance term only), ``portfolio-risk`` (the risk term only),
 ``portfolio-end`` (exact values in the endgame only); ``margin`` and its
 one-ingredient bots ``margin-risk``, ``margin-cov``, ``margin-threat``,
-``margin-infer``, ``margin-end`` (README, The margin bot).
+``margin-infer``, ``margin-end`` (docs/user-guide/games.md, The margin bot).
 
 ``read`` gives the same figures from the complete pairs of records files
 written by ``camelup duel -o`` (also the ``.part`` file of a run still

@@ -9,7 +9,7 @@ measures top-1 accuracy and log loss per pile on the held-out games
 ``--test C:D`` against the default model (the race odds at placement, and
 the same with the distinct-colour condition).  ``--write`` stores the
 coefficients in ``advisor/data/inference.json`` (written beside, then
-renamed).  The figures in README.md come from
+renamed).  The figures in the documentation (docs/) come from
 
     python benchmarks/fit_inference.py /work/data/games2000.jsonl --fit 0:400 --test 1400:1600 --write
 

@@ -1,10 +1,10 @@
 """A deliberately slow, obvious reference implementation of the board-game
-rules (../shared/RULES.md section 1), for differential tests of the kernels.
+rules (docs/rules.md, board games), for differential tests of the kernels.
 
 Independence: this module imports nothing from the package and reads no
 object of it.  It has its own tables of the two editions (:data:`EDITIONS`:
 camel letters, dice, the leg-ending rule) and its own minimal parser of the
-board string (NOTATION.md); every public function takes a board string or a
+board string (docs/notation.md); every public function takes a board string or a
 :class:`Setup` of plain data (edition name, stacks, tiles, dice) and refuses
 anything else, so a package ``Position`` can never leak in.
 
@@ -48,7 +48,7 @@ class Edition(NamedTuple):
     dice_left: int  # dice left in the pyramid when the leg ends
 
 
-#: The two board-game editions, written from RULES.md (not read from the package).
+#: The two board-game editions, written from docs/rules.md (not read from the package).
 EDITIONS = {
     "second": Edition(racing="BGPRY", crazy="wk", dice="BGPRYx", dice_left=1),
     "first": Edition(racing="BGOYW", crazy="", dice="BGOYW", dice_left=0),
@@ -67,7 +67,7 @@ class Setup(NamedTuple):
 
 
 def parse(text: str) -> Setup:
-    """A board string (NOTATION.md) as a :class:`Setup`.  Minimal: tile
+    """A board string (docs/notation.md) as a :class:`Setup`.  Minimal: tile
     owners (``@P``) and ``legtiles:`` are read past (they move no camel)."""
     edition, stacks, tiles, dice = "second", [], [], None
     for token in text.split():
@@ -150,7 +150,7 @@ def carries_racing(board, crazy):
 
 
 def crazy_to_move(board, colour):
-    """Which crazy camel the grey die moves (RULES.md, Moving a crazy camel)."""
+    """Which crazy camel the grey die moves (docs/rules.md, Moving a camel)."""
     carriers = [c for c in "wk" if carries_racing(board, c)]
     # 1. exactly one crazy camel carries a racing camel
     if len(carriers) == 1:

@@ -1,5 +1,5 @@
 """A deliberately slow, obvious reference of the Camel Up Cards rules
-(../shared/RULES.md section 2 and the **Rulings** in the docstring of
+(docs/rules.md (Camel Up Cards) and the **Rulings** in the docstring of
 ``advisor.kernels.cards``), for differential tests of the kernels.
 
 Independence: this module never imports ``advisor``; it is written from the
@@ -330,7 +330,7 @@ def full_deck() -> Counter:
 
 
 # --------------------------------------------------------------- whole turns
-# The scoring and placement rules of RULES.md section 2, for differential
+# The scoring and placement rules of docs/rules.md (Camel Up Cards), for differential
 # tests of the game engine (advisor.cards.game), written from the rules.
 LEG_WINNER_VALUES = (5, 3, 2, 2)  # top first, per colour
 

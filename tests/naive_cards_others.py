@@ -1,6 +1,6 @@
 """A deliberately slow, obvious reference of the rest of a Camel Up Cards
 leg played turn by turn with the other players' race actions
-(README "Camel Up Cards", The model), for differential tests of
+(docs/explanations/cards-model.md), for differential tests of
 ``advisor.kernels.cards.others``.
 
 Independence: this module never imports ``advisor``; it is written from the

@@ -95,7 +95,7 @@ def test_variant_json_keys():
 def test_face_down_card_model_layout():
     """A pile card's JSON keys (``model``: P(each camel), an added key) and
     the ``inferred`` object that ``best --json`` adds when cards carry models
-    (README, Face-down cards inferred from the game's history)."""
+    (docs/user-guide/best-move.md, Face-down cards inferred from the game's history)."""
     from advisor.bots.inference import face_down_json
     from advisor.rules.state import GameState
 

@@ -3,7 +3,7 @@ examples (state, action, state after), illegal actions, and whole random
 games checked step by step against the slow reference ``naive_cards.py``.
 
 States are built from the set-up cards and a deal given literally, so every
-expected value below is worked out by hand from RULES.md section 2 and the
+expected value below is worked out by hand from docs/rules.md (Camel Up Cards) and the
 Rulings in the engine's docstring.
 """
 

@@ -1,5 +1,5 @@
 """Camel Up Cards: the other players in the current leg (``others="random"``,
-README "Camel Up Cards", The model; ``advisor.kernels.cards.others``).
+docs/explanations/cards-model.md; ``advisor.kernels.cards.others``).
 
 Hand-worked legs first (every branch written out), then the exact kernel
 against the slow reference ``naive_cards_others.py`` (exact fractions; the

@@ -1,6 +1,6 @@
 """Camel Up Cards: hand-worked rule examples and differential tests of the
 kernels in ``advisor.kernels.cards`` against the slow reference
-``naive_cards.py`` (RULES.md section 2 plus the kernel module's Rulings).
+``naive_cards.py`` (docs/rules.md (Camel Up Cards) plus the kernel module's Rulings).
 
 Notation in this file: ``"0:BG 3:OWY palm:4 fennec:6"`` is a board: the
 start card (0) holds B and G side by side (B listed first, so B ranks last),

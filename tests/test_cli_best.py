@@ -1,6 +1,6 @@
 """`camelup best`, through advisor.cli.command.main(argv) and once as a process.
 
-The JSON contract is NOTATION.md ("Machine output"): moves sorted by ev,
+The JSON contract is docs/notation.md ("Machine output"): moves sorted by ev,
 highest first, every legal action once, action names leg:C, pyramid,
 tile:+N / tile:-N, winner:C / loser:C, partner:P.
 """
@@ -72,7 +72,7 @@ def action_pattern(racing):
 
 
 def check_moves(data, state, player):
-    """The NOTATION.md contract for the moves of `player` in `state`."""
+    """The docs/notation.md contract for the moves of `player` in `state`."""
     assert set(data) >= {"position", "moves"}
     assert data["position"] == str(state.position)
     moves = data["moves"]

@@ -1,5 +1,5 @@
 """The dice sources of whole games (advisor.rules.dice): per-leg dice fixed by the
-seed and the leg whatever the players do, by the rules of RULES.md (a die
+seed and the leg whatever the players do, by the rules of docs/rules.md (a die
 uniform from the pyramid, six equal faces, the grey die's colour, 5 rolls
 a leg, the race ending mid-leg), recorded on the setup line; the default
 one-stream source unchanged."""

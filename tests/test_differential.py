@@ -1,5 +1,5 @@
 """Differential tests: the numba kernels against the slow reference in
-``naive.py`` (an independent implementation of RULES.md section 1).
+``naive.py`` (an independent implementation of docs/rules.md (board games)).
 
 Every comparison is exact: rank counts, tile landing counts, the number of
 sequences in which the race ends, and the total number of sequences.
@@ -310,7 +310,7 @@ def test_step_matches_naive_step(index):
         assert tuple(got) == want, (str(position), die, value, colour)
 
 
-# Hand-checked single rolls, straight from RULES.md: these pin the reference
+# Hand-checked single rolls, straight from docs/rules.md: these pin the reference
 # itself (and the engine) to the rules text.
 RULE_EXAMPLES = [
     # racing unit: G (on B) rolls 1 onto the booing tile on 5, back to 4 UNDER B

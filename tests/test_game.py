@@ -1,7 +1,7 @@
-"""advisor.game: whole games of Camel Up (RULES.md section 1).
+"""advisor.game: whole games of Camel Up (docs/rules.md, board games).
 
 Every expected state and amount of money below is worked out by hand from
-RULES.md, not taken from the engine.  Situations are set up with a start
+docs/rules.md, not taken from the engine.  Situations are set up with a start
 position (``Game(..., position=..., start=0)``) and played with forced rolls;
 each scripted turn also names the player expected to move, so the clockwise
 turn order is checked all along.

@@ -59,10 +59,27 @@ def test_bots_listed_are_the_bots(command, capsys):
         assert f"{name} ({' '.join(cls.summary.split())})" in cards
 
 
-def test_json_help_points_to_the_readme_section(capsys):
+def test_json_help_points_to_the_docs_section(capsys):
     text = " ".join(help_of("odds", capsys).split())
-    assert 'README section "Machine output"' in text
-    assert "### Machine output" in (ROOT / "README.md").read_text()
+    assert 'docs/notation.md, "Machine output"' in text
+    assert "\n## Machine output\n" in (ROOT / "docs" / "notation.md").read_text()
+
+
+@pytest.mark.parametrize("command", commands() + [None])
+def test_help_points_at_docs_pages_that_exist(command, capsys):
+    """BUG: help texts sent the reader to README sections that moved to the
+    documentation.  A help text names docs pages (and their sections) that
+    exist, never the README."""
+    if command is None:
+        assert main(["--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())
+    else:
+        text = " ".join(help_of(command, capsys).split())
+    assert "README" not in text
+    for page, section in re.findall(r'(docs/[\w/-]+\.md)(?:, \\?"([^"]+)\\?")?', text):
+        assert (ROOT / page).is_file(), f"{command} --help names {page}, absent"
+        if section:
+            assert re.search(rf"^#+ {re.escape(section)}( \(.*\))?$", (ROOT / page).read_text(), re.M), (page, section)
 
 
 def test_batch_help_mentions_parquet(capsys):

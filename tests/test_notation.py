@@ -1,4 +1,4 @@
-"""The board string of ../shared/NOTATION.md: parsing, canonical form,
+"""The board string of docs/notation.md: parsing, canonical form,
 errors naming the token at fault, Position construction, repr, hashing."""
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ BAD_IN_CONTEXT = [
 
 @pytest.mark.parametrize("text", [b[1] for b in BAD if b[2] is not None] + BAD_IN_CONTEXT)
 def test_token_at_fault_is_a_token_of_the_input(text):
-    """NOTATION.md: the message names the token at fault, so ``.token`` is
+    """docs/notation.md: the message names the token at fault, so ``.token`` is
     one of the whitespace-separated tokens the user typed (for a
     multi-colour ``legtiles:`` token, the whole token)."""
     with pytest.raises(PositionError) as info:

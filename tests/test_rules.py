@@ -1,6 +1,6 @@
-"""Hand-worked rule examples (../shared/RULES.md section 1).
+"""Hand-worked rule examples (docs/rules.md, board games).
 
-Every expected state below was worked out by hand from RULES.md and is
+Every expected state below was worked out by hand from docs/rules.md and is
 written as literal stacks: ``"3:GP 5:RYB"`` means space 3 holds G (bottom)
 and P (top), space 5 holds R, Y, B.  Spaces beyond the track (17, 18, ... or
 0, -1, -2) are allowed in expected states because :func:`advisor.step`

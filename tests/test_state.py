@@ -1,7 +1,7 @@
 """advisor.rules.state: GameState, PlayerState, PileCard and StateError.
 
 The JSON form and its defaults follow the module docstring of
-``advisor/rules/state.py``; the rules behind the checks are RULES.md section 1
+``advisor/rules/state.py``; the rules behind the checks are docs/rules.md (board games)
 (leg tile stacks 5,3,2,2 / 5,3,2, 5 pyramid tiles per leg, one overall card
 per racing colour, partnerships only in the second edition with 6-8
 players, player counts first 2-8 / second 3-8).

@@ -38,8 +38,8 @@ default model of the advice (each face-down card names camel ``c`` with
 The coefficients are fitted by maximum likelihood (Newton's method on the
 convex log-likelihood) on simulated games where every colour is known, and
 stored as data (``advisor/data/inference.json``); ``benchmarks/fit_inference.py``
-refits them and measures the model on held-out games (README, Inference of
-face-down cards).
+refits them and measures the model on held-out games (docs/user-guide/best-move.md,
+Face-down cards inferred from the game's history).
 
 :func:`infer_view` gives a player's view of a game with every face-down
 card's inferred marginal (``PileCard.model``); the valuation uses them in

@@ -30,10 +30,10 @@ object or file).
   odds at +-2 percentage points).
 * ``denial``: EV-greedy plus half the denial value of each action.
 * ``rival``: EV minus what the action gains the other players (see
-  :class:`RivalBot`); beats EV-greedy (README, tournament figures).
+  :class:`RivalBot`); beats EV-greedy (docs/results.md, Tournament figures).
 * ``portfolio``: ``rival`` with its bets as a portfolio (:class:`PortfolioBot`).
 * ``margin``: ``rival`` playing for the margin over the best other player
-  (:class:`MarginBot`); beats ``rival`` (README, The margin bot).
+  (:class:`MarginBot`); beats ``rival`` (docs/user-guide/games.md, The margin bot).
 
 A bot may also have ``observe(state, player)``: a host shows it its view
 before the other players' turns (:func:`advisor.simulate.games.play_game` does),

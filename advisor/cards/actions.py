@@ -1,6 +1,6 @@
 """Camel Up Cards actions: value types with a text form.
 
-One action is one step of a player (RULES.md section 2).  A turn is one
+One action is one step of a player (docs/rules.md, Camel Up Cards).  A turn is one
 race action with at most one betting action before or after it; the
 engine (:mod:`advisor.cards.game`) takes them one at a time, so a player can
 reveal a card and then choose a bet on what it showed.

@@ -26,7 +26,7 @@ the player sees it); never the deck's order nor the others' hands.
   margin over the richest other player after the leg, a race that goes on
   won with the normal chance of that margin; shark's deck building;
 * ``share``, ``informed``, ``endgame``: each of shark's three parts alone
-  on top of greedy (to measure them: README, Camel Up Cards bots).
+  on top of greedy (to measure them: docs/user-guide/cards.md, Camel Up Cards bots).
 
 Every bot also gives its whole ranking of the step to play:
 ``ranked(state, player, rng) -> list[(CardsAction, score)]``, every legal

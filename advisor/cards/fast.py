@@ -30,8 +30,8 @@ leg cannot be enumerated): thorough, about a second per turn.
   pooled; exact where the race ends in the leg).  The races of two actions
   share too little for a difference of two small samples (one card's shift
   changes every stack after it): this estimate misses what an action does
-  to the race without changing the leg's order (README, Camel Up Cards
-  bots, measured);
+  to the race without changing the leg's order (docs/user-guide/cards.md,
+  Camel Up Cards bots, measured);
 * then the race actions of the :data:`VERIFY` best turns are valued again
   on fresh scenarios (:data:`VERIFY_LEGS`): the best of some thirty noisy
   values is biased upward, a second look at the chosen few is not.

@@ -1,5 +1,5 @@
 """Camel Up Cards whole games: the rules of a game, step by step
-(RULES.md section 2).
+(docs/rules.md, Camel Up Cards).
 
 :class:`CardsState` is the whole state of a game (hidden information
 included).  :func:`apply` is pure: it returns the state after a player's
@@ -32,7 +32,7 @@ Camel moves, figures, sandstorms and the track extension are the kernels'
 (:mod:`advisor.kernels.cards`); the payouts and the money floor are
 :func:`leg_payouts`, :func:`overall_payouts` and :func:`floor_money`.
 
-**Rulings** (where the rulebook is silent; RULES.md takes the numbers of
+**Rulings** (where the rulebook is silent; docs/rules.md takes the numbers of
 the setup cards as inputs):
 
 * Default set-up numbers (unverified; give the setup card's): a race deck

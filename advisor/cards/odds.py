@@ -96,7 +96,7 @@ LEG_SAMPLES = 200_000
 #: the leg is exact when the deck holds at most this many cards and no
 #: turn keeps more than this many states (the figures' placements make
 #: them grow fast: a 2-card deck with 3 other players may reach 850,000
-#: after the advised player's turn, 2.7 s of CPU; see the README); else
+#: after the advised player's turn, 2.7 s of CPU; see docs/explanations/cards-model.md); else
 #: :data:`LEG_SAMPLES` legs are sampled.
 OTHERS_EXACT_CARDS = 2
 OTHERS_EXACT_STATES = 200_000
@@ -106,7 +106,7 @@ OTHERS = {"random": (True, True), "later": (False, True), "reveal": (False, Fals
 #: can do: the rules' information model, and the figures other calculators
 #: give), the other players choosing at random in later legs; the advice
 #: also has them choose at random in this leg, which changes the decision
-#: (README, "The model").
+#: (docs/explanations/cards-model.md).
 ODDS_OTHERS = "later"
 ADVICE_OTHERS = "random"
 #: Races in the first round when sampling to a precision: a quarter of what

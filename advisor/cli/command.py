@@ -70,13 +70,13 @@ def _bots_help(cards: bool = True) -> str:
     return board + ". Camel Up Cards bots: " + "; ".join(f"{name} ({cls.summary})" for name, cls in CARDS_BOTS.items())
 
 
-_JSON_HELP = "print one JSON object (see the README section \"Machine output\")"
+_JSON_HELP = "print one JSON object (see docs/notation.md, \"Machine output\")"
 _OTHERS_HELP = ("Camel Up Cards: the other players' race actions: random (a random race action in this leg and later "
                 "legs; the default of best), later (this leg: the deck alone; later legs random; the default of odds) "
                 "or reveal (they only reveal)")
 _RULES_HELP = ("a rule variant (house rule): a JSON file such as {\"name\": \"house\", \"money_floor\": null} "
                "or inline key=value pairs such as 'name=house money_floor=none pile_payouts=8,5,3,1' "
-               "(see the README section \"Rule variants\")")
+               "(see docs/user-guide/variants.md)")
 
 
 class _UsageError(Exception):
@@ -128,7 +128,7 @@ def _build_parser() -> _Parser:
         description="Every legal action of the advised player, ranked by expected value (coins), "
         "with the probabilities behind each figure, its risk and how much it denies the next player. "
         "Give a board string (defaults are stated in the output) or a game state JSON file "
-        "(see README). Without either, the built-in example is analysed.",
+        "(see docs/notation.md, \"Game state file\"). Without either, the built-in example is analysed.",
     )
     best.add_argument("position", nargs="*", help="board string or path of a game state JSON file")
     best.add_argument("--player", type=_nonneg_int, help="the advised player (default: the player to move)")
@@ -156,9 +156,10 @@ def _build_parser() -> _Parser:
         "written by hand; 1st and 2nd edition, Camel Up Cards): each decision's EV against the best action's (EV lost, rank, "
         "the figures behind both), per player the EV lost, mistakes (> 0.5 coin) and blunders (> 1.5), "
         "accuracy (within 0.1 coin), and the final money taken apart exactly into start + skill + others + "
-        "luck (see README, Game review). A record that does not replay is reported with its game and turn "
+        "luck (see docs/user-guide/review.md). A record that does not replay is reported with its game and turn "
         "(exit status 2) and the other games are still reviewed. Camel Up Cards records are reviewed action "
-        "by action from the mover's view, the EVs sampled; their money is not taken apart (README).")
+        "by action from the mover's view, the EVs sampled; their money is not taken apart "
+        "(docs/user-guide/review.md).")
     review.add_argument("records", help="game records (.jsonl)")
     review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
     review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")
@@ -226,7 +227,8 @@ def _build_parser() -> _Parser:
     bot = sub.add_parser(
         "bot", help="a bot's ranking of every legal action in a game state (for programs hosting the bots)",
         description="Ask a bot for its move: every legal action of the player in the game state JSON file "
-        "(see README, Game state JSON; - reads it from standard input), with the bot's score, best first; the "
+        "(see docs/notation.md, \"Game state file\"; - reads it from standard input), with the bot's score, "
+        "best first; the "
         "bot plays the first, a host that refuses it takes the next. The state is what the bot sees: give "
         f"the other players' hands as counts to hide them. Bots: {_BOARD_BOTS_PLACEHOLDER}.")
     bot.add_argument("name", metavar="NAME", help="a bot")
@@ -304,7 +306,8 @@ def _build_parser() -> _Parser:
 
     serve = sub.add_parser(
         "serve", help="a web page for the table: click the board, see the odds and the best move, follow a game",
-        description="Serve the Camel Up advisor as a local web page (and its JSON API; see README). The kernels "
+        description="Serve the Camel Up advisor as a local web page (and its JSON API; see "
+        "docs/reference/web-api.md). The kernels "
         "are loaded first, then the address is printed.")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 serves phones on "
@@ -349,8 +352,8 @@ def _duel_parser(sub) -> None:
         "from the pairs; looked at after every turn of the seats from --sprt-min pairs on). With -o the records stream "
         "into OUTPUT.part, renamed when the run is complete; after Ctrl-C, --resume continues the run. "
         "--edition cards: Camel Up Cards, each leg's deal and race deck order drawn from the seed and the leg "
-        "(the deck holds the cards the players put into it, in the order of a key drawn per card; README, "
-        f"Paired duels). Bots: {_BOTS_PLACEHOLDER}.")
+        "(the deck holds the cards the players put into it, in the order of a key drawn per card; "
+        f"docs/user-guide/duels.md). Bots: {_BOTS_PLACEHOLDER}.")
     duel.add_argument("a", metavar="A", help="a bot")
     duel.add_argument("b", metavar="B", help="the bot it is compared with")
     duel.add_argument("--players", type=_positive_int, default=4, help="players (default 4)")

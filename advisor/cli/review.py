@@ -165,7 +165,7 @@ def _players_text(players) -> str:
                      "beyond expectation) = final money, exactly.")
     else:
         lines.append("skill: the EV of own actions, each from the mover's view (sampled figures); others and "
-                     "luck are not computed for Camel Up Cards (README, Game review).")
+                     "luck are not computed for Camel Up Cards (docs/user-guide/review.md).")
     return "\n".join(lines)
 
 

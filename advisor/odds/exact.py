@@ -46,15 +46,15 @@ class LegOdds:
 
     Attributes
     ----------
-    position: the position analysed.
-    camels: racing camel letters, the row order of every array.
-    counts: int64[5, 5]; ``counts[i, k]`` = die sequences (exact) or sampled
-        legs in which camel ``i`` is ranked ``k+1``.
-    total: the number of sequences (exact) or of samples; each row sums to it.
-    samples: 0 when exact, else the number of sampled legs.
-    seed: the seed of a sampled result (``None`` when exact).
-    landing_counts: int64[TILE_SLOTS]: summed tile landings, by space.
-    ended_count: sequences (or samples) in which the race ends in this leg.
+    - position: the position analysed.
+    - camels: racing camel letters, the row order of every array.
+    - counts: int64[5, 5]; ``counts[i, k]`` = die sequences (exact) or sampled
+      legs in which camel ``i`` is ranked ``k+1``.
+    - total: the number of sequences (exact) or of samples; each row sums to it.
+    - samples: 0 when exact, else the number of sampled legs.
+    - seed: the seed of a sampled result (``None`` when exact).
+    - landing_counts: int64[TILE_SLOTS]: summed tile landings, by space.
+    - ended_count: sequences (or samples) in which the race ends in this leg.
     """
 
     position: Position
@@ -129,7 +129,7 @@ class LegOdds:
         return frame
 
     def to_dict(self) -> dict:
-        """``{"B": {"rank": [p1, ..., p5]}, ...}`` as in NOTATION.md."""
+        """``{"B": {"rank": [p1, ..., p5]}, ...}`` as in docs/notation.md."""
         return {c: {"rank": [float(x) for x in row]} for c, row in zip(self.camels, self.rank)}
 
     def __repr__(self) -> str:

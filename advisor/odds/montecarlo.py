@@ -46,16 +46,16 @@ class RaceOdds:
 
     Attributes
     ----------
-    position: the position analysed.
-    camels: racing camel letters (row order of every array).
-    rank: float[5, 5]; ``rank[i, k]`` = P(camel ``i`` finishes the race
-        ``k+1``-th); ``rank[:, 0]`` is :attr:`win`, ``rank[:, 4]`` :attr:`lose`.
-    rank_se: standard errors of :attr:`rank` (zeros when exact).
-    legs: float[L]; ``legs[k]`` = P(the race ends ``k`` legs after the
-        current one); ``legs[0]``: during the current leg.
-    samples: simulated races (0 when exact); replicates: independent
-        replicates behind the standard errors; seed: the seed used.
-    exact_counts / exact_total: integer counts behind an exact result.
+    - position: the position analysed.
+    - camels: racing camel letters (row order of every array).
+    - rank: float[5, 5]; ``rank[i, k]`` = P(camel ``i`` finishes the race
+      ``k+1``-th); ``rank[:, 0]`` is :attr:`win`, ``rank[:, 4]`` :attr:`lose`.
+    - rank_se: standard errors of :attr:`rank` (zeros when exact).
+    - legs: float[L]; ``legs[k]`` = P(the race ends ``k`` legs after the
+      current one); ``legs[0]``: during the current leg.
+    - samples: simulated races (0 when exact); replicates: independent
+      replicates behind the standard errors; seed: the seed used.
+    - exact_counts / exact_total: integer counts behind an exact result.
     """
 
     position: Position
@@ -129,7 +129,7 @@ class RaceOdds:
 
     def to_dict(self) -> dict:
         """``{"B": {"win": p, "lose": p, "win_se": s, "lose_se": s, "rank":
-        [...]}, ...}``: NOTATION.md's ``race`` object, extended."""
+        [...]}, ...}``: docs/notation.md's ``race`` object, extended."""
         return {
             c: {
                 "win": float(self.win[i]),

@@ -26,7 +26,7 @@ race odds behind the overall cards to ``precision``, by default the
 :func:`advisor.best_moves` itself (slower: a race simulation per tile
 placement when the player has cards on the piles).
 
-**The decomposition** (see README, "Game review"): the mark-to-market value
+**The decomposition** (see docs/user-guide/review.md): the mark-to-market value
 of player p in game state s is
 
     W_p(s) = E[max(f, m_p + L_p + R_p)] + E[O_p]
@@ -67,7 +67,7 @@ the best way to finish the turn; sampled figures, seeded by ``seed``).
 There is no exact decomposition: players value one state from different
 information and the figures are sampled, so ``skill`` is the sum of the
 own EV of the player's actions (floats) and ``others`` and ``luck`` are
-NaN (README, Game review).
+NaN (docs/user-guide/review.md).
 """
 
 from __future__ import annotations
@@ -398,7 +398,7 @@ class _CardsSide:
     (:func:`advisor.cards.record.replay_cards`, every line checked) and the
     valuation of a decision from the mover's view
     (:func:`advisor.cards.steps.step_values`: sampled figures).  There is no
-    exact decomposition (README, Game review): the parts ``others`` and
+    exact decomposition (docs/user-guide/review.md): the parts ``others`` and
     ``luck`` are not computed; ``skill`` is the sum of what the player's own
     actions added, each valued from their view when they took it."""
 

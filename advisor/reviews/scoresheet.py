@@ -1,5 +1,5 @@
 """Where every player's money came from: a game record replayed and its
-scoring taken apart (RULES.md, Money and scoring).
+scoring taken apart (docs/rules.md, Money and scoring).
 
 * :func:`score_phases`: one row per player and scoring phase (the start, each
   leg, the race end), with the parts of that phase's change of money;
@@ -11,7 +11,7 @@ scoring taken apart (RULES.md, Money and scoring).
 
 The parts are the rewards *before* the money floor; ``floor`` is what the
 floor forgave (the part of a phase's net penalty the player could not pay,
-RULES.md: rewards and penalties of one scoring phase are summed, then
+docs/rules.md: rewards and penalties of one scoring phase are summed, then
 settled, and money never goes below 0).  Each part is worked out with the
 engine's own scoring functions (:func:`advisor.game.leg_rewards`,
 :func:`advisor.game.overall_rewards`), and the money after every turn is
@@ -37,7 +37,7 @@ __all__ = ["PARTS", "score_phases", "score_breakdown", "pile_reveal", "record_se
 PARTS = ("start", "leg_bets", "pyramid", "partner", "tile_coins", "winner_cards", "loser_cards", "floor")
 
 #: What a unit landing on a spectator / desert tile pays the tile's owner at
-#: once (RULES.md); checked against the replayed money after every turn.
+#: once (docs/rules.md); checked against the replayed money after every turn.
 TILE_COIN = 1
 
 

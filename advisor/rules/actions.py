@@ -1,4 +1,4 @@
-"""The actions of Camel Up (RULES.md, A turn) as values, and their effects
+"""The actions of Camel Up (docs/rules.md, Actions) as values, and their effects
 on the board, written once.
 
 * :class:`Action`: an action as a value, read and written in the strings of

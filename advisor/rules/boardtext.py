@@ -1,4 +1,4 @@
-"""The board string of ../shared/NOTATION.md: its grammar, read and written.
+"""The board string of docs/notation.md: its grammar, read and written.
 
 :func:`read_board` turns a board string into the values a
 :class:`~advisor.rules.position.Position` is built from (checking what the

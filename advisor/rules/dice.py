@@ -1,5 +1,5 @@
 """Where the dice of a whole game come from: the set-up, the first player
-and every pyramid roll (RULES.md, Dice and legs; Setup).
+and every pyramid roll (docs/rules.md, Dice and legs; Setup).
 
 A :class:`~advisor.game.Game` takes one of two sources, named on its
 record's setup line (``"dice"``; absent means ``"game"``):
@@ -59,7 +59,7 @@ _FACES = 6
 def face_roll(die: str, face: int) -> Roll:
     """The roll of ``die`` landing on ``face`` (0..5): a racing die shows
     1, 1, 2, 2, 3, 3; the grey die 1, 2, 3 printed white, then 1, 2, 3
-    printed black (RULES.md, Dice and legs)."""
+    printed black (docs/rules.md, Dice and legs)."""
     if die == GREY_DIE:
         return Roll(die, face % 3 + 1, ("white", "black")[face // 3])
     return Roll(die, face // 2 + 1)

@@ -1,4 +1,4 @@
-"""The board-game editions as data (RULES.md section 1), and rule variants.
+"""The board-game editions as data (docs/rules.md, board games), and rule variants.
 
 Edition differences live here and nowhere else: code elsewhere reads these
 fields instead of testing ``edition == ...``.

@@ -4,7 +4,7 @@ A position is what lies on the table: the camel stacks, the spectator /
 desert tiles, the dice still in the pyramid and the leg bet tiles still on
 the board, under the rules of an edition (or of a variant of one:
 :meth:`~advisor.rules.editions.Edition.with_rules`).  It is immutable and
-always valid: the constructor checks every rule of ../shared/NOTATION.md
+always valid: the constructor checks every rule of docs/notation.md
 (and anything else impossible) and raises
 :class:`~advisor.errors.PositionError` naming the token at fault.  It reads
 and writes its board string itself (:mod:`advisor.rules.boardtext`).
@@ -82,7 +82,7 @@ class Position:
         left out.
 
     Use :func:`advisor.parse_position` / :meth:`from_string` to read the
-    board string of ../shared/NOTATION.md, ``str(position)`` to write it.
+    board string of docs/notation.md, ``str(position)`` to write it.
     """
 
     edition: str | None = None
@@ -274,7 +274,7 @@ class Position:
     # ------------------------------------------------------------ text
     @classmethod
     def from_string(cls, text: str, rules: Edition | None = None) -> "Position":
-        """Parse a board string (../shared/NOTATION.md); ``rules``: a variant
+        """Parse a board string (docs/notation.md); ``rules``: a variant
         to read it under (see :mod:`advisor.rules.boardtext`)."""
         values = read_board(text, rules)
         return cls(stacks=values.stacks, tiles=values.tiles, dice=values.dice, legtiles=values.legtiles,

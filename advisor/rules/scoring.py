@@ -1,4 +1,4 @@
-"""Scoring (RULES.md, Money and scoring): every payout and the money floor,
+"""Scoring (docs/rules.md, Money and scoring): every payout and the money floor,
 written once, for the game engine and the valuation alike.
 
 Every figure comes from the rules record (:class:`~advisor.rules.editions.Edition`,

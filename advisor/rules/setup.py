@@ -1,4 +1,4 @@
-"""Random positions: the game setup of RULES.md, and random mid-race
+"""Random positions: the game setup of docs/rules.md, and random mid-race
 positions for studies, benchmarks and tests.
 
 Every function takes a ``numpy.random.Generator`` (or a seed), so results

@@ -1,4 +1,4 @@
-"""The rules core of a turn on a game state (RULES.md, A turn), written once:
+"""The rules core of a turn on a game state (docs/rules.md, Actions), written once:
 what a player may do and what doing it does.
 
 * :func:`legal_actions`, :func:`check_action`, :func:`is_legal`: legality

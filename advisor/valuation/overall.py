@@ -48,7 +48,7 @@ value no option the player actually has.)
 **The money floor at the race end** (:func:`race_end_money`,
 :func:`card_gains`).  Overall cards are scored when the race ends: the
 player's overall payouts (every card of theirs on both piles) are summed
-with the money they have then, and the total settles at 0 at worst (RULES.md:
+with the money they have then, and the total settles at 0 at worst (docs/rules.md:
 penalties and rewards of one scoring phase are summed first, then settled).
 A card's value is therefore
 

@@ -61,7 +61,7 @@ __all__ = ["pile_payouts", "wealth", "standings", "margin", "threat", "attitude"
 #: Per edition, ``(legs left, a, b)`` rows: the logistic chance of winning
 #: at margin ``D`` of expected wealth, ``1 / (1 + exp(-(a + b D)))``, at
 #: that many legs left (this one included), fitted on 4-player games of
-#: ``rival`` bots (``benchmarks/fit_standing.py``, README); between two rows
+#: ``rival`` bots (``benchmarks/fit_standing.py``, docs/user-guide/games.md); between two rows
 #: it is read linearly, before the first and past the last as those.
 LOGISTIC = {
     "second": ((1.10, -0.431, 0.392), (1.49, -0.544, 0.329), (2.14, -0.614, 0.263), (2.99, -0.569, 0.239),

@@ -1,4 +1,4 @@
-"""Camel movement on a packed board (one int64), RULES.md section 1.
+"""Camel movement on a packed board (one int64), docs/rules.md (board games).
 
 Board layout (``advisor.rules.encode`` is the only Python code that builds it):
 
@@ -11,7 +11,7 @@ Board layout (``advisor.rules.encode`` is the only Python code that builds it):
   still in the pyramid; the movement functions take and return boards without
   these bits.
 
-**Ruling** (RULES.md, Ranking): a unit's space is kept as a plain number even
+**Ruling** (docs/rules.md, Ranking and the end of the race): a unit's space is kept as a plain number even
 past the track, so a racing unit beyond the finish sits on 17, 18, 19 and
 racing camels carried below space 1 by a crazy camel sit on 0, -1, -2; ranking
 is by space, then height, with no special case.

@@ -1,4 +1,4 @@
-"""Camel Up Cards: moves, legs and races (RULES.md section 2).
+"""Camel Up Cards: moves, legs and races (docs/rules.md, Camel Up Cards).
 
 State arrays (all int64):
 

@@ -1,4 +1,4 @@
-// The page's only way to the server: JSON in, JSON out (see the README's API).
+// The page's only way to the server: JSON in, JSON out (see docs/reference/web-api.md).
 
 export class ApiError extends Error {
   constructor(message, status, token) {
