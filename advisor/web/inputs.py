@@ -163,6 +163,8 @@ def get_seed(body: dict, default: int | None = None) -> int:
     from ..montecarlo import resolve_seed
 
     value = body.get("seed", default)
+    if isinstance(value, str) and value.isdigit() and len(value) < 40:
+        value = int(value)  # the page carries seeds as strings (beyond 2**53 a JSON number is not exact)
     try:
         return resolve_seed(value)
     except AdvisorError:
