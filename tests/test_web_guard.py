@@ -185,23 +185,30 @@ def test_a_stalled_upload_gets_408(monkeypatch, live):
 # --------------------------------------------------------------------------
 
 
-def test_seeds_travel_as_strings_and_either_form_is_taken(client):
+def test_seeds_are_taken_as_strings_and_records_come_back_with_them(client):
+    # the page reads every seed as a string of digits and sends it back so
     r = client.post("/api/game/new", json={"edition": "cards", "players": 2, "seats": ["human", "random"],
                                            "seed": str(BIG_SEED)})
     assert r.status_code == 200, r.text
     view = r.json()
-    assert view["record"][0]["seed"] == str(BIG_SEED)
-    # the record as the page sends it back (seed a string) replays as the same game
-    again = client.post("/api/game/replay", json={"record": view["record"]})
+    assert view["record"][0]["seed"] == BIG_SEED
+    assert f'"seed":{BIG_SEED}' in r.text.replace(" ", "")  # every digit on the wire
+    record = [{**view["record"][0], "seed": str(BIG_SEED)}, *view["record"][1:]]
+    again = client.post("/api/game/replay", json={"record": record})
     assert again.status_code == 200, again.text
     assert again.json()["record"] == view["record"]
     same = client.post("/api/game/new", json={"edition": "cards", "players": 2, "seats": ["human", "random"],
                                               "seed": BIG_SEED}).json()
     assert same["record"] == view["record"]
+    board = client.post("/api/game/new", json={"edition": "second", "seed": str(BIG_SEED)}).json()
+    act = client.post("/api/game/act", json={"record": [{**board["record"][0], "seed": str(BIG_SEED)}],
+                                             "action": "pyramid", "random": True})
+    assert act.status_code == 200, act.text
+    assert act.json()["record"][0]["seed"] == BIG_SEED
     odds = client.post("/api/odds", json={"board": "cards 0:BG 2:OW 3:Y deck:4 known:B1G2", "leg_only": True,
                                           "seed": str(BIG_SEED)})
     assert odds.status_code == 200, odds.text
-    assert odds.json()["seed"] == str(BIG_SEED)
+    assert odds.json()["seed"] == BIG_SEED
 
 
 # --------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse as _JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -49,33 +49,18 @@ LOAD_LIMIT = 16 * 1024 * 1024
 BODY_SECONDS = 30.0
 
 
-def seeds_as_text(obj: Any) -> Any:
-    """``obj`` with every ``"seed"`` that is a whole number written as a
-    string: seeds reach 2**63-1, beyond the integers a browser's JSON
-    numbers hold exactly (2**53).  The API takes either form."""
-    if isinstance(obj, dict):
-        return {k: (str(v) if k == "seed" and isinstance(v, int) and not isinstance(v, bool)
-                    else seeds_as_text(v)) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [seeds_as_text(v) for v in obj]
-    return obj
-
-
 def seeds_as_numbers(record: list) -> list:
-    """A game record from the page with its setup line's seed (a string
-    of digits, as the page carries it) back as a whole number."""
+    """A game record from the page with its setup line's seed back as a
+    whole number.  Seeds reach 2**63-1, beyond the integers a browser's
+    JSON numbers hold exactly (2**53): the page reads every ``"seed"`` of an
+    answer as a string of digits and sends it back so; the API takes a seed
+    in either form and answers it as a JSON number (the command line's
+    JSON)."""
     head = record[0]
     seed = head.get("seed")
     if isinstance(seed, str) and seed.isdigit() and len(seed) < 40:
         return [{**head, "seed": int(seed)}, *record[1:]]
     return record
-
-
-class JSONResponse(_JSONResponse):
-    """JSON with the seeds as strings (:func:`seeds_as_text`)."""
-
-    def render(self, content: Any) -> bytes:
-        return super().render(seeds_as_text(content))
 
 
 class ClientGone(Exception):
@@ -334,7 +319,7 @@ async def analyse(request: Request) -> Response:
                 "stages": [s[0] for s in stages]}
         if sub.state is not None:
             head["state"] = sub.state
-        yield dumps(seeds_as_text(head)) + "\n"
+        yield dumps(head) + "\n"
         # the fast stages run side by side at once; each slow stage starts when
         # its turn comes, so an edit that makes this analysis stale usually
         # cancels them before they start
@@ -363,7 +348,7 @@ async def analyse(request: Request) -> Response:
                     yield dumps({"stage": "error", "failed": stage,
                                  "error": "internal error (logged on the server)"}) + "\n"
                     return
-                yield dumps(seeds_as_text({"stage": stage, **result})) + "\n"
+                yield dumps({"stage": stage, **result}) + "\n"
             yield dumps({"stage": "done"}) + "\n"
         finally:
             for pending in running.values():
@@ -671,7 +656,7 @@ class OwnPageOnly:
             if problem is not None:
                 status, message = problem
                 log.info("refused %s %s: %s", scope.get("method"), scope.get("path"), message)
-                response = _JSONResponse({"error": message}, status_code=status, headers={"Connection": "close"})
+                response = JSONResponse({"error": message}, status_code=status, headers={"Connection": "close"})
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
