@@ -39,7 +39,7 @@ class NoLanes:
 
 @pytest.fixture(scope="module")
 def client():
-    app = create_app(workers=1)
+    app = create_app(workers=1, warm=False)  # each worker loads the kernels it is asked for
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 

@@ -70,6 +70,9 @@ def test_a_whole_game_with_cards_face_down_from_every_seat(page):
             p.click('[data-action="winner:?"]')
         else:  # a racing die out of the pyramid, showing 3
             p.click('.dierow .face[data-roll$="3"]:not(.white):not(.black) >> nth=0')
+            p.wait_for_function("() => !window.camelup.S.gameBusy")
+            if p.evaluate("() => !!window.camelup.S.view.reveal_needed"):
+                continue  # the roll ends the race: the colours first
         turns += 1
         _turn_done(page, turns)
         if p.evaluate("() => !window.camelup.S.view.finished && window.camelup.S.view.hands[window.camelup.S.view"

@@ -158,10 +158,11 @@ def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: boo
         frames.append(best_moves(one, player, precision=precision, seed=seed, denial=denial, race=race))
     frame = frames[0]
     actions = set(frame["action"])
-    extra = [f[~f["action"].isin(actions) & f["action"].str.contains(":") & f["action"].str.match("(winner|loser):")]
-             for f in frames[1:]]
-    for part in extra:
+    extra = []
+    for f in frames[1:]:  # the cards the first hand lacks, each once
+        part = f[~f["action"].isin(actions) & f["action"].str.match("(winner|loser):")]
         actions |= set(part["action"])
+        extra.append(part)
     if any(len(part) for part in extra):
         merged = pd.concat([frame, *extra]).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
         merged.attrs = dict(frame.attrs)
