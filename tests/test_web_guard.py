@@ -103,13 +103,31 @@ def test_any_host_is_served_when_bound_beyond_loopback():
 # --------------------------------------------------------------------------
 
 
+class HeldLanes(NoLanes):
+    """Lanes whose every computation takes 30 s, recording its cancellation."""
+
+    def __init__(self):
+        self.cancelled: list[str] = []
+
+    async def run(self, lane, task, **kwargs):
+        import asyncio
+
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            self.cancelled.append(task)
+            raise
+        return {}
+
+
 @pytest.fixture
-def live(monkeypatch):
+def live(monkeypatch, request):
     import uvicorn
 
     monkeypatch.setattr(web_server, "IDLE_SECONDS", 1.0)
     sock = web_server.bind("127.0.0.1", 0)
-    server = uvicorn.Server(web_server.server_config(create_app(lanes=NoLanes(), loopback=True)))
+    lanes = getattr(request, "param", None) or NoLanes()
+    server = uvicorn.Server(web_server.server_config(create_app(lanes=lanes, loopback=True)))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.time() + 30
@@ -145,6 +163,25 @@ def test_a_client_that_drops_mid_upload_is_one_info_line(live, caplog):
     assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
     assert "during the upload to POST /api/odds" in lines[0].getMessage()
     assert lines[0].exc_info is None and "Traceback" not in caplog.text
+
+
+HELD = HeldLanes()
+
+
+@pytest.mark.parametrize("live", [HELD], indirect=True)
+def test_work_whose_client_left_is_stopped(live):
+    # the page aborts its curve and analysis requests when a move makes them stale
+    import json as _json
+
+    body = _json.dumps({"boards": ["1:B 2:YG 3:PR 14:w 15:k"]}).encode()
+    with socket.create_connection(("127.0.0.1", live)) as conn:
+        conn.sendall(b"POST /api/curve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        time.sleep(0.5)
+    deadline = time.time() + 10
+    while time.time() < deadline and not HELD.cancelled:
+        time.sleep(0.05)
+    assert HELD.cancelled == ["curve"]
 
 
 def test_idle_connections_are_closed(live):

@@ -235,7 +235,9 @@ def subject(body: dict) -> Subject:
     if "players" in body:
         raise InputError("players applies to a bare board string, not to a game state")
     st = _state(raw_state)
-    st.check_player(player)
+    who = st.to_move if player is None else player
+    if not (who < st.n_players and st.hand_hidden(who)):  # a hidden hand is modelled (work.hidden_hand_advice)
+        st.check_player(player)
     return Subject(st.position.rules.name, str(st.position), st.to_json(), player)
 
 
