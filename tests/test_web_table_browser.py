@@ -164,6 +164,7 @@ def test_game_mode_screenshots(browser, server, size):  # noqa: F811
         p.click('[data-action="winner:?"]')
         expect(p.locator("#game-log li")).to_have_count(1)
         for k in range(3):
+            p.wait_for_function("() => !window.camelup.S.gameBusy")
             p.click('.dierow .face[data-roll$="2"]:not(.white):not(.black) >> nth=0')
             expect(p.locator("#game-log li")).to_have_count(2 + k)
         expect(p.locator("#to-move")).to_have_text("P0 to move")

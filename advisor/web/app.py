@@ -108,8 +108,8 @@ async def _unless_gone(request: Request, awaitable) -> Any:
     finally:
         watch.cancel()
         if not work.done():
-            work.cancel()
-    if work.cancelled():
+            work.cancel()  # the client left first (or this request was cancelled)
+    if not work.done() or work.cancelled():
         raise ClientGone()
     return work.result()
 
