@@ -169,7 +169,7 @@ HELD = HeldLanes()
 
 
 @pytest.mark.parametrize("live", [HELD], indirect=True)
-def test_work_whose_client_left_is_stopped(live):
+def test_work_whose_client_left_is_stopped(live, caplog):
     # the page aborts its curve and analysis requests when a move makes them stale
     import json as _json
 
@@ -182,6 +182,8 @@ def test_work_whose_client_left_is_stopped(live):
     while time.time() < deadline and not HELD.cancelled:
         time.sleep(0.05)
     assert HELD.cancelled == ["curve"]
+    time.sleep(0.5)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
 def test_idle_connections_are_closed(live):
