@@ -14,6 +14,12 @@ lane), then:
   advice with overall cards on the piles streamed (time to the last line,
   against `best_moves` in this process on the same states: the CLI's
   figure);
+* leg odds alone under `--clients` concurrent clients (p50/p95), and the
+  page-vs-API latency of Camel Up Cards moves (`--cards-turns` moves of a
+  human against margin, greedy and shark bots): each move sent alone (the
+  API), then sent as the page sends it, while the page's own requests for
+  the position before the move (its analysis stream and a batch of curve
+  boards) are in flight and are dropped at the move (target: within 0.3 s);
 * a bounded load run: `--clients` concurrent clients send `--requests`
   mixed requests (leg odds, quick advice at leg starts, full advice, bad
   input) as fast as answers come: throughput, p50/p95/p99 latency per kind,
@@ -255,6 +261,113 @@ def load_run(port: int, clients: int, total: int, boards: list[str], max_seconds
         print("  error:", e)
 
 
+def leg_odds_under_load(port: int, clients: int, boards: list[str], per_client: int) -> None:
+    """``clients`` concurrent clients, each sending ``per_client`` leg-odds
+    requests one after the other."""
+    times: list[float] = []
+    lock = threading.Lock()
+
+    def worker(k: int) -> None:
+        client = Client(port)
+        for i in range(per_client):
+            status, seconds, _ = client.post("/api/odds", {"board": boards[(k * per_client + i) % len(boards)],
+                                                          "leg_only": True})
+            assert status == 200, status
+            with lock:
+                times.append(seconds)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    print(f"\nLeg odds alone, {clients} concurrent clients x {per_client} requests ({len(times)} in {wall:.1f} s): "
+          f"p50 {ms(pct(times, 50))} ms   p95 {ms(pct(times, 95))} ms")
+
+
+def _cards_move(view: dict) -> str:
+    """The human's move: their deck build (hand, show, deck, discard in the
+    order dealt), else the reveal, else the first legal action."""
+    if view.get("build"):
+        b = view["build"]
+        cards = [b["dealt"][i:i + 2] for i in range(0, len(b["dealt"]), 2)]
+        hand, shown = cards[:1], cards[1:1 + b["shown"]]
+        down = cards[1 + b["shown"]:1 + b["shown"] + b["down"]]
+        rest = cards[1 + b["shown"] + b["down"]:]
+        return "build:" + "/".join("".join(part) for part in (hand, shown, down, rest))
+    legal = view["legal"]
+    return "reveal" if "reveal" in legal else legal[0]
+
+
+def _page_requests(port: int, view: dict) -> list[threading.Thread]:
+    """What the page has in flight while its user decides: the analysis of
+    the position shown and a batch of the curve's boards.  Each is read to
+    its end or until its connection is closed by :func:`cards_action_latency`
+    (the page aborts them when the move is sent)."""
+    conns: list[http.client.HTTPConnection] = []
+
+    def fire(path: str, body: dict) -> threading.Thread:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        conns.append(conn)
+
+        def go() -> None:
+            try:
+                conn.request("POST", path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+                conn.getresponse().read()
+            except (OSError, http.client.HTTPException, AttributeError):
+                pass
+
+        t = threading.Thread(target=go, daemon=True)
+        t.start()
+        return t
+
+    threads = []
+    if view.get("position"):
+        threads.append(fire("/api/analyse", {"board": view["position"], "step": view.get("step") or "turn",
+                                             "seed": "1"}))
+    boards = view.get("curve_boards") or []
+    if boards:
+        threads.append(fire("/api/curve", {"boards": boards[-6:]}))
+    threads.append(conns)  # type: ignore[arg-type]
+    return threads
+
+
+def cards_action_latency(port: int, turns: int, seed: int) -> None:
+    """Camel Up Cards moves: the API alone against the page's pattern."""
+    seats = ["human", "margin", "greedy", "shark"]
+    figures: dict[str, list[float]] = {"api": [], "page": []}
+    for how in ("api", "page"):
+        client = Client(port)
+        status, _, view = client.post("/api/game/new", {"edition": "cards", "players": 4, "seats": seats,
+                                                        "seed": str(seed)})
+        assert status == 200, view
+        for _ in range(turns):
+            if view.get("finished"):
+                break
+            action = _cards_move(view)
+            inflight = _page_requests(port, view) if how == "page" else []
+            if inflight:
+                time.sleep(0.3)  # the user reads the advice a moment
+                for conn in inflight.pop():  # the page aborts them as the move is sent
+                    if conn.sock is not None:
+                        conn.sock.shutdown(2)
+                    conn.close()
+            status, seconds, view = client.post("/api/game/act", {"record": view["record"], "action": action})
+            assert status == 200, view
+            figures[how].append(seconds)
+            for t in inflight:
+                t.join(30)
+    api, page = figures["api"], figures["page"]
+    gap = pct(page, 50) - pct(api, 50)
+    print(f"\nCamel Up Cards moves against margin, greedy and shark bots (the bots' answers included), "
+          f"{len(api)} moves each:")
+    print(f"  through the API alone        p50 {ms(pct(api, 50))} ms   p95 {ms(pct(api, 95))} ms")
+    print(f"  as the page sends them       p50 {ms(pct(page, 50))} ms   p95 {ms(pct(page, 95))} ms"
+          f"   page - API at p50 {1000 * gap:.0f} ms (target within 300 ms: {'met' if gap <= 0.3 else 'MISSED'})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=20)
@@ -262,6 +375,8 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=600)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cold", action="store_true", help="also start once with an empty numba cache")
+    parser.add_argument("--cards-turns", type=int, default=12, help="Camel Up Cards moves timed each way (0: none)")
+    parser.add_argument("--leg-requests", type=int, default=25, help="leg-odds requests per client (0: none)")
     args = parser.parse_args()
     import numba
 
@@ -281,6 +396,10 @@ def main() -> None:
         print(f"First request after start-up (leg odds + advice from the leg): {1000 * first:.1f} ms")
         full = cards_states(leg_starts(5, args.seed + 1))
         single_figures(port, boards, full)
+        if args.leg_requests:
+            leg_odds_under_load(port, args.clients, boards, args.leg_requests)
+        if args.cards_turns:
+            cards_action_latency(port, args.cards_turns, args.seed)
         before = rss_mb(proc.pid)
         if args.requests:
             load_run(port, args.clients, args.requests, boards, args.max_seconds, args.seed)

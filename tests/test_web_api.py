@@ -1051,5 +1051,5 @@ def test_camelup_serve_on_a_port_in_use_fails_with_one_line(capsys):
 def test_health_reports_the_lanes(client):
     body = client.get("/api/health").json()
     assert body["status"] == "ok" and body["version"] == advisor.__version__
-    assert body["workers"] == 1 and set(body["lanes"]) == {"fast", "slow"}
+    assert body["workers"] == 1 and set(body["lanes"]) == {"fast", "slow", "game"}
     assert body["lanes"]["fast"]["submitted"] >= body["lanes"]["fast"]["completed"]

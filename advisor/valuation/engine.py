@@ -263,7 +263,7 @@ class Valuation:
         st = state
         # the player's own overall cards need race odds at full precision;
         # otherwise only the denial column needs them, and coarser ones do
-        self.own_cards = bool(st.hand(player)) or any(
+        self.own_cards = (not st.hand_hidden(player) and bool(st.hand(player))) or any(
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
         self.tile_legs: dict[tuple[int, str], LegOutcomes] = {}  # filled by exact_tile_tables
         self._race = None

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -46,6 +46,26 @@ log = logging.getLogger("advisor.web")
 BODY_LIMIT = 256 * 1024
 #: Largest body of /api/game/load (a file of game records).
 LOAD_LIMIT = 16 * 1024 * 1024
+#: Seconds a request body may take to arrive (a client that stalls mid-upload gets 408).
+BODY_SECONDS = 30.0
+
+
+def seeds_as_numbers(record: list) -> list:
+    """A game record from the page with its setup line's seed back as a
+    whole number.  Seeds reach 2**63-1, beyond the integers a browser's
+    JSON numbers hold exactly (2**53): the page reads every ``"seed"`` of an
+    answer as a string of digits and sends it back so; the API takes a seed
+    in either form and answers it as a JSON number (the command line's
+    JSON)."""
+    head = record[0]
+    seed = head.get("seed")
+    if isinstance(seed, str) and seed.isdigit() and len(seed) < 40:
+        return [{**head, "seed": int(seed)}, *record[1:]]
+    return record
+
+
+class ClientGone(Exception):
+    """The client closed the connection before the answer was ready."""
 
 
 def static_dir() -> str:
@@ -63,12 +83,36 @@ async def _read(request: Request, limit: int) -> bytes:
         raise BodyTooLarge(limit)
     size = 0
     chunks = []
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge(limit)
-        chunks.append(chunk)
+    with anyio.fail_after(BODY_SECONDS):
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise BodyTooLarge(limit)
+            chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def _unless_gone(request: Request, awaitable) -> Any:
+    """Await ``awaitable`` (a computation in the lanes) unless the client
+    leaves first: then it is cancelled (a task no worker has taken is never
+    run) and :class:`ClientGone` is raised.  The body is read by then, so the
+    next message from the client is its disconnect."""
+    work = asyncio.ensure_future(awaitable)
+
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    watch = asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({work, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+        if not work.done():
+            work.cancel()  # the client left first (or this request was cancelled)
+    if not work.done() or work.cancelled():
+        raise ClientGone()
+    return work.result()
 
 
 async def _body(request: Request) -> dict:
@@ -219,11 +263,13 @@ async def odds(request: Request) -> Response:
     if sub.game == "cards":
         task = "cards_leg" if leg_only else "cards_race"
         lane = "fast" if leg_only else "slow"
-        result = await lanes.run(lane, task, board=sub.board, seed=opts["seed"], others=opts["others"])
+        result = await _unless_gone(request, lanes.run(lane, task, board=sub.board, seed=opts["seed"],
+                                                       others=opts["others"]))
     elif leg_only:
-        result = await lanes.run("fast", "leg", board=sub.board)
+        result = await _unless_gone(request, lanes.run("fast", "leg", board=sub.board))
     else:
-        result = await lanes.run("slow", "race", board=sub.board, precision=opts["precision"], seed=opts["seed"])
+        result = await _unless_gone(request, lanes.run("slow", "race", board=sub.board, precision=opts["precision"],
+                                                       seed=opts["seed"]))
     return JSONResponse(result["odds"])
 
 
@@ -234,12 +280,12 @@ async def best(request: Request) -> Response:
     opts = inputs.options(body, sub)
     lanes = _lanes(request)
     if sub.game == "cards":
-        result = await lanes.run("slow", "cards_advice", board=sub.board, seed=opts["seed"], others=opts["others"],
-                                 step=opts["step"])
+        result = await _unless_gone(request, lanes.run("slow", "cards_advice", board=sub.board, seed=opts["seed"],
+                                                       others=opts["others"], step=opts["step"]))
     else:
-        result = await lanes.run("slow", "advice", state=sub.state, player=sub.player, precision=opts["precision"],
-                                 seed=opts["seed"], denial=get_bool(body, "denial", True), race=True,
-                                 assumptions=sub.assumptions)
+        result = await _unless_gone(request, lanes.run(
+            "slow", "advice", state=sub.state, player=sub.player, precision=opts["precision"], seed=opts["seed"],
+            denial=get_bool(body, "denial", True), race=True, assumptions=sub.assumptions))
     return JSONResponse(result["best"])
 
 
@@ -340,8 +386,9 @@ async def curve(request: Request) -> Response:
         if is_cards(b) != cards:
             raise InputError("boards: positions of one game (Camel Up Cards positions or board-game boards)")
         parse_cards(b) if cards else parse_position(b)
-    result = await _lanes(request).run("slow", "cards_curve" if cards else "curve", boards=boards,
-                                       precision=inputs.get_precision(body, 0.01), seed=inputs.get_seed(body, 0))
+    result = await _unless_gone(request, _lanes(request).run(
+        "slow", "cards_curve" if cards else "curve", boards=boards, precision=inputs.get_precision(body, 0.01),
+        seed=inputs.get_seed(body, 0)))
     return JSONResponse(result)
 
 
@@ -375,14 +422,7 @@ async def game_new(request: Request) -> Response:
         from advisor.notation import parse_position
 
         parse_position(board)
-    if edition == "cards":
-        from advisor.web.cardsgame import DEFAULT_SEATS, VALUING
-
-        chosen = seats if seats is not None else DEFAULT_SEATS[:players or 4]
-        lane = "slow" if any(seat in VALUING for seat in chosen) else "fast"
-    else:
-        lane = "fast"
-    result = await _lanes(request).run(lane, "game_new", edition=edition, players=players, seed=seed, start=start,
+    result = await _lanes(request).run("game", "game_new", edition=edition, players=players, seed=seed, start=start,
                                        board=board, seats=seats, track=track)
     return JSONResponse(result)
 
@@ -395,17 +435,12 @@ def _record(body: dict) -> list:
         raise InputError("record: expected the game record, a list of its entries (objects)")
     if len(record) > MAX_RECORD_ENTRIES:
         raise InputError(f"record: at most {MAX_RECORD_ENTRIES} entries, got {len(record)}")
-    return record
+    return seeds_as_numbers(record)
 
 
 def _game_lane(record: list) -> str:
-    """Games run in the fast lane; a Camel Up Cards game with a bot that
-    values every move (greedy, shark, margin) in the slow one."""
-    from advisor.web.cardsgame import VALUING
-
-    seats = record[0].get("seats", record[0].get("bots"))
-    valuing = isinstance(seats, list) and any(seat in VALUING for seat in seats)
-    return "slow" if record[0].get("game") == "cards" and valuing else "fast"
+    """Game moves have their own lane: they never wait behind analysis."""
+    return "game"
 
 
 async def game_replay(request: Request) -> Response:
@@ -462,7 +497,7 @@ async def game_load(request: Request) -> Response:
         raise InputError("text: expected the text of a JSON-lines file of game records")
     index = get_int(body, "game", 0, low=0)
     infer = get_bool(body, "infer", True)
-    return JSONResponse(await _lanes(request).run("fast", "game_load", text=text, index=index,
+    return JSONResponse(await _lanes(request).run("game", "game_load", text=text, index=index,
                                                   **({} if infer else {"infer": False})))
 
 
@@ -521,6 +556,19 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     return JSONResponse({"error": _one_line(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
 
+async def _disconnected(request: Request, exc: Exception) -> Response:
+    # nobody is left to read the answer: one line in the log, no traceback
+    log.info("the client closed the connection %s %s %s", "during the upload to" if isinstance(exc, ClientDisconnect)
+             else "before the answer to", request.method, request.url.path)
+    return Response(status_code=499)
+
+
+async def _slow_upload(request: Request, exc: Exception) -> Response:
+    log.info("the request body to %s %s did not arrive within %g s", request.method, request.url.path, BODY_SECONDS)
+    return JSONResponse({"error": f"the request body did not arrive within {BODY_SECONDS:g} seconds"},
+                        status_code=408, headers={"Connection": "close"})
+
+
 async def _bug(request: Request, exc: Exception) -> Response:
     log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
     return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
@@ -534,7 +582,8 @@ async def _bug(request: Request, exc: Exception) -> Response:
 
 def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Callable[[], None] | None = None,
                lanes: Lanes | None = None, prepare: bool | Readiness = False,
-               on_prepared: Callable[[str, str, float | None], None] | None = None) -> Starlette:
+               on_prepared: Callable[[str, str, float | None], None] | None = None,
+               loopback: bool = False) -> "OwnPageOnly":
     """The web application.  ``workers``: processes per lane (default: the
     cores); ``warm``: load the kernels in every worker before serving;
     ``on_ready``: called once the workers are up (``camelup serve`` prints
@@ -544,6 +593,8 @@ def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Calla
     load them from the cache as their tasks need them; a
     :class:`~advisor.web.ready.Readiness` given is used), calling
     ``on_prepared(group, state, seconds)`` as each group starts and ends."""
+    ``loopback``: the server listens on loopback only, so a Host header that
+    is not a loopback name is refused (:class:`OwnPageOnly`)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
@@ -571,6 +622,81 @@ def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Calla
     routes = [Route(path, endpoint, methods=methods) for path, methods, endpoint in ROUTES]
     routes.append(Mount("/static", StaticFiles(directory=static_dir(), follow_symlink=False), name="static"))
     handlers = {AdvisorError: _user_error, BodyTooLarge: _too_large, Busy: _busy, HTTPException: _http_error,
+                ClientDisconnect: _disconnected, ClientGone: _disconnected, TimeoutError: _slow_upload,
                 Exception: _bug}
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
-    return app
+    return OwnPageOnly(app, loopback=loopback)
+
+
+# --------------------------------------------------------------------------
+# Only the user's own browser may drive it
+# --------------------------------------------------------------------------
+
+#: Host names that are this machine's loopback interface.
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def _hostname(host: str) -> str:
+    """The name part of a Host header (``[::1]:8000`` -> ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def is_loopback_name(host: str) -> bool:
+    """Whether the Host header ``host`` names the loopback interface:
+    localhost (and names under .localhost), 127.0.0.0/8, ::1."""
+    import ipaddress
+
+    name = _hostname(host).rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+class OwnPageOnly:
+    """ASGI middleware: a request from another site's page is refused (403),
+    and so, when the server is bound to loopback (``loopback``), is a
+    request whose Host header is not a loopback name (421: DNS rebinding,
+    where another site's name is made to point at 127.0.0.1).
+
+    A browser sends ``Origin`` with every cross-origin request (a ``POST``
+    of ``text/plain`` needs no preflight, so it would reach the endpoint);
+    the page's own requests carry its own origin, ``http://`` + Host, or
+    none (same-origin ``GET``).  ``Sec-Fetch-Site: cross-site`` is refused
+    as well.  Clients other than browsers (curl, scripts) send neither."""
+
+    def __init__(self, app, loopback: bool = False):
+        self.app = app
+        self.loopback = loopback
+
+    def __getattr__(self, name):  # app.state, app.routes... of the wrapped application
+        return getattr(self.app, name)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            problem = self.problem(scope)
+            if problem is not None:
+                status, message = problem
+                log.info("refused %s %s: %s", scope.get("method"), scope.get("path"), message)
+                response = JSONResponse({"error": message}, status_code=status, headers={"Connection": "close"})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def problem(self, scope) -> tuple[int, str] | None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if self.loopback and not is_loopback_name(host):
+            return 421, (f"Host {host[:80]!r} is not a name of this machine's loopback interface; open the page at "
+                         "http://127.0.0.1 or http://localhost")
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() != f"{scope.get('scheme', 'http')}://{host}".lower():
+            return 403, f"requests from another site's page are refused (Origin {origin[:80]!r})"
+        if headers.get("sec-fetch-site") == "cross-site":
+            return 403, "requests from another site's page are refused (Sec-Fetch-Site: cross-site)"
+        return None

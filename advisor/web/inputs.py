@@ -178,6 +178,8 @@ def get_seed(body: dict, default: int | None = None) -> int:
     from advisor.odds.montecarlo import resolve_seed
 
     value = body.get("seed", default)
+    if isinstance(value, str) and value.isdigit() and len(value) < 40:
+        value = int(value)  # the page carries seeds as strings (beyond 2**53 a JSON number is not exact)
     try:
         return resolve_seed(value)
     except AdvisorError:
@@ -248,7 +250,9 @@ def subject(body: dict) -> Subject:
     if "players" in body:
         raise InputError("players applies to a bare board string, not to a game state")
     st = _state(raw_state)
-    st.check_player(player)
+    who = st.to_move if player is None else player
+    if not (who < st.n_players and st.hand_hidden(who)):  # a hidden hand is modelled (work.hidden_hand_advice)
+        st.check_player(player)
     return Subject(st.position.rules.name, str(st.position), st.to_json(), player)
 
 

@@ -1,11 +1,15 @@
 """Worker processes for the web server: the computation never runs on the
 event loop.
 
-Two lanes, each a process pool sized to the cores:
+Three lanes, each a process pool:
 
-* ``fast``: leg odds, the advice valued from the leg alone, game moves and
-  replays (milliseconds each);
-* ``slow``: race odds, the full advice, odds curves (up to seconds).
+* ``fast``: leg odds, the advice valued from the leg alone (milliseconds
+  each), sized to the cores;
+* ``slow``: race odds, the full advice, odds curves (up to seconds), sized
+  to the cores;
+* ``game``: the moves of a game, replays and loads (and the Camel Up Cards
+  bots that answer a move), half as many workers (at least one): a game
+  move never waits behind analysis.
 
 A slow request therefore never holds up a fast one: the fast lane's workers
 are never busy with slow work, and the operating system shares the cores
@@ -96,12 +100,15 @@ class Lanes:
         quiet_tracker()
         # kernels compiled elsewhere (advisor.web.ready): a task waits for its own
         self.readiness = readiness
+        self.game_workers = max(1, self.workers // 2)
         ctx = multiprocessing.get_context("spawn")
         # fast work is serial: one numba thread per fast worker
         self.pools = {
             "fast": ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
                                         initargs=(1, warm)),
             "slow": ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
+                                        initargs=(None, warm)),
+            "game": ProcessPoolExecutor(self.game_workers, mp_context=ctx, initializer=_init_worker,
                                         initargs=(None, warm)),
         }
         self.stats = {lane: LaneStats() for lane in self.pools}
@@ -111,7 +118,7 @@ class Lanes:
         loop = asyncio.get_running_loop()
         # submitting as many tasks as workers at once starts every process
         pending = [loop.run_in_executor(pool, _call, "sleep", {"seconds": 0.2})
-                   for pool in self.pools.values() for _ in range(self.workers)]
+                   for pool in self.pools.values() for _ in range(pool._max_workers)]
         await asyncio.gather(*pending)
 
     def shutdown(self) -> None:

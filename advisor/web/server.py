@@ -19,7 +19,14 @@ from typing import TextIO
 
 from advisor.errors import AdvisorError
 
-__all__ = ["serve", "bind", "is_loopback"]
+__all__ = ["serve", "bind", "is_loopback", "IDLE_SECONDS"]
+
+#: Seconds a connection may stay open without a whole request head: a new
+#: connection that sends nothing, one that trickles its headers, or one
+#: kept alive idle after an answer (uvicorn's own keep-alive timeout,
+#: KEEP_ALIVE_SECONDS, closes the last sooner) is then closed.
+IDLE_SECONDS = 10.0
+KEEP_ALIVE_SECONDS = 5
 
 
 def is_loopback(host: str) -> bool:
@@ -56,6 +63,60 @@ def _url_host(host: str, family: int) -> str:
     if host == "::":
         return "[::1]"
     return f"[{host}]" if family == socket.AF_INET6 and ":" in host else host
+
+
+def _idle_closing_protocol():
+    """uvicorn's HTTP/1.1 protocol (h11), closing a connection that has not
+    sent a whole request head within :data:`IDLE_SECONDS` of opening or of
+    its last answer (uvicorn itself only times out keep-alive connections)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class IdleClosing(H11Protocol):
+        _head_timer = None
+
+        def _arm_head(self) -> None:
+            self._disarm_head()
+            self._head_timer = self.loop.call_later(IDLE_SECONDS, self._idle)
+
+        def _disarm_head(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _idle(self) -> None:
+            self._head_timer = None
+            if self.cycle is None or self.cycle.response_complete:
+                if not self.transport.is_closing():
+                    self.transport.close()
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm_head()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._disarm_head()  # a request is being served
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.cycle is None or self.cycle.response_complete:
+                self._arm_head()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm_head()
+            super().connection_lost(exc)
+
+    return IdleClosing
+
+
+def server_config(app):
+    """uvicorn's configuration of ``camelup serve`` for ``app``: warnings
+    only, no access log, idle connections closed."""
+    import uvicorn
+
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3,
+                          timeout_keep_alive=KEEP_ALIVE_SECONDS, http=_idle_closing_protocol())
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False, workers: int | None = None,
@@ -97,12 +158,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         handler = logging.StreamHandler(err)
         handler.setFormatter(logging.Formatter("camelup serve: %(levelname)s: %(message)s"))
         logging.getLogger("advisor.web").addHandler(handler)
+        logging.getLogger("advisor.web").setLevel(logging.INFO)
     print(f"Starting {workers or 'one per core'} worker process(es) per lane; the kernels the cache lacks "
           "compile in the background, leg odds first (the page says what is still being prepared)...",
           file=out, flush=True)
-    app = create_app(workers=workers, on_ready=ready, prepare=True, on_prepared=prepared)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=3)
+    app = create_app(workers=workers, on_ready=ready, prepare=True, on_prepared=prepared, loopback=is_loopback(host))
+    config = server_config(app)
     # uvicorn shuts down on Ctrl-C / SIGTERM, then raises the signal again:
     # both end the command normally, after the workers are stopped
     previous = signal.signal(signal.SIGTERM, _stop)

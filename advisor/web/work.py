@@ -119,8 +119,58 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
     from advisor.rules.state import GameState
 
     st = GameState.from_json(state)
+    who = st.to_move if player is None else player
+    if isinstance(who, int) and 0 <= who < st.n_players and st.hand_hidden(who):
+        return hidden_hand_advice(st, who, precision, seed, denial, race, assumptions)
     frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race)
     return {"best": best_json(st, frame, assumptions)}
+
+
+def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: bool, race: bool,
+                       assumptions: list[str]) -> dict:
+    """The advice for a player whose overall cards went face down unseen
+    (their hand is a count): what the table knows.  Their possible hands
+    and probabilities come from the valuation's model of any hidden hand
+    (:meth:`advisor.valuation.engine.Valuation.hand_model`).  The most probable
+    hand gives every row; each overall card it lacks is valued in the most
+    probable hand that holds it, as if held.  ``hidden_hand`` says so:
+    the player, the hand size, the hand used and P(held) per colour."""
+    import pandas as pd
+
+    from advisor.present.jsonout import best_json
+    from advisor.rules.state import GameState
+    from advisor.valuation.engine import Valuation, best_moves
+
+    hands, probs = Valuation(st, player, precision, seed).hand_model(player)
+    order = sorted(range(len(hands)), key=lambda k: (-probs[k], hands[k]))
+    held = {c: float(sum(p for h, p in zip(hands, probs) if c in h)) for c in st.hand_candidates(player)}
+    cover, seen = [], set()
+    for k in order:  # the most probable hand, then hands adding a colour not yet held
+        if not cover or (race and not set(hands[k]) <= seen):
+            cover.append(hands[k])
+            seen |= set(hands[k])
+    data = st.to_json()
+    frames, first = [], None
+    for hand in cover:
+        data["players"][player]["overall_cards"] = hand
+        one = GameState.from_json(data)
+        first = first or one
+        frames.append(best_moves(one, player, precision=precision, seed=seed, denial=denial, race=race))
+    frame = frames[0]
+    actions = set(frame["action"])
+    extra = []
+    for f in frames[1:]:  # the cards the first hand lacks, each once
+        part = f[~f["action"].isin(actions) & f["action"].str.match("(winner|loser):")]
+        actions |= set(part["action"])
+        extra.append(part)
+    if any(len(part) for part in extra):
+        merged = pd.concat([frame, *extra]).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+        merged.attrs = dict(frame.attrs)
+        frame = merged
+    out = best_json(first, frame, assumptions)
+    out["hidden_hand"] = {"player": player, "size": st.hand_size(player), "hand": cover[0],
+                          "p_hand": float(probs[order[0]]), "held": held}
+    return {"best": out}
 
 
 def cards_leg(board: str, seed: int, others: str | None) -> dict:

@@ -8,6 +8,17 @@ export class ApiError extends Error {
   }
 }
 
+// Seeds reach 2**63-1, beyond the integers a JavaScript number holds exactly
+// (2**53): every "seed" of an answer is read as a string of its digits, kept
+// and sent back so (the server takes either form).
+export function parseJSON(text) {
+  return JSON.parse(text.replace(/("seed"\s*:\s*)(\d+)/g, '$1"$2"'));
+}
+
+async function readJSON(response) {
+  return parseJSON(await response.text());
+}
+
 async function failure(response) {
   let body = null;
   try {
@@ -21,7 +32,7 @@ async function failure(response) {
 export async function getJSON(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
   if (!response.ok) throw await failure(response);
-  return response.json();
+  return readJSON(response);
 }
 
 export async function postJSON(path, body, signal) {
@@ -32,7 +43,7 @@ export async function postJSON(path, body, signal) {
     signal,
   });
   if (!response.ok) throw await failure(response);
-  return response.json();
+  return readJSON(response);
 }
 
 // A progressive analysis: onLine(object) is called for every line of the
@@ -57,8 +68,8 @@ export async function streamJSON(path, body, onLine, signal) {
     while ((cut = buffer.indexOf("\n")) >= 0) {
       const line = buffer.slice(0, cut).trim();
       buffer = buffer.slice(cut + 1);
-      if (line) onLine(JSON.parse(line));
+      if (line) onLine(parseJSON(line));
     }
   }
-  if (buffer.trim()) onLine(JSON.parse(buffer));
+  if (buffer.trim()) onLine(parseJSON(buffer));
 }

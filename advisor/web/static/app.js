@@ -25,7 +25,7 @@ export const S = {
   tool: "camel", // camel | + | - | palm | fennec
   owner: null, // owner of tiles placed (player) / holder of figures
   heatSign: "+",
-  seed: 1,
+  seed: "1", // a string: seeds reach 2**63-1, beyond what a JavaScript number holds exactly
   precision: 0.002,
   table: null, // players, money, bets (board games)
   tableInfo: null, // hands and free leg tiles from /api/state
@@ -41,7 +41,17 @@ export const S = {
   gameBusy: false,
   step: null, // Camel Up Cards: the step shown of a finished game (null: the end)
   cardsShown: null, // Camel Up Cards: the human whose own cards the screen shows
+  me: storedSeat(), // board games: the user's own seat (their overall cards are entered as colours), or null
 };
+
+function storedSeat() {
+  try {
+    const v = localStorage.getItem("camelup.me");
+    return v !== null && /^\d+$/.test(v) ? Number(v) : null;
+  } catch (e) {
+    return null;
+  }
+}
 
 const isCardsGame = () => S.mode === "game" && S.view?.edition === "cards";
 
@@ -59,19 +69,21 @@ async function init() {
   wireShare();
   const params = new URLSearchParams(location.search);
   const board = params.get("board");
-  if (params.get("seed") && /^\d+$/.test(params.get("seed"))) S.seed = Number(params.get("seed"));
+  if (params.get("seed") && /^\d+$/.test(params.get("seed"))) S.seed = params.get("seed");
   if (board) {
     $("board-text").value = board;
     await applyText(board, true);
   }
-  if (!S.pos) await loadBoard(S.info.examples.second);
+  // a shared board the server refuses stays in the box with its error, and the
+  // address keeps it: the example is drawn behind it, nothing else changes
+  if (!S.pos) await loadBoard(S.info.examples.second, { keepText: Boolean(board) });
   if (params.get("mode") === "game") switchMode("game");
   document.body.dataset.ready = "1";
 }
 
-async function loadBoard(text) {
+async function loadBoard(text, opts = {}) {
   const obj = await postJSON("/api/position", { board: text });
-  setPosition(obj);
+  setPosition(obj, opts);
 }
 
 // ---------------------------------------------------------------- positions
@@ -80,7 +92,7 @@ function clone(x) {
   return JSON.parse(JSON.stringify(x));
 }
 
-function setPosition(obj, { keepTable = false } = {}) {
+function setPosition(obj, { keepTable = false, keepText = false } = {}) {
   const changedGame = !S.pos || obj.game !== S.game;
   S.pos = obj;
   S.game = obj.game;
@@ -89,11 +101,13 @@ function setPosition(obj, { keepTable = false } = {}) {
   S.last[S.game] = obj.board;
   if (!keepTable && (changedGame || !S.table)) S.table = defaultTable();
   if (S.table) S.table.board = obj.board;
-  $("board-text").value = obj.board;
-  hideTextError();
-  const url = new URL(location.href);
-  url.searchParams.set("board", obj.board);
-  history.replaceState(null, "", url);
+  if (!keepText) {
+    $("board-text").value = obj.board;
+    hideTextError();
+    const url = new URL(location.href);
+    url.searchParams.set("board", obj.board);
+    history.replaceState(null, "", url);
+  }
   scheduleAnalysis();
   render();
 }
@@ -620,6 +634,14 @@ function renderSide() {
   box.replaceChildren(renderPlayers(S, { changed: onTableChange, render }));
 }
 
+// A hand is colours when known, a number when its cards went face down unseen.
+function handText(v, i) {
+  const hand = v.hands[i];
+  if (typeof hand === "number") return `${hand} in hand (not seen)`;
+  if (v.finished || i === S.me) return hand || "–";
+  return `${hand.length} in hand`;
+}
+
 function gameTable() {
   const v = S.view;
   const rows = v.state.players.map((p, i) => h("tr", { class: i === v.to_move && !v.finished ? "to-move" : "" },
@@ -627,7 +649,7 @@ function gameTable() {
     h("td", { class: "num" }, p.money),
     h("td", {}, p.leg_tiles.join(" ") || "–"),
     h("td", { class: "num" }, p.pyramid_tiles),
-    h("td", {}, v.finished ? v.hands[i] : `${v.hands[i].length} in hand`),
+    h("td", { class: "hand" }, handText(v, i)),
     h("td", {}, p.partner === null ? "" : `P${p.partner}`)));
   const pile = (name, cards) => h("p", {}, `${name}: `, cards.length ? cards.map((c) => h("span", { class: "pilecard" },
     `P${c.player}`, v.finished && c.colour ? ` ${c.colour}` : " ▮")) : "empty");
@@ -680,6 +702,7 @@ function bestCallout() {
   const top = best.moves[0];
   const who = isCardsGame() ? `P${cardsSnapshot(S).viewer}` : S.game === "cards" ? "you" : `P${best.player}`;
   const final = !!S.results?.advice;
+  if (best.hidden_hand) box.append(hiddenHandNote(best.hidden_hand, info));
   box.append(
     h("p", { class: "kicker" }, final ? `Best move for ${who}` : `Best move for ${who} so far (overall cards still being valued)`),
     h("p", { class: "lead", id: "best-move" }, actionWords(top.action, info, S.game, top), " ",
@@ -690,6 +713,15 @@ function bestCallout() {
     box.append(h("p", { class: "sub" }, `Next best: ${actionWords(second.action, info, S.game, second)} (${signed(second.ev)})`));
   }
   if (best.assumptions) box.append(h("p", { class: "note" }, best.assumptions.join("; ")));
+}
+
+// One line: the advised player's overall cards went face down unseen, so
+// their hand is modelled from what the table knows.
+function hiddenHandNote(hh, info) {
+  const held = Object.entries(hh.held).map(([c, p]) => `${c} ${Math.round(100 * p)}%`).join(", ");
+  return h("p", { class: "note", id: "hidden-hand-note" },
+    `P${hh.player}'s cards went face down unseen: advised from what the table knows, their ${hh.size} cards in hand `
+    + `modelled as any hidden hand (most likely ${hh.hand}, ${Math.round(100 * hh.p_hand)}%; P(holds) ${held}).`);
 }
 
 export function renderResults() {
@@ -736,6 +768,16 @@ const gameActions = {
   render() {
     render();
   },
+  setMe(seat) {
+    S.me = seat;
+    try {
+      if (seat === null) localStorage.removeItem("camelup.me");
+      else localStorage.setItem("camelup.me", String(seat));
+    } catch (e) {
+      /* storage refused: kept for this page only */
+    }
+    render();
+  },
   shown() {
     render();
     scheduleAnalysis();
@@ -768,7 +810,7 @@ const gameActions = {
     await gameCall("/api/game/replay", { record: rec.slice(0, -1) });
   },
   save() {
-    const text = S.view.record.map((e) => JSON.stringify(e)).join("\n") + "\n";
+    const text = S.view.record.map(recordLine).join("\n") + "\n";
     download(new Blob([text], { type: "application/x-ndjson" }), S.view.edition === "cards" ? "camelup-cards-game.jsonl" : "camelup-game.jsonl");
   },
   async load(file, index = 0) {
@@ -788,8 +830,21 @@ const gameActions = {
   },
 };
 
+// One line of the saved record: the seed, which the page carries as a string,
+// written as the whole number the command line reads (digits kept exactly).
+function recordLine(entry) {
+  if (typeof entry.seed !== "string" || !/^\d+$/.test(entry.seed)) return JSON.stringify(entry);
+  return JSON.stringify({ ...entry, seed: 0 }).replace(/"seed":0\b/, `"seed":${entry.seed}`);
+}
+
 async function gameCall(path, body) {
   if (S.gameBusy) return; // one turn at a time: each starts from the record the last one returned
+  // the analysis and the curves of the position before the move are stale: stop them
+  // (the server drops work whose client left), so the move never waits behind them
+  cancelAnalysis();
+  clearTimeout(timer);
+  curveRuns++;
+  S.curveController?.abort();
   S.gameBusy = true;
   renderGameBlock();
   try {
@@ -845,9 +900,12 @@ async function updateCurve() {
     if (run !== curveRuns || S.view !== view) return;
     const part = missing.slice(i, i + size);
     try {
-      const out = await postJSON("/api/curve", { boards: part });
+      const controller = new AbortController();
+      S.curveController = controller;
+      const out = await postJSON("/api/curve", { boards: part }, controller.signal);
       part.forEach((b, k) => S.curve.set(b, out.rows[k]));
     } catch (err) {
+      if (err.name === "AbortError") return;
       if (!(err instanceof ApiError)) throw err;
       return;
     }

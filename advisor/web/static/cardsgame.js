@@ -171,7 +171,7 @@ function newGameForm(S, act, info) {
   seed.addEventListener("input", () => { form.seed = seed.value.trim(); });
   const start = () => {
     const body = { players: form.players, seats: form.seats.slice(0, form.players) };
-    if (form.seed !== "") body.seed = /^\d+$/.test(form.seed) ? Number(form.seed) : form.seed;
+    if (form.seed !== "") body.seed = form.seed; // a string: the server reads its digits exactly
     act.newGame(body);
   };
   return h("div", { class: "newgame" },

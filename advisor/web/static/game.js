@@ -27,7 +27,8 @@ export function renderGame(S, act) {
       btn("Save the game", { id: "save-game", onclick: () => act.save(), title: "download the game record (JSON lines)" }),
       h("label", { class: "filebutton" }, "Open a game…",
         fileInput((file) => act.load(file))),
-      btn("New game", { onclick: () => act.close() })));
+      btn("New game", { onclick: () => act.close() })),
+    meChoice(S, v, act));
   box.append(head);
   if (v.games && v.games.length > 1) {
     box.append(h("label", {}, "Game of the file: ", (() => {
@@ -38,7 +39,7 @@ export function renderGame(S, act) {
     })()));
   }
   if (v.reveal_needed) box.append(revealForm(v, info, act, S.gameBusy));
-  else if (!v.finished) box.append(actionsFor(v, legal, info, act, S.gameBusy));
+  else if (!v.finished) box.append(actionsFor(v, legal, info, act, S.gameBusy, S.me));
   if (!v.reveal_needed && v.hidden_cards?.length) {
     box.append(h("p", { class: "hint", id: "face-down-note" },
       `Face down, colour not seen: ${v.hidden_cards.map((c) => `P${c.player} on the ${c.pile} pile`).join(", ")}. `
@@ -50,6 +51,19 @@ export function renderGame(S, act) {
       h("ol", { reversed: true, id: "game-log" }, items)));
   }
   return box;
+}
+
+// Which seat is the user's: their own overall cards are entered by colour
+// (and kept in this browser); the others' go face down unseen.
+function meChoice(S, v, act) {
+  const me = S.me !== null && S.me < v.players ? S.me : null;
+  const sel = h("select", { id: "me-seat", "aria-label": "your seat" },
+    h("option", { value: "", selected: me === null }, "my seat: not said"),
+    Array.from({ length: v.players }, (_, p) => h("option", { value: p, selected: me === p }, `my seat: P${p}`)));
+  sel.addEventListener("change", () => act.setMe(sel.value === "" ? null : Number(sel.value)));
+  return h("div", { class: "row wrap" }, sel,
+    h("span", { class: "hint" }, me === null ? "say which seat is yours: your overall cards are then entered by colour, the others' face down"
+      : `your overall cards are entered by colour; the others' go face down unseen`));
 }
 
 function fileInput(onfile) {
@@ -81,7 +95,9 @@ function newGameForm(S, act, info) {
       h("label", { class: "filebutton" }, "Open a saved game…", fileInput((file) => act.load(file)))));
 }
 
-function actionsFor(v, legal, info, act, busy) {
+function actionsFor(v, legal, info, act, busy, me = null) {
+  // the user's own seat places cards by colour; another's card goes face down unseen
+  const mine = me === null || me >= v.players ? null : me === v.to_move;
   const wrap = h("div", { class: "actions" });
   const who = `P${v.to_move}`;
   // leg tiles
@@ -125,7 +141,7 @@ function actionsFor(v, legal, info, act, busy) {
   }
   // overall cards
   const cards = v.legal.filter((a) => a.startsWith("winner:") || a.startsWith("loser:"));
-  if (cards.length) {
+  if (cards.length && mine !== false) {
     const pile = (name, label) => {
       const colours = v.legal.filter((a) => a.startsWith(`${name}:`)).map((a) => a.slice(name.length + 1));
       return h("span", { class: "sub" }, label, colours.map((c) => btn(c, {
@@ -137,7 +153,7 @@ function actionsFor(v, legal, info, act, busy) {
     wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} placed an overall card:`),
       pile("winner", "winner "), pile("loser", " loser ")));
   }
-  if (v.face_down) {
+  if (v.face_down && mine !== true) {
     // at the table another player's card goes face down: record it unseen
     wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} placed a card face down (colour not seen):`),
       ["winner", "loser"].map((name) => btn(`on the ${name} pile`, {
