@@ -1,0 +1,201 @@
+"""The page at a real table, in Chromium (Debian's `chromium`) driven by
+Playwright against `camelup serve` run as a process: players read from 1,
+undo/redo and the browser's Back through the editor's edits with the whole
+table in the address, results that stay put while later stages arrive,
+camels told apart without colour, phone sizes (tap targets, text, no
+overflow), and reaching the page from a phone (LAN address and QR code in
+the terminal, a web app manifest with icons).  Screenshots go to
+tests/artifacts/ (git-ignored).
+
+In CI (CI=true) a missing browser or Playwright is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run"]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _missing(what: str):
+    if IN_CI:
+        pytest.fail(f"{what} is missing: CI runs the browser test (.ci/run installs chromium)")
+    pytest.skip(f"{what} is missing (apt-get install -y chromium; pip install playwright)")
+
+
+try:
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None
+
+
+def _start(*extra: str):
+    """`camelup serve --port 0` as a process: (process, url, stdout lines up to the ready line)."""
+    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", "serve", "--port", "0", "--workers", "1", *extra],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines = []
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        m = re.search(r"ready at (http://\S+)", line)
+        if m:
+            return proc, m.group(1), lines
+    proc.kill()
+    raise AssertionError("camelup serve did not start:\n" + "".join(lines) + proc.stderr.read())
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, url, _ = _start()
+    yield url
+    proc.terminate()
+    _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if sync_playwright is None:
+        _missing("playwright")
+    if not Path(CHROMIUM).exists():
+        _missing("chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page with its console errors collected."""
+
+    def __init__(self, browser, url, width=1280, height=800, path="", touch=False):
+        self.context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch,
+                                           is_mobile=touch, device_scale_factor=2 if touch else 1)
+        self.page = self.context.new_page()
+        self.url = url
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if m.type == "error" and "status of 400" not in m.text else None)
+        self.page.goto(url + path)
+        self.page.wait_for_selector("body[data-ready]", timeout=30_000)
+
+    def done(self, stage="advice"):
+        self.page.wait_for_selector(f'.stages li[data-stage="{stage}"].done', timeout=120_000)
+
+    def board_text(self) -> str:
+        return self.page.input_value("#board-text")
+
+    def shot(self, name: str):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+    def close(self):
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def page(browser, server):
+    p = Page(browser, server)
+    yield p
+    p.close()
+
+
+# ---------------------------------------------------------------- reaching the page from a phone
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_manifest_and_icons_let_a_phone_add_the_page(page):
+    p = page.page
+    href = p.get_attribute('link[rel="manifest"]', "href")
+    assert href
+    out = p.evaluate("""async (href) => {
+        const r = await fetch(href);
+        const m = await r.json();
+        const icons = [];
+        for (const i of m.icons) {
+            const b = new Uint8Array(await (await fetch(new URL(i.src, location.href))).arrayBuffer());
+            icons.push({ ...i, bytes: Array.from(b.slice(0, 32)), ok: true });
+        }
+        return { type: r.headers.get('content-type'), manifest: m, icons };
+    }""", href)
+    assert "manifest+json" in out["type"]
+    m = out["manifest"]
+    assert m["name"] and m["start_url"] == "/" and m["display"] == "standalone"
+    sizes = set()
+    for icon in out["icons"]:
+        if icon["type"] == "image/png":
+            w, h = _png_size(bytes(icon["bytes"]))
+            assert f"{w}x{h}" == icon["sizes"]
+            sizes.add(w)
+    assert {192, 512} <= sizes  # what Android asks for to install a web app
+    assert p.get_attribute('link[rel="apple-touch-icon"]', "href")
+
+
+def _matrix_from_text(text: str) -> list[list[int]]:
+    """The dark modules of a QR code segno drew with half blocks (light on dark terminal: a full block is light)."""
+    rows = []
+    for line in text.splitlines():
+        if not line or set(line) - set("█▀▄ "):
+            continue
+        top = [0 if ch in "█▀" else 1 for ch in line]
+        bottom = [0 if ch in "█▄" else 1 for ch in line]
+        rows += [top, bottom]
+    return rows
+
+
+def test_serve_on_every_interface_prints_the_lan_address_and_its_qr_code():
+    import segno
+
+    from advisor.web.server import lan_address
+
+    if lan_address() is None:
+        pytest.skip("this machine has no network address beyond the loopback")
+    proc, _, lines = _start("--host", "0.0.0.0")
+    try:
+        more = []
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            line = proc.stdout.readline()
+            more.append(line)
+            if line.strip() == "" and len(more) > 10:
+                break
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)
+    text = "".join(lines + more)
+    m = re.search(r"On a phone on the same network, open (http://(\S+?):\d+/) or scan this code", text)
+    assert m, text
+    assert m.group(2) == lan_address() and m.group(2) not in ("0.0.0.0", "127.0.0.1")
+    drawn = _matrix_from_text(text[m.end():])
+    code = segno.make(m.group(1), error="m")
+    border = 4
+    want = [[int(bool(v)) for v in row] for row in code.matrix]
+    size = len(want)
+    got = [row[border:border + size] for row in drawn[border:border + size]]
+    assert got == want
