@@ -199,3 +199,147 @@ def test_serve_on_every_interface_prints_the_lan_address_and_its_qr_code():
     size = len(want)
     got = [row[border:border + size] for row in drawn[border:border + size]]
     assert got == want
+
+
+# ---------------------------------------------------------------- players from 1
+
+def test_players_are_read_from_one_and_camels_by_name(page):
+    p = page.page
+    expect(p.locator("#players-panel tbody th").first).to_contain_text("P1")
+    # tile owners: only the seated players (4 by default), from P1
+    p.click('[data-tool="+"]')
+    assert p.locator("#owner option").all_inner_texts() == ["owner: nobody tracked", "owner: P1", "owner: P2",
+                                                            "owner: P3", "owner: P4"]
+    # names typed for the table replace P1, P2 everywhere
+    p.fill("#player-names", "Ann, Bob")
+    p.dispatch_event("#player-names", "change")
+    expect(p.locator("#players-panel tbody th").nth(0)).to_contain_text("Ann")
+    expect(p.locator("#players-panel tbody th").nth(2)).to_contain_text("P3")
+    p.click('#mode-tabs [data-mode="game"]')
+    p.select_option("#game-players", "4")
+    p.select_option("#game-start", "0")
+    p.click("#new-random")
+    expect(p.locator("#to-move")).to_have_text("Ann to move")
+    # the purple camel is "purple" in the log, never "P" beside a player
+    p.click('.actions [data-action="leg:P"]')
+    expect(p.locator("#game-log")).to_contain_text("Ann took the purple leg tile")
+    expect(p.locator("#to-move")).to_have_text("Bob to move")
+    p.click('.dierow >> nth=0 >> .face >> nth=1')
+    expect(p.locator("#game-log li").first).to_contain_text(re.compile(r"^Bob rolled the \w+ die: 2"))
+    expect(p.locator("#to-move")).to_have_text("P3 to move")
+    log = " ".join(p.locator("#game-log li").all_inner_texts())
+    assert not re.search(r"\bP0\b|\b[BGPRY] leg tile", log), log
+
+
+# ---------------------------------------------------------------- undo, redo, Back, the address
+
+def _query(url: str) -> dict:
+    from urllib.parse import parse_qs, urlparse
+
+    return {k: v[0] for k, v in parse_qs(urlparse(url).query).items()}
+
+
+def test_edits_undo_redo_back_and_an_address_with_the_whole_table(browser, server, page):
+    p = page.page
+    first = page.board_text()
+    p.click('#board [data-die="B"]')  # the blue die out of the pyramid
+    expect(p.locator("#board-text")).not_to_have_value(first)
+    second = page.board_text()
+    assert "dice:" in second and _query(p.url)["board"] == second
+    p.fill("#money-1", "7")  # P2's money
+    p.wait_for_function("() => (new URLSearchParams(location.search).get('table') || '').includes('\"money\":7')")
+    table = json.loads(_query(p.url)["table"])
+    assert [x["money"] for x in table["players"]] == [3, 7, 3, 3]
+    # undo, redo: the editor's buttons
+    p.click("#undo-edit")
+    expect(p.locator("#money-1")).to_have_value("3")
+    expect(p.locator("#board-text")).to_have_value(second)
+    expect(p.locator("#redo-edit")).to_be_enabled()
+    p.click("#redo-edit")
+    expect(p.locator("#money-1")).to_have_value("7")
+    expect(p.locator("#redo-edit")).to_be_disabled()
+    # the browser's Back: the previous positions, still in the page
+    p.go_back()
+    expect(p.locator("#money-1")).to_have_value("3")
+    p.go_back()
+    expect(p.locator("#board-text")).to_have_value(first)
+    expect(p.locator("#undo-edit")).to_be_disabled()
+    assert p.url.startswith(server)
+    p.go_forward()
+    p.go_forward()
+    expect(p.locator("#money-1")).to_have_value("7")
+    # the address alone opens the same table elsewhere
+    other = Page(browser, p.url)
+    try:
+        expect(other.page.locator("#money-1")).to_have_value("7")
+        assert other.board_text() == second
+    finally:
+        other.close()
+    # clearing the board: the board string and the address at once, and Back undoes it
+    p.click("#clear-board")
+    expect(p.locator("#board-text")).to_have_value("second")
+    assert _query(p.url)["board"] == "second"
+    p.go_back()
+    expect(p.locator("#board-text")).to_have_value(second)
+
+
+# ---------------------------------------------------------------- results stay put
+
+# holds the analysis stream after the first advice stage until the test lets it go
+HOLD_STAGES = """
+(() => {
+  const real = window.fetch.bind(window);
+  window.__release = null;
+  window.fetch = async (input, init) => {
+    const url = typeof input === "string" ? input : input.url;
+    if (!url.includes("/api/analyse")) return real(input, init);
+    const resp = await real(input, init);
+    const lines = (await resp.text()).split("\\n").filter(Boolean);
+    const cut = lines.findIndex((l) => JSON.parse(l).stage === "advice_leg") + 1;
+    let release;
+    const gate = new Promise((r) => { release = r; });
+    window.__release = release;
+    const enc = new TextEncoder();
+    const stream = new ReadableStream({ async start(c) {
+      for (const l of lines.slice(0, cut)) c.enqueue(enc.encode(l + "\\n"));
+      await gate;
+      for (const l of lines.slice(cut)) c.enqueue(enc.encode(l + "\\n"));
+      c.close();
+    } });
+    return new Response(stream, { status: resp.status, headers: { "Content-Type": "application/x-ndjson" } });
+  };
+})();
+"""
+
+
+def test_an_opened_option_stays_open_and_rows_do_not_move_while_stages_arrive(browser, server):
+    pg = Page.__new__(Page)
+    pg.context = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg.context.add_init_script(HOLD_STAGES)
+    pg.page = pg.context.new_page()
+    pg.errors = []
+    pg.page.on("pageerror", lambda e: pg.errors.append(str(e)))
+    p = pg.page
+    p.goto(server)
+    p.wait_for_selector("body[data-ready]", timeout=30_000)
+    try:
+        pg.done("advice_leg")
+        p.wait_for_function("() => window.__release !== null")
+        p.click("#advice-list li:nth-child(3) summary")
+        opened = p.get_attribute("#advice-list li:nth-child(3)", "data-action")
+        before = p.locator("#advice-list li").evaluate_all("els => els.map((e) => e.dataset.action)")
+        assert not p.locator('.stages li[data-stage="advice"].done').count()
+        p.evaluate("window.__release()")
+        pg.done("advice")
+        after = p.locator("#advice-list li").evaluate_all("els => els.map((e) => e.dataset.action)")
+        assert after[:len(before)] == before  # nothing moved; new options come below
+        assert p.locator(f'#advice-list li[data-action="{opened}"] details').get_attribute("open") is not None
+        expect(p.locator(f'#advice-list li[data-action="{opened}"] .why')).to_be_visible()
+        ranks = p.locator("#advice-list li").evaluate_all("els => els.map((e) => Number(e.dataset.rank))")
+        if ranks != sorted(ranks):  # what changed is marked, and the user may sort again
+            assert p.locator("#advice-list .moved").count() > 0
+            p.click("#resort")
+            ranks = p.locator("#advice-list li").evaluate_all("els => els.map((e) => Number(e.dataset.rank))")
+            assert ranks == sorted(ranks)
+    finally:
+        pg.close()

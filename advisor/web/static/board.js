@@ -21,6 +21,25 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
+// Players as a person reads them: P1..Pn (the JSON counts from 0), or the
+// names typed for the table.  A camel is never called by its letter alone
+// where a player could be meant: "P1 took the purple leg tile".
+let PLAYER_NAMES = [];
+
+export function setPlayerNames(names) {
+  PLAYER_NAMES = Array.isArray(names) ? names : [];
+}
+
+export function who(i) {
+  const name = PLAYER_NAMES[i];
+  return typeof name === "string" && name.trim() ? name.trim() : `P${Number(i) + 1}`;
+}
+
+// a line of the server's (which numbers players P1..Pn) with the typed names
+export function namePlayers(text) {
+  return String(text).replace(/\bP(\d+)\b/g, (m, k) => who(Number(k) - 1));
+}
+
 export function textColour(camel) {
   return "BGPRkO".includes(camel) ? "#ffffff" : "#1b1b1b";
 }
@@ -80,7 +99,7 @@ function tileMark(tile, cx, cy, size, o) {
   const plus = tile.sign === "+";
   const names = o.info.tile_names ?? ["cheering", "booing"];
   const fill = plus ? "#2e7d32" : "#c62828";
-  const owner = tile.owner === null || tile.owner === undefined ? "" : `P${tile.owner}`;
+  const owner = tile.owner === null || tile.owner === undefined ? "" : `${who(tile.owner)}`;
   return svg("g", { class: "tile", "data-tile": tile.space, "pointer-events": "none" },
     svg("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 8, fill, stroke: "#00000055" }),
     svg("text", {
@@ -333,7 +352,7 @@ export function drawCardsBoard(model, o) {
       g.append(svg("g", { "pointer-events": "none" },
         svg("rect", { x: cx - 30, y: cy - 10, width: 60, height: 20, rx: 10, fill: name === "palm" ? "#2e7d32" : "#e65100" }),
         svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff", "font-family": FONT },
-          `${name}${f.holder === null || f.holder === undefined ? "" : ` P${f.holder}`}`)));
+          `${name}${f.holder === null || f.holder === undefined ? "" : ` ${who(f.holder)}`}`)));
     });
     if (heat[cell.space] !== undefined && !camels) {
       g.append(svg("text", { x: x + CW / 2, y: y + CH - 14, "text-anchor": "middle", "font-size": 13, fill: "#2b2418", "font-weight": 700, "font-family": FONT, "pointer-events": "none" },
