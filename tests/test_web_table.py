@@ -343,3 +343,113 @@ def test_an_opened_option_stays_open_and_rows_do_not_move_while_stages_arrive(br
             assert ranks == sorted(ranks)
     finally:
         pg.close()
+
+
+# ---------------------------------------------------------------- colour-blind players
+
+# Machado, Oliveira & Fernandes (2009) matrices, severity 1.0
+SIMULATE = """(matrix) => {
+  const ns = "http://www.w3.org/2000/svg";
+  const s = document.createElementNS(ns, "svg");
+  s.setAttribute("style", "position:absolute;width:0;height:0");
+  s.innerHTML = `<filter id="cvd" color-interpolation-filters="linearRGB"><feColorMatrix type="matrix" values="${matrix}"/></filter>`;
+  document.body.append(s);
+  document.documentElement.style.filter = "url(#cvd)";
+}"""
+DEUTERANOPIA = "0.367 0.861 -0.228 0 0  0.280 0.673 0.047 0 0  -0.012 0.043 0.969 0 0  0 0 0 1 0"
+PROTANOPIA = "0.152 1.053 -0.205 0 0  0.115 0.786 0.099 0 0  -0.004 -0.048 1.052 0 0  0 0 0 1 0"
+
+
+def test_leg_tiles_and_curves_name_the_camels_without_colour(page):
+    p = page.page
+    # the leg-tile stacks carry the camel's letter
+    letters = p.locator("#board [data-legtile]").evaluate_all(
+        "els => els.map((e) => [e.dataset.legtile, e.querySelector('.legtile-letter')?.textContent])")
+    assert letters and all(c == t for c, t in letters), letters
+    p.click('#mode-tabs [data-mode="game"]')
+    p.select_option("#game-players", "3")
+    p.click("#new-random")
+    p.click('.actions [data-action^="leg:"] >> nth=0')
+    p.click('.dierow >> nth=0 >> .face >> nth=0')
+    p.wait_for_selector("#curves svg", timeout=120_000)
+    for curve in p.locator("#curves svg.curve").all():
+        dashes = curve.locator("polyline").evaluate_all("els => els.map((e) => e.getAttribute('stroke-dasharray') || '')")
+        camels = curve.locator("polyline").evaluate_all("els => els.map((e) => e.dataset.camelCurve)")
+        labels = curve.locator(".curve-label").evaluate_all("els => els.map((e) => e.textContent)")
+        assert len(set(dashes)) == len(dashes) == len(camels)  # each line its own pattern
+        assert sorted(labels) == sorted(camels)  # and its letter at the end
+    for name, matrix in (("deuteranopia", DEUTERANOPIA), ("protanopia", PROTANOPIA)):
+        p.evaluate(SIMULATE, matrix)
+        page.shot(f"table-{name}-1280.png")
+        p.evaluate("document.documentElement.style.filter = ''")
+
+
+# ---------------------------------------------------------------- phones
+
+TOO_SMALL = """() => {
+  const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const out = [];
+  for (const e of document.querySelectorAll('button, select, input:not([type=file]), .filebutton, summary')) {
+    if (!seen(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width < 44 || r.height < 44) out.push(`${e.tagName} ${e.id || e.className} "${(e.textContent || '').trim().slice(0, 20)}" ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+  }
+  return out;
+}"""
+SMALL_TEXT = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const e = n.parentElement;
+    if (!n.textContent.trim() || e.closest('svg, option, title, script')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size < 12) out.push(`${e.tagName}.${e.className} "${n.textContent.trim().slice(0, 20)}" ${size}px`);
+  }
+  return out;
+}"""
+OVERFLOW = """() => {
+  const w = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > w) out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+  for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || e.closest('svg > *') || e.closest('.scroll')) continue;
+    if (r.right > w + 0.5) out.push(`${e.tagName}#${e.id}.${e.className} ends at ${r.right.toFixed(0)}`);
+  }
+  return out.slice(0, 20);
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (320, 640)])
+def test_phone_tap_targets_text_and_width(browser, server, width, height):
+    pg = Page(browser, server, width=width, height=height, touch=True)
+    p = pg.page
+    try:
+        pg.done("advice")
+        pg.shot(f"table-position-{width}.png")
+        assert p.evaluate(OVERFLOW) == []
+        if width == 390:
+            assert p.evaluate(TOO_SMALL) == []
+            assert p.evaluate(SMALL_TEXT) == []
+        p.click('#mode-tabs [data-mode="game"]')
+        p.click("#new-random")
+        expect(p.locator("#follow-note")).to_have_text(re.compile(r"record each turn below\.$"), use_inner_text=True)
+        p.click('.actions [data-action^="leg:"] >> nth=0')
+        expect(p.locator("#game-log li")).to_have_count(1)
+        pg.done("advice")
+        pg.shot(f"table-game-{width}.png")
+        assert p.evaluate(OVERFLOW) == []
+        if width == 390:
+            assert p.evaluate(TOO_SMALL) == []
+            assert p.evaluate(SMALL_TEXT) == []
+    finally:
+        pg.close()
+
+
+def test_desktop_game_text_says_on_the_right(page):
+    p = page.page
+    p.click('#mode-tabs [data-mode="game"]')
+    expect(p.locator("#follow-note")).to_have_text(re.compile(r"record each turn on the right\.$"), use_inner_text=True)
+    page.shot("table-position-1280.png")

@@ -698,8 +698,10 @@ function renderTools() {
     input.value = S.draft?.tray?.length ? draftText(S.draft) : S.pos.board;
   }
   if (S.mode === "game") {
-    box.append(h("p", { class: "note" }, S.game === "cards" ? "The board follows the game: play each turn on the right."
-      : "The board follows the game: record each turn on the right."));
+    // the panel is on the right on a wide screen, below the board on a phone
+    const where = [h("span", { class: "wide-only" }, "on the right"), h("span", { class: "narrow-only" }, "below")];
+    box.append(h("p", { class: "note", id: "follow-note" }, S.game === "cards" ? "The board follows the game: play each turn " : "The board follows the game: record each turn ",
+      where, "."));
     return;
   }
   const ed = S.info[S.game];

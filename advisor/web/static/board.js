@@ -264,9 +264,14 @@ export function drawBoardGame(model, o) {
         stroke: left.length ? "#00000066" : info.colours[c], "stroke-dasharray": left.length ? null : "4 3", "stroke-width": 1.5,
       }),
       svg("text", {
-        x: x + 24, y: ly + 24, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 22, "font-weight": 800,
+        x: x + 30, y: ly + 27, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 22, "font-weight": 800,
         fill: left.length ? textColour(c) : "#777", "font-family": FONT, "pointer-events": "none",
       }, left.length ? left[0] : "–"),
+      // the camel's letter: the stack is told apart without its colour
+      svg("text", {
+        x: x + 5, y: ly + 13, "font-size": 14, "font-weight": 800, class: "legtile-letter",
+        fill: left.length ? textColour(c) : "#555", "font-family": FONT, "pointer-events": "none",
+      }, c),
       svg("text", { x: x + 26, y: ly + 64, "text-anchor": "middle", "font-size": 11, fill: "#6b5327", "font-family": FONT, "pointer-events": "none" },
         left.length ? `${left.length} left` : "none"),
       svg("title", {}, `${info.names[c]}: ${left.length ? `tiles ${left.join(", ")} left, ${left[0]} on top` : "no tile left"}`),

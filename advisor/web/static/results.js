@@ -19,7 +19,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 export function chip(info, camel, text) {
-  return h("span", { class: "chip", style: `background:${info.colours[camel]};color:${textColour(camel)}` }, text ?? camel);
+  return h("span", { class: "chip", style: `background:${info.colours[camel]};color:${textColour(camel)}` }, ...[text ?? camel].flat());
 }
 
 const signed = (x, d = 2) => (x === null || x === undefined ? "…" : `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(d)}`);
@@ -76,7 +76,7 @@ export function legTable(odds, info, extra = {}) {
     || odds.leg[b].rank[1] - odds.leg[a].rank[1]);
   const head = h("tr", {}, h("th", {}, "camel"), ["1st", "2nd", "3rd", "4th", "5th"].map((r) => h("th", {}, r)));
   const rows = camels.map((c) => h("tr", { "data-camel-row": c },
-    h("td", {}, chip(info, c, `${c} ${info.names[c] ?? ""}`)),
+    h("td", {}, chip(info, c, [c, h("span", { class: "cname" }, ` ${info.names[c] ?? ""}`)])),
     odds.leg[c].rank.map((p, k) => h("td", {
       class: "num", "data-p": p,
       style: `background: rgba(${k === 0 ? "46,125,50" : k === 4 ? "198,40,40" : "120,120,120"}, ${(0.08 + 0.6 * p).toFixed(3)})`,
@@ -103,7 +103,7 @@ export function raceTable(odds, info) {
     const r = odds.race[c];
     const ranks = r.rank ?? null;
     return h("tr", {},
-      h("td", {}, chip(info, c, `${c} ${info.names[c] ?? ""}`)),
+      h("td", {}, chip(info, c, [c, h("span", { class: "cname" }, ` ${info.names[c] ?? ""}`)])),
       h("td", { class: "num win" }, h("span", { class: "bar", style: `width:${(100 * r.win).toFixed(1)}%` }), h("b", {}, pct(r.win, 1)), h("small", {}, half(r.win_se))),
       h("td", { class: "num lose" }, h("span", { class: "bar", style: `width:${(100 * r.lose).toFixed(1)}%` }), h("b", {}, pct(r.lose, 1)), h("small", {}, half(r.lose_se))),
       ranks ? h("td", { class: "ranks" }, rankStrip(ranks, info, c)) : null);
