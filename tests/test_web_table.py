@@ -371,7 +371,10 @@ def test_leg_tiles_and_curves_name_the_camels_without_colour(page):
     p.click("#new-random")
     p.click('.actions [data-action^="leg:"] >> nth=0')
     p.click('.dierow >> nth=0 >> .face >> nth=0')
-    p.wait_for_selector("#curves svg", timeout=120_000)
+    expect(p.locator("#game-log li")).to_have_count(2)
+    p.wait_for_function("() => document.querySelectorAll('#curves svg.curve').length === 3"
+                        " && !document.getElementById('curve-progress')", timeout=120_000)
+    p.locator("#curve-block").scroll_into_view_if_needed()
     for curve in p.locator("#curves svg.curve").all():
         dashes = curve.locator("polyline").evaluate_all("els => els.map((e) => e.getAttribute('stroke-dasharray') || '')")
         camels = curve.locator("polyline").evaluate_all("els => els.map((e) => e.dataset.camelCurve)")
@@ -381,6 +384,7 @@ def test_leg_tiles_and_curves_name_the_camels_without_colour(page):
     for name, matrix in (("deuteranopia", DEUTERANOPIA), ("protanopia", PROTANOPIA)):
         p.evaluate(SIMULATE, matrix)
         page.shot(f"table-{name}-1280.png")
+        p.locator("#curve-block").screenshot(path=str(ARTIFACTS / f"table-{name}-curves.png"))
         p.evaluate("document.documentElement.style.filter = ''")
 
 
