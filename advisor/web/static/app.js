@@ -59,6 +59,9 @@ async function init() {
   });
   wireShare();
   wireHistory();
+  for (const kind of ["pointerdown", "keydown", "wheel", "touchstart"]) {
+    $("advice-block").addEventListener(kind, () => { if (S.results) S.results.touched = true; }, { passive: true });
+  }
   const params = new URLSearchParams(location.search);
   const board = params.get("board");
   if (params.get("seed") && /^\d+$/.test(params.get("seed"))) S.seed = Number(params.get("seed"));
@@ -870,7 +873,12 @@ export function renderResults() {
   raceBox.replaceChildren(blank ? "" : r?.race ? raceTable(r.race.odds, info) : waiting("Simulating races…"));
   const best = currentBest();
   if (best && r) {
-    // the rows keep the order first shown for this position (see adviceList)
+    // once the user has touched the list, its rows keep the order first
+    // shown for this position (see adviceList); untouched, it stays best first
+    if (!r.touched) {
+      r.order = null;
+      r.firstRank = null;
+    }
     r.order ??= [];
     r.firstRank ??= new Map(best.moves.map((m, i) => [m.action, i]));
     const known = new Set(r.order);
