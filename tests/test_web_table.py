@@ -457,3 +457,38 @@ def test_desktop_game_text_says_on_the_right(page):
     p.click('#mode-tabs [data-mode="game"]')
     expect(p.locator("#follow-note")).to_have_text(re.compile(r"record each turn on the right\.$"), use_inner_text=True)
     page.shot("table-position-1280.png")
+
+
+SVG_TEXT = """() => {
+  const svg = document.querySelector('#board svg');
+  const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
+    .map((t) => [t.textContent.trim(), parseFloat(t.getAttribute('font-size')) * k]);
+}"""
+
+
+def test_phone_board_pieces_are_reachable_by_finger_and_readable(browser, server):
+    pg = Page(browser, server, width=390, height=844, touch=True)
+    p = pg.page
+    try:
+        sizes = p.locator("#board [data-space]").evaluate_all(
+            "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
+        assert len(sizes) == 16 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+        # every camel, die and leg tile of the board has a button of 44 px
+        for kind, attr in (("camel", "data-camel"), ("die", "data-die"), ("legtile", "data-legtile")):
+            on_board = set(p.locator(f"#board [{attr}]").evaluate_all(f"els => els.map((e) => e.getAttribute('{attr}'))"))
+            boxes = p.locator(f"#phone-pick [data-pick-{kind}]").evaluate_all(
+                f"els => els.map((e) => {{ const r = e.getBoundingClientRect(); return [e.dataset.pick{kind.capitalize()}, r.width, r.height]; }})")
+            assert on_board and on_board <= {b[0] for b in boxes}, (kind, on_board, boxes)
+            assert all(w >= 44 and h >= 44 for _, w, h in boxes), boxes
+        small = [(t, round(px, 1)) for t, px in p.evaluate(SVG_TEXT) if px < 11.95]
+        assert small == [], small
+        # a tap on the blue camel's button, then on space 10
+        p.tap('#phone-pick [data-pick-camel="B"]')
+        p.tap('#board [data-space="10"] rect >> nth=0')
+        expect(p.locator("#board-text")).to_have_value(re.compile(r"(^| )10:B( |$)"))
+        p.tap('#phone-pick [data-pick-die="G"]')
+        expect(p.locator("#board-text")).to_have_value(re.compile(r"dice:B?PRY?x"))
+        pg.shot("table-editor-390.png")
+    finally:
+        pg.close()

@@ -6,7 +6,7 @@
 // every figure (/api/analyse).  No rule of the game is written here.
 
 import { ApiError, getJSON, postJSON, streamJSON } from "./api.js";
-import { drawBoardGame, drawCardsBoard, namePlayers, setPlayerNames, who, wireGestures } from "./board.js";
+import { drawBoardGame, drawCardsBoard, namePlayers, setPlayerNames, textColour, who, wireGestures } from "./board.js";
 import { adviceList, actionWords, chip, figureHeat, h, legTable, raceTable, signed, tileHeat } from "./results.js";
 import { renderCardsPanel, renderPlayers } from "./panels.js";
 import { renderGame } from "./game.js";
@@ -657,7 +657,7 @@ export function renderBoard() {
   const best = currentBest();
   const heat = S.heatSign === "off" ? null
     : S.game === "cards" ? figureHeat(best, S.heatSign === "-" ? "fennec" : "palm") : tileHeat(best, S.heatSign);
-  const opts = { info, selected: S.selected, probs: currentProbs(), heat, heatSign: S.heatSign, readonly };
+  const opts = { info, selected: S.selected, probs: currentProbs(), heat, heatSign: S.heatSign, readonly, pxWidth: area.clientWidth };
   const el = S.game === "cards" ? drawCardsBoard(model, opts) : drawBoardGame(model, opts);
   // a redraw keeps the keyboard focus where it was
   const active = document.activeElement;
@@ -717,6 +717,7 @@ function renderTools() {
       onclick: () => { S.tool = tool; S.selected = null; render(); },
     })));
   box.append(group);
+  if (S.draft) box.append(piecePicker());
   if (S.tool !== "camel") {
     const max = S.game === "cards" ? S.draft.players : S.table?.n ?? ed.max_players; // only the seated players own tiles
     const sel = h("select", { id: "owner", "aria-label": S.game === "cards" ? "who holds its card" : "whose tile" },
@@ -756,6 +757,45 @@ function renderTools() {
       class: `tool small${S.heatSign === v ? " on" : ""}`, "aria-pressed": String(S.heatSign === v),
       onclick: () => { S.heatSign = v; render(); },
     }))));
+}
+
+// On a phone the board's camels, dice and leg tiles are too small for a
+// finger: the same pieces as buttons of 44 px (shown on narrow or touch
+// screens; a tap does what a click on the piece does).
+function piecePicker() {
+  const ed = S.info[S.game];
+  const info = S.game === "cards" ? S.info.cards : ed;
+  const camels = [...info.racing, ...(info.crazy ?? "")];
+  const wrap = h("div", { class: "phone-pick", id: "phone-pick" });
+  wrap.append(h("div", { class: "toolgroup", role: "group", "aria-label": "camels" }, h("span", { class: "tray-label" }, "Camel:"),
+    camels.map((c) => button(c, {
+      class: `camelbtn${S.selected === c ? " selected" : ""}`, "data-pick-camel": c, "aria-pressed": String(S.selected === c),
+      style: `background:${S.info.colours[c]};color:${textColour(c)}`,
+      "aria-label": `${S.info.names[c]} camel: pick it up (then tap a space), or put the camel picked up under it`,
+      onclick: () => boardHandlers.onCamel(c),
+    }))));
+  if (S.game !== "cards") {
+    wrap.append(h("div", { class: "toolgroup", role: "group", "aria-label": "dice" }, h("span", { class: "tray-label" }, "Dice in the pyramid:"),
+      [...ed.dice].map((d) => {
+        const inside = S.draft.dice.includes(d);
+        return button(d === "x" ? "grey" : d, {
+          class: `face${inside ? "" : " out"}`, "data-pick-die": d, "aria-pressed": String(inside),
+          style: inside ? `background:${d === "x" ? "#9e9e9e" : S.info.colours[d]};color:${d === "x" ? "#fff" : textColour(d)}` : null,
+          "aria-label": `${d === "x" ? "grey" : S.info.names[d]} die ${inside ? "in the pyramid" : "rolled"}`,
+          onclick: () => boardHandlers.onDie(d),
+        });
+      })));
+    wrap.append(h("div", { class: "toolgroup", role: "group", "aria-label": "leg tiles" }, h("span", { class: "tray-label" }, "Take a leg tile:"),
+      [...ed.racing].map((c) => {
+        const left = S.draft.legtiles[c] ?? [];
+        return button(`${c} ${left.length ? left[0] : "–"}`, {
+          class: "camelbtn", "data-pick-legtile": c, style: `background:${S.info.colours[c]};color:${textColour(c)}`,
+          "aria-label": `${S.info.names[c]} leg tiles: ${left.length ? left.join(", ") : "none left"}`,
+          onclick: () => boardHandlers.onLegTile(c),
+        });
+      })));
+  }
+  return wrap;
 }
 
 async function randomSetup() {
@@ -1129,6 +1169,8 @@ function currentBoard() {
 }
 
 window.camelup = { S, boardPNG, render };
+let resizeTimer = null;
+window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderBoard, 150); });
 init().catch((err) => {
   $("status").replaceChildren(h("p", { class: "error" }, `The page could not start: ${err.message}`));
   throw err;
