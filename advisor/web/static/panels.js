@@ -112,19 +112,19 @@ function players(S, ctx) {
     S.pileAdd ??= {};
     const choice = (S.pileAdd[key] ??= { who: null, colour: "" });
     const whoValue = choice.who !== null && choice.who < t.n ? choice.who : t.advised;
-    const who = select(`${key}-who`, `${name}: whose card`, ps(t.n), whoValue, (v) => { choice.who = Number(v); });
+    const whoSelect = select(`${key}-who`, `${name}: whose card`, ps(t.n), whoValue, (v) => { choice.who = Number(v); });
     const colour = select(`${key}-colour`, `${name}: colour`, [["", "face down"], ...[...info.racing].map((c) => [c, info.names[c]])],
       choice.colour, (v) => { choice.colour = v; });
     const addBtn = h("button", {
       type: "button", onclick: () => {
-        const player = Number(who.value);
+        const player = Number(whoSelect.value);
         cards.push(colour.value ? { player, colour: colour.value } : { player });
         choice.colour = "";
         changed();
       },
     }, "add");
     return h("div", { class: "pile" }, h("b", {}, `${name}: `), list.length ? list : h("span", { class: "note" }, "empty "),
-      h("span", { class: "adder" }, who, colour, addBtn));
+      h("span", { class: "adder" }, whoSelect, colour, addBtn));
   };
   return h("details", { open: true, class: "card", id: "players-panel" },
     h("summary", {}, h("h2", {}, "Players, money and bets")),
