@@ -628,7 +628,7 @@ def test_a_simulated_camel_up_cards_record_opens_step_by_step_with_its_curves(br
             for c in camels:
                 expect(p.locator(f'#board [data-space="{space}"] [data-camel="{c}"]')).to_have_count(1)
         mover = game.state.current
-        expect(p.locator("#step-mover")).to_contain_text(f"P{mover} to move")
+        expect(p.locator("#step-mover")).to_contain_text(f"P{mover + 1} to move")
         page.done("advice")
         body = p.evaluate("() => window.camelup.S.results.body")
         assert body["board"] == str(game.state.position(mover))
