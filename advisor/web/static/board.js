@@ -63,8 +63,9 @@ function camelBar(letter, x, y, w, h, o) {
   const name = info.names[letter] ?? letter;
   // 12 CSS px on a phone where the bar is tall enough (stacks of up to 3)
   const base = Math.max(8, Math.min(15, h * 0.62));
-  const fs = o.minFont && h * 0.9 >= o.minFont ? Math.max(base, o.minFont) : base;
-  const label = crazy ? (letter === "w" ? "◀ crazy" : "◀ crazy") : letter;
+  const grow = o.minFont && h * 0.9 >= o.minFont;
+  const fs = grow ? Math.max(base, o.minFont) : base;
+  const label = crazy ? (grow && o.minFont > 13 ? `◀ ${letter}` : "◀ crazy") : letter;
   const g = svg("g", {
     class: "camel", "data-camel": letter, tabindex: o.readonly ? null : "0", role: o.readonly ? null : "button",
     "aria-label": `${name} camel${prob !== undefined ? `, ${pct(prob)} to win the leg` : ""}`,
@@ -280,11 +281,11 @@ export function drawBoardGame(model, o) {
       }, left.length ? left[0] : "–"),
       // the camel's letter: the stack is told apart without its colour
       svg("text", {
-        x: x + 5, y: ly + 13, "font-size": F(14), "font-weight": 800, class: "legtile-letter",
+        x: x + 4, y: ly + 2 + 0.8 * F(14), "font-size": F(14), "font-weight": 800, class: "legtile-letter",
         fill: left.length ? textColour(c) : "#555", "font-family": FONT, "pointer-events": "none",
       }, c),
       svg("text", { x: x + 26, y: ly + 64, "text-anchor": "middle", "font-size": F(11), fill: "#6b5327", "font-family": FONT, "pointer-events": "none" },
-        left.length ? `${left.length} left` : "none"),
+        narrow ? `×${left.length}` : left.length ? `${left.length} left` : "none"),
       svg("title", {}, `${info.names[c]}: ${left.length ? `tiles ${left.join(", ")} left, ${left[0]} on top` : "no tile left"}`),
     );
     root.append(g);
