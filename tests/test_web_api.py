@@ -427,7 +427,8 @@ def test_a_game_played_through_the_api_replays(client):
         view = client.post("/api/game/act", json=body).json()
         assert "error" not in view, view
         record = view["record"]
-    assert len(view["log"]) == 5 and "rolled G 2" in view["log"][1] and "grey die: black 1" in view["log"][3]
+    assert len(view["log"]) == 5 and "rolled the green die: 2" in view["log"][1] and "grey die: black 1" in view["log"][3]
+    assert view["log"][0].startswith("P1 took the ") and view["log"][0].endswith(" leg tile")  # players from 1, camels by name
     again = replay(record)
     assert again.board() == view["board"] and again.state.to_json() == view["state"]
     # the player to move sees other players' pile cards face down, their
@@ -719,7 +720,7 @@ def test_a_finished_camel_up_cards_game_is_reviewed_step_by_step(client):
     k, entry = next((k, e) for k, e in enumerate(actions) if e["action"] == "reveal")
     colour, value = entry["card"]
     name = {"B": "blue", "G": "green", "O": "orange", "W": "white", "Y": "yellow"}[colour]
-    assert view["log"][k].startswith(f"P{entry['player']} revealed {colour}+{value}: {name} moves {value}")
+    assert view["log"][k].startswith(f"P{entry['player'] + 1} revealed {colour}+{value}: {name} moves {value}")
     assert "the race is over" in view["log"][-1]
     # no move after the end
     r = client.post("/api/game/act", json={"record": record, "action": "reveal"})

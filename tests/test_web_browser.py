@@ -230,9 +230,9 @@ def test_players_panel_changes_the_advice(page):
     p.select_option("#players-n", "6")
     page.done("advice")
     p.click("text=/show all \\d+ actions/")
-    expect(p.locator("#advice-list")).to_contain_text("Partnership with P5")
+    expect(p.locator("#advice-list")).to_contain_text("Partnership with P6")
     p.select_option("#partner-0", "1")
-    # face-down cards of P2 and P3 on the piles
+    # face-down cards of P3 and P4 on the piles
     p.select_option("#winner_pile-who", "2")
     p.click("#players-panel .pile >> nth=0 >> text=add")
     p.select_option("#loser_pile-who", "3")
@@ -267,15 +267,15 @@ def test_a_game_followed_turn_by_turn_with_undo_save_and_load(page, tmp_path):
     p.select_option("#game-players", "4")
     p.select_option("#game-start", "0")
     p.click("#new-random")
-    expect(p.locator("#to-move")).to_have_text("P0 to move")
-    # P0 takes a leg tile, P1 rolls (which die came out, what it showed), P2 places a tile, P3 rolls the grey die
-    p.click('.actions [data-action^="leg:"] >> nth=0')
     expect(p.locator("#to-move")).to_have_text("P1 to move")
-    p.click('.dierow >> nth=0 >> .face >> nth=1')  # the first die in the pyramid showed 2
+    # P1 takes a leg tile, P2 rolls (which die came out, what it showed), P3 places a tile, P4 rolls the grey die
+    p.click('.actions [data-action^="leg:"] >> nth=0')
     expect(p.locator("#to-move")).to_have_text("P2 to move")
+    p.click('.dierow >> nth=0 >> .face >> nth=1')  # the first die in the pyramid showed 2
+    expect(p.locator("#to-move")).to_have_text("P3 to move")
     p.select_option("#tile-space", index=0)
     p.click(".actions >> text=+ cheering")
-    expect(p.locator("#to-move")).to_have_text("P3 to move")
+    expect(p.locator("#to-move")).to_have_text("P4 to move")
     p.click('[data-roll="x1b"]')
     expect(p.locator("#game-log li")).to_have_count(4)
     expect(p.locator("#game-log")).to_contain_text("grey die: black 1")
@@ -285,7 +285,7 @@ def test_a_game_followed_turn_by_turn_with_undo_save_and_load(page, tmp_path):
     # undo the last turn
     p.click("#undo")
     expect(p.locator("#game-log li")).to_have_count(3)
-    expect(p.locator("#to-move")).to_have_text("P3 to move")
+    expect(p.locator("#to-move")).to_have_text("P4 to move")
     p.click('.dierow >> nth=0 >> .face >> nth=2')
     expect(p.locator("#game-log li")).to_have_count(4)
     # save: the download is a game record that replays
@@ -320,7 +320,7 @@ def test_the_new_game_choices_survive_a_redraw_of_the_page(page):
     expect(p.locator("#game-players")).to_have_value("3")
     expect(p.locator("#game-start")).to_have_value("1")
     p.click("#new-random")
-    expect(p.locator("#to-move")).to_have_text("P1 to move")
+    expect(p.locator("#to-move")).to_have_text("P2 to move")
     assert p.evaluate("() => window.camelup.S.view.players") == 3
 
 
@@ -333,13 +333,13 @@ def test_cards_placed_face_down_at_the_table_are_turned_over_when_the_race_ends(
     p.select_option("#game-players", "3")
     p.select_option("#game-start", "0")
     p.click("#new-from-board")
-    expect(p.locator("#to-move")).to_have_text("P0 to move")
-    # P0 and P1 put a card face down; nobody at the table saw its colour
-    p.click('[data-action="winner:?"]')
     expect(p.locator("#to-move")).to_have_text("P1 to move")
+    # P1 and P2 put a card face down; nobody at the table saw its colour
+    p.click('[data-action="winner:?"]')
+    expect(p.locator("#to-move")).to_have_text("P2 to move")
     p.click('[data-action="loser:?"]')
-    expect(p.locator("#face-down-note")).to_contain_text("P0 on the winner pile, P1 on the loser pile")
-    # P2 rolls B 1: the race ends, so the page asks for the colours first
+    expect(p.locator("#face-down-note")).to_contain_text("P1 on the winner pile, P2 on the loser pile")
+    # P3 rolls B 1: the race ends, so the page asks for the colours first
     p.click('[data-roll="B1"]')
     expect(p.locator("#reveal-form")).to_contain_text("ends the race")
     p.click("#reveal-play")
@@ -537,7 +537,7 @@ def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_pat
     expect(p.locator("#build-status")).to_contain_text("choose 1 card in hand")
     _cards_build(p)
     expect(p.locator("#turn-actions")).to_be_visible()
-    expect(p.locator("#to-move")).to_have_text("P0 to move")
+    expect(p.locator("#to-move")).to_have_text("P1 to move")
     # a bet first, then the race action; then reveal turns until the leg ends
     _cards_step(p, '#bet-actions [data-action^="leg:"] >> nth=0')
     expect(p.locator("#turn-actions")).to_contain_text("now your race action")
@@ -555,7 +555,7 @@ def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_pat
             _cards_step(p, "#pass")
     view = _cards_view(p)
     assert view["legs"] == 2, "the first leg ended by reveals"
-    # the table shows P0's own cards and hides the others'
+    # the table shows P1's own cards and hides the others'
     assert view["viewer"] == 0 and all("hand" not in pl for pl in view["table"]["players"][1:])
     for row in (1, 2):
         expect(p.locator(f"#cards-table tbody tr >> nth={row} >> .racecard")).to_have_count(0)
@@ -585,10 +585,10 @@ def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_pat
     expect(p.locator("#cards-new")).to_be_visible()
     p.set_input_files("#load-game", str(path))
     expect(p.locator("#game-log li")).to_have_count(len(view["log"]))
-    expect(p.locator("#to-move")).to_have_text("P0 to move")
+    expect(p.locator("#to-move")).to_have_text("P1 to move")
     assert _cards_view(p)["record"] == record
     _cards_step(p, '#race-actions [data-action="reveal"]')
-    # undo: back to before P0's reveal
+    # undo: back to before P1's reveal
     expect(p.locator("#undo")).to_be_enabled()
     p.click("#undo")
     p.wait_for_function("n => window.camelup.S.view.record.length === n && !window.camelup.S.gameBusy",
@@ -630,7 +630,7 @@ def test_a_simulated_camel_up_cards_record_opens_step_by_step_with_its_curves(br
             for c in camels:
                 expect(p.locator(f'#board [data-space="{space}"] [data-camel="{c}"]')).to_have_count(1)
         mover = game.state.current
-        expect(p.locator("#step-mover")).to_contain_text(f"P{mover} to move")
+        expect(p.locator("#step-mover")).to_contain_text(f"P{mover + 1} to move")
         page.done("advice")
         body = p.evaluate("() => window.camelup.S.results.body")
         assert body["board"] == str(game.state.position(mover))

@@ -592,7 +592,7 @@ def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Calla
     their own, most needed first (:mod:`advisor.web.ready`; the workers then
     load them from the cache as their tasks need them; a
     :class:`~advisor.web.ready.Readiness` given is used), calling
-    ``on_prepared(group, state, seconds)`` as each group starts and ends."""
+    ``on_prepared(group, state, seconds)`` as each group starts and ends.
     ``loopback``: the server listens on loopback only, so a Host header that
     is not a loopback name is refused (:class:`OwnPageOnly`)."""
 

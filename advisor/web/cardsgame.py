@@ -265,7 +265,7 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
     from advisor.cards.actions import CardsAction
     from advisor.cards.game import ranking
 
-    who = f"P{entry['player']}"
+    who = f"P{entry['player'] + 1}"  # players are read from 1; the record counts from 0
     action = CardsAction.parse(entry["action"])
     kind = action.kind
     name = NAMES.get(action.colour or "", "")
@@ -308,7 +308,7 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
                          f"the leg and the overall cards are scored")
         else:
             extra.append(f"leg {before.leg} is over and scored")
-        change = [f"P{i} {b.money}→{a.money}" for i, (b, a) in enumerate(zip(before.players, after.players))]
+        change = [f"P{i + 1} {b.money}→{a.money}" for i, (b, a) in enumerate(zip(before.players, after.players))]
         extra.append("money " + ", ".join(change))
         if after.phase != "over":
             turned = sum(1 for x, y in zip(before.track, after.track) if x == "n" and y == "s")
@@ -316,7 +316,7 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
                 extra.append(f"sandstorm: {turned} track card{'s' if turned > 1 else ''} turned")
             if after.length > before.length - turned:
                 extra.append(f"the track is extended to {after.length} spaces")
-            extra.append(f"leg {after.leg}: the cards are dealt, P{after.start_player} starts")
+            extra.append(f"leg {after.leg}: the cards are dealt, P{after.start_player + 1} starts")
     if kind == "build" and after.phase == "turn":
         extra.append(f"the race deck ({len(after.deck)} cards) is shuffled"
                      + (f"; shown: {_cards(after.shown)}" if after.shown else ""))
@@ -426,7 +426,7 @@ def cards_act(record: list[dict], action: str) -> dict:
         raise IllegalActionError("the game is over")
     p = game.state.current
     if rep.seats[p] != "human":
-        raise IllegalActionError(f"P{p} is a bot ({rep.seats[p]}): it moves by itself")
+        raise IllegalActionError(f"P{p + 1} is a bot ({rep.seats[p]}): it moves by itself")
     live = _live(rep)
     live.play(action)
     _play_bots(live, rep.seats)

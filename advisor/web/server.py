@@ -5,7 +5,9 @@ the kernels the cache lacks compile in a process of their own
 The port is bound before anything else (a port in use fails at once with
 one line); ``--port 0`` takes a free port and prints it.  Binding beyond
 the loopback interface (``--host 0.0.0.0``) prints a warning: the page and
-its API are then reachable from other machines on the network.
+its API are then reachable from other machines on the network.  It then also
+prints the address a phone on the same network opens, and a QR code of it
+(drawn by segno) for the phone's camera.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TextIO
 
 from advisor.errors import AdvisorError
 
-__all__ = ["serve", "bind", "is_loopback", "IDLE_SECONDS"]
+__all__ = ["serve", "bind", "is_loopback", "IDLE_SECONDS", "lan_address", "phone_url", "qr_text"]
 
 #: Seconds a connection may stay open without a whole request head: a new
 #: connection that sends nothing, one that trickles its headers, or one
@@ -119,6 +121,45 @@ def server_config(app):
                           timeout_keep_alive=KEEP_ALIVE_SECONDS, http=_idle_closing_protocol())
 
 
+def lan_address() -> str | None:
+    """This machine's address on the local network: the one its packets to
+    the outside leave from (a UDP socket is connected, nothing is sent), or
+    None when it has no network beyond the loopback."""
+    for target in ("10.255.255.255", "192.168.255.255", "172.31.255.255"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect((target, 1))
+                address = probe.getsockname()[0]
+        except OSError:
+            continue
+        if address and not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
+            return address
+    return None
+
+
+def phone_url(host: str, port: int) -> str | None:
+    """The address another machine on the network opens: the LAN address
+    when bound to every interface, the host itself when it names one, None
+    on the loopback (no other machine can reach it)."""
+    if is_loopback(host):
+        return None
+    if host in ("0.0.0.0", "", "::"):
+        address = lan_address()
+        return None if address is None else f"http://{address}:{port}/"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+def qr_text(url: str) -> str:
+    """A QR code of ``url`` drawn with text blocks for a terminal."""
+    import io
+
+    import segno
+
+    buffer = io.StringIO()
+    segno.make(url, error="m").terminal(out=buffer, compact=True)
+    return buffer.getvalue()
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False, workers: int | None = None,
           out: TextIO | None = None, err: TextIO | None = None) -> None:
     """Serve the page until Ctrl-C (see the module docstring)."""
@@ -147,8 +188,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     def ready() -> None:
         print(f"Camel Up advisor ready at {url}  (Ctrl-C stops it)", file=out, flush=True)
         if not is_loopback(host):
-            print(f"On a phone on the same network, open http://<this computer's address>:{real_port}/",
-                  file=out, flush=True)
+            lan = phone_url(host, real_port)
+            if lan is None:
+                print(f"No network address found: a phone on the same network opens "
+                      f"http://<this computer's address>:{real_port}/", file=out, flush=True)
+            else:
+                print(f"On a phone on the same network, open {lan} or scan this code:", file=out, flush=True)
+                print(qr_text(lan), file=out, flush=True)
         if open_browser:
             import webbrowser
 

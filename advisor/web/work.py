@@ -278,9 +278,14 @@ def curve(boards: list[str], precision: float, seed: int) -> dict:
 # --------------------------------------------------------------------------
 
 
+#: camels by name in the text a person reads (the purple camel "P" beside player "P1" would mislead)
+CAMEL_NAMES = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white",
+               "w": "white crazy", "k": "black crazy"}
+
+
 def _describe(entry: dict) -> str:
     """One line about a record entry, for the page's game log."""
-    who = f"P{entry['player']}"
+    who = f"P{entry['player'] + 1}"  # players are read from 1; the record counts from 0
     action = Action.parse(entry["action"])
     kind = action.kind
     if kind == "pyramid":
@@ -289,7 +294,7 @@ def _describe(entry: dict) -> str:
         if die == "x":
             text = f"{who} rolled the grey die: {roll['colour']} {roll['value']}"
         else:
-            text = f"{who} rolled {die} {roll['value']}"
+            text = f"{who} rolled the {CAMEL_NAMES.get(die, die)} die: {roll['value']}"
         if "landed" in entry:
             text += f" (landed on the tile on {entry['landed']})"
         if entry.get("leg_over"):
@@ -298,12 +303,12 @@ def _describe(entry: dict) -> str:
             text += "; the race is over"
         return text
     if kind == "leg":
-        return f"{who} took a {action.colour} leg tile"
+        return f"{who} took the {CAMEL_NAMES.get(action.colour, action.colour)} leg tile"
     if kind == "tile":
         return f"{who} put their {'cheering' if action.sign == '+' else 'booing'} tile on {action.space}"
     if kind in ("winner", "loser"):
         return f"{who} placed a card on the overall {kind} pile"
-    return f"{who} formed a partnership with P{action.partner}"
+    return f"{who} formed a partnership with P{action.partner + 1}"
 
 
 def game_view(game, infer: bool = True) -> dict:

@@ -6,7 +6,7 @@
 // every figure (/api/analyse).  No rule of the game is written here.
 
 import { ApiError, getJSON, postJSON, streamJSON } from "./api.js";
-import { drawBoardGame, drawCardsBoard, wireGestures } from "./board.js";
+import { drawBoardGame, drawCardsBoard, namePlayers, setPlayerNames, textColour, who, wireGestures } from "./board.js";
 import { adviceList, actionWords, chip, figureHeat, h, legTable, raceTable, signed, tileHeat } from "./results.js";
 import { renderCardsPanel, renderPlayers } from "./panels.js";
 import { renderGame } from "./game.js";
@@ -42,6 +42,7 @@ export const S = {
   step: null, // Camel Up Cards: the step shown of a finished game (null: the end)
   cardsShown: null, // Camel Up Cards: the human whose own cards the screen shows
   me: storedSeat(), // board games: the user's own seat (their overall cards are entered as colours), or null
+  openActions: new Set(), // the options the user opened (they stay open through redraws)
 };
 
 function storedSeat() {
@@ -67,16 +68,29 @@ async function init() {
     applyText($("board-text").value);
   });
   wireShare();
+  wireHistory();
+  for (const kind of ["pointerdown", "keydown", "wheel", "touchstart"]) {
+    $("advice-block").addEventListener(kind, () => { if (S.results) S.results.touched = true; }, { passive: true });
+  }
   const params = new URLSearchParams(location.search);
   const board = params.get("board");
   if (params.get("seed") && /^\d+$/.test(params.get("seed"))) S.seed = params.get("seed");
-  if (board) {
-    $("board-text").value = board;
-    await applyText(board, true);
+  if (history.state?.idx !== undefined) hist.index = history.state.idx; // a reload keeps its place in the history
+  hist.length = hist.index + 1;
+  hist.restoring = true; // the address is read, not rewritten, until the page stands
+  try {
+    if (board) {
+      $("board-text").value = board;
+      await applyText(board, true);
+    }
+    if (S.pos && params.get("table")) tableFromAddress(params.get("table"));
+  } finally {
+    hist.restoring = false;
   }
   // a shared board the server refuses stays in the box with its error, and the
   // address keeps it: the example is drawn behind it, nothing else changes
   if (!S.pos) await loadBoard(S.info.examples.second, { keepText: Boolean(board) });
+  else record(S.pos.board);
   if (params.get("mode") === "game") switchMode("game");
   document.body.dataset.ready = "1";
 }
@@ -104,9 +118,7 @@ function setPosition(obj, { keepTable = false, keepText = false } = {}) {
   if (!keepText) {
     $("board-text").value = obj.board;
     hideTextError();
-    const url = new URL(location.href);
-    url.searchParams.set("board", obj.board);
-    history.replaceState(null, "", url);
+    record(obj.board);
   }
   scheduleAnalysis();
   render();
@@ -130,6 +142,10 @@ let edits = 0; // only the answer to the latest edit is applied
 async function commitDraft() {
   const seq = ++edits;
   if (S.draft.tray.length) {
+    // camels off the board: the board string and the address show what is on it
+    const text = draftText(S.draft);
+    $("board-text").value = text;
+    record(text, { draft: S.draft });
     cancelAnalysis();
     render();
     return;
@@ -384,8 +400,150 @@ async function checkTable() {
   }
 }
 
+let tableTimer = null;
+
 function onTableChange() {
   scheduleAnalysis();
+  // typing a number is one edit, not one per key
+  clearTimeout(tableTimer);
+  tableTimer = setTimeout(() => { if (S.pos && S.mode === "analyse") record(S.pos.board); }, 300);
+}
+
+// ---------------------------------------------------------------- address and history
+//
+// The address holds the whole editor state: the board (board=) and the
+// players, their money, tiles, cards and the piles (table=, JSON).  Every
+// edit is an entry of the browser's history: Back returns to the previous
+// position, and the editor's Undo / Redo walk the same entries.
+
+const hist = { index: 0, length: 1, restoring: false };
+
+function addressTable() {
+  if (!S.table || S.game === "cards") return null;
+  const { board, ...rest } = S.table;
+  return rest;
+}
+
+function record(text, { draft = null } = {}) {
+  if (hist.restoring) return;
+  const url = new URL(location.href);
+  url.searchParams.set("board", text);
+  const table = addressTable();
+  if (table) url.searchParams.set("table", JSON.stringify(table));
+  else url.searchParams.delete("table");
+  const entry = { board: text, table: table ? clone(table) : null, draft: draft ? clone(draft) : null };
+  if (history.state?.idx === undefined) {
+    history.replaceState({ idx: hist.index, ...entry }, "", url);
+  } else if (url.href !== location.href) {
+    hist.index += 1;
+    hist.length = hist.index + 1;
+    history.pushState({ idx: hist.index, ...entry }, "", url);
+  } else {
+    return;
+  }
+  renderUndo();
+}
+
+function tableFromAddress(text) {
+  let t = null;
+  try {
+    t = JSON.parse(text);
+  } catch (e) {
+    t = null;
+  }
+  const ed = S.info[S.game];
+  const ok = t && typeof t === "object" && Array.isArray(t.players) && ed
+    && t.players.length >= ed.min_players && t.players.length <= ed.max_players;
+  if (!ok) {
+    flash("The players in the link could not be read: the table starts afresh.");
+    return;
+  }
+  const n = t.players.length;
+  S.table = {
+    ...defaultTable(), ...t, n, board: S.pos.board,
+    to_move: Number.isInteger(t.to_move) && t.to_move < n ? t.to_move : 0,
+    advised: Number.isInteger(t.advised) && t.advised < n ? t.advised : 0,
+    names: Array.isArray(t.names) ? t.names.map((x) => String(x).slice(0, 24)) : [],
+  };
+  scheduleAnalysis();
+  render();
+}
+
+function wireHistory() {
+  window.addEventListener("popstate", (e) => {
+    const st = e.state;
+    if (!st || st.idx === undefined || S.mode !== "analyse") return;
+    hist.index = st.idx;
+    restore(st);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (S.mode !== "analyse" || !(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== "z") return;
+    if (e.target.closest?.("input, select, textarea")) return; // the field's own undo
+    e.preventDefault();
+    if (e.shiftKey) redo();
+    else undo();
+  });
+}
+
+function undo() {
+  if (hist.index > 0) history.back();
+}
+
+function redo() {
+  if (hist.index < hist.length - 1) history.forward();
+}
+
+async function restore(st) {
+  hist.restoring = true;
+  try {
+    S.selected = null;
+    S.table = st.table ? clone(st.table) : null;
+    if (st.draft) {
+      if (!S.pos || st.draft.game !== S.game) S.pos = (await postJSON("/api/position", { board: S.info.examples[st.draft.game] }));
+      S.game = st.draft.game;
+      S.draft = clone(st.draft);
+      if (S.table) S.table.board = S.pos.board;
+      $("board-text").value = st.board;
+      hideTextError();
+      cancelAnalysis();
+      render();
+    } else {
+      const out = await postJSON("/api/position", { board: st.board });
+      if (!S.table && out.game !== "cards") S.table = null;
+      setPosition(out, { keepTable: !!S.table });
+    }
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    $("board-text").value = st.board;
+    showTextError(err.message, err.token, st.board);
+  } finally {
+    hist.restoring = false;
+  }
+  renderUndo();
+}
+
+function renderUndo() {
+  const u = $("undo-edit");
+  const r = $("redo-edit");
+  if (u) u.disabled = hist.index <= 0;
+  if (r) r.disabled = hist.index >= hist.length - 1;
+}
+
+// The board string of the editor's draft while camels are off the board
+// (no valid position yet): what is on the board, in the notation's tokens.
+function draftText(d) {
+  if (S.game === "cards") {
+    const keep = (S.pos?.board ?? "cards").split(/\s+/).filter((t) => t && !/^\d+:/.test(t) && !/^(palm|fennec)/.test(t));
+    return [...keep, ...d.stacks.map(([sp, c]) => `${sp}:${c}`)].join(" ");
+  }
+  const ed = S.info[S.game];
+  const out = [S.game, ...d.stacks.map(([sp, c]) => `${sp}:${c}`)];
+  for (const t of d.tiles) out.push(`${t.sign}${t.space}${t.owner === null || t.owner === undefined ? "" : `@${t.owner}`}`);
+  if (d.dice !== ed.dice) out.push(`dice:${d.dice}`);
+  const full = ed.leg_stack.join(",");
+  const legs = [...ed.racing].filter((c) => (d.legtiles[c] ?? []).join(",") !== full).map((c) => `${c}${(d.legtiles[c] ?? []).join("")}`);
+  if (legs.length) out.push(`legtiles:${legs.join(",")}`);
+  return out.join(" ");
 }
 
 // ---------------------------------------------------------------- analysis
@@ -463,6 +621,7 @@ async function analyse() {
 // ---------------------------------------------------------------- rendering
 
 function render() {
+  setPlayerNames(S.table?.names);
   document.body.dataset.game = S.game;
   document.body.dataset.mode = S.mode;
   for (const b of document.querySelectorAll("#game-tabs button")) b.setAttribute("aria-pressed", String(b.dataset.game === S.game));
@@ -512,7 +671,7 @@ export function renderBoard() {
   const best = currentBest();
   const heat = S.heatSign === "off" ? null
     : S.game === "cards" ? figureHeat(best, S.heatSign === "-" ? "fennec" : "palm") : tileHeat(best, S.heatSign);
-  const opts = { info, selected: S.selected, probs: currentProbs(), heat, heatSign: S.heatSign, readonly };
+  const opts = { info, selected: S.selected, probs: currentProbs(), heat, heatSign: S.heatSign, readonly, pxWidth: area.clientWidth };
   const el = S.game === "cards" ? drawCardsBoard(model, opts) : drawBoardGame(model, opts);
   // a redraw keeps the keyboard focus where it was
   const active = document.activeElement;
@@ -552,10 +711,14 @@ function renderTools() {
   input.readOnly = inGame;
   $("text-form").querySelector("button").hidden = inGame;
   if (inGame) input.value = S.view.edition === "cards" ? cardsBoardText(S) : S.view.board;
-  else if (S.pos && document.activeElement !== input && $("text-error").hidden) input.value = S.pos.board;
+  else if (S.pos && document.activeElement !== input && $("text-error").hidden) {
+    input.value = S.draft?.tray?.length ? draftText(S.draft) : S.pos.board;
+  }
   if (S.mode === "game") {
-    box.append(h("p", { class: "note" }, S.game === "cards" ? "The board follows the game: play each turn on the right."
-      : "The board follows the game: record each turn on the right."));
+    // the panel is on the right on a wide screen, below the board on a phone
+    const where = [h("span", { class: "wide-only" }, "on the right"), h("span", { class: "narrow-only" }, "below")];
+    box.append(h("p", { class: "note", id: "follow-note" }, S.game === "cards" ? "The board follows the game: play each turn " : "The board follows the game: record each turn ",
+      where, "."));
     return;
   }
   const ed = S.info[S.game];
@@ -568,15 +731,18 @@ function renderTools() {
       onclick: () => { S.tool = tool; S.selected = null; render(); },
     })));
   box.append(group);
+  if (S.draft) box.append(piecePicker());
   if (S.tool !== "camel") {
-    const max = S.game === "cards" ? S.draft.players : ed.max_players;
+    const max = S.game === "cards" ? S.draft.players : S.table?.n ?? ed.max_players; // only the seated players own tiles
     const sel = h("select", { id: "owner", "aria-label": S.game === "cards" ? "who holds its card" : "whose tile" },
       h("option", { value: "" }, S.game === "cards" ? "card held by nobody you track" : "owner: nobody tracked"),
-      Array.from({ length: max }, (_, p) => h("option", { value: p, selected: S.owner === p }, S.game === "cards" ? `card held by P${p}${p === 0 ? " (you)" : ""}` : `owner: P${p}`)));
+      Array.from({ length: max }, (_, p) => h("option", { value: p, selected: S.owner === p }, S.game === "cards" ? `card held by ${who(p)}${p === 0 ? " (you)" : ""}` : `owner: ${who(p)}`)));
     sel.addEventListener("change", () => { S.owner = sel.value === "" ? null : Number(sel.value); });
     box.append(sel);
   }
   const actions = h("div", { class: "toolgroup" },
+    button("↶ Undo", { id: "undo-edit", title: "undo the last edit (Ctrl+Z; the browser's Back does the same)", disabled: hist.index <= 0, onclick: undo }),
+    button("↷ Redo", { id: "redo-edit", title: "redo (Ctrl+Shift+Z; the browser's Forward)", disabled: hist.index >= hist.length - 1, onclick: redo }),
     button("Example", { onclick: () => loadBoard(S.info.examples[S.game]) }),
     S.game !== "cards" ? button("Set up by the rules", { id: "random-setup", onclick: randomSetup }) : null,
     button("Clear the board", {
@@ -607,6 +773,45 @@ function renderTools() {
     }))));
 }
 
+// On a phone the board's camels, dice and leg tiles are too small for a
+// finger: the same pieces as buttons of 44 px (shown on narrow or touch
+// screens; a tap does what a click on the piece does).
+function piecePicker() {
+  const ed = S.info[S.game];
+  const info = S.game === "cards" ? S.info.cards : ed;
+  const camels = [...info.racing, ...(info.crazy ?? "")];
+  const wrap = h("div", { class: "phone-pick", id: "phone-pick" });
+  wrap.append(h("div", { class: "toolgroup", role: "group", "aria-label": "camels" }, h("span", { class: "tray-label" }, "Camel:"),
+    camels.map((c) => button(c, {
+      class: `camelbtn${S.selected === c ? " selected" : ""}`, "data-pick-camel": c, "aria-pressed": String(S.selected === c),
+      style: `background:${S.info.colours[c]};color:${textColour(c)}`,
+      "aria-label": `${S.info.names[c]} camel: pick it up (then tap a space), or put the camel picked up under it`,
+      onclick: () => boardHandlers.onCamel(c),
+    }))));
+  if (S.game !== "cards") {
+    wrap.append(h("div", { class: "toolgroup", role: "group", "aria-label": "dice" }, h("span", { class: "tray-label" }, "Dice in the pyramid:"),
+      [...ed.dice].map((d) => {
+        const inside = S.draft.dice.includes(d);
+        return button(d === "x" ? "grey" : d, {
+          class: `face${inside ? "" : " out"}`, "data-pick-die": d, "aria-pressed": String(inside),
+          style: inside ? `background:${d === "x" ? "#9e9e9e" : S.info.colours[d]};color:${d === "x" ? "#fff" : textColour(d)}` : null,
+          "aria-label": `${d === "x" ? "grey" : S.info.names[d]} die ${inside ? "in the pyramid" : "rolled"}`,
+          onclick: () => boardHandlers.onDie(d),
+        });
+      })));
+    wrap.append(h("div", { class: "toolgroup", role: "group", "aria-label": "leg tiles" }, h("span", { class: "tray-label" }, "Take a leg tile:"),
+      [...ed.racing].map((c) => {
+        const left = S.draft.legtiles[c] ?? [];
+        return button(`${c} ${left.length ? left[0] : "–"}`, {
+          class: "camelbtn", "data-pick-legtile": c, style: `background:${S.info.colours[c]};color:${textColour(c)}`,
+          "aria-label": `${S.info.names[c]} leg tiles: ${left.length ? left.join(", ") : "none left"}`,
+          onclick: () => boardHandlers.onLegTile(c),
+        });
+      })));
+  }
+  return wrap;
+}
+
 async function randomSetup() {
   const ed = S.info[S.game];
   const view = await postJSON("/api/game/new", { edition: S.game, players: Math.max(ed.min_players, S.table?.n ?? 4) });
@@ -631,7 +836,7 @@ function renderSide() {
     box.replaceChildren(renderCardsPanel(S, { commit: commitDraft, render }));
     return;
   }
-  box.replaceChildren(renderPlayers(S, { changed: onTableChange, render }));
+  box.replaceChildren(renderPlayers(S, { changed: onTableChange, named: onTableChange, render }));
 }
 
 // A hand is colours when known, a number when its cards went face down unseen.
@@ -645,14 +850,14 @@ function handText(v, i) {
 function gameTable() {
   const v = S.view;
   const rows = v.state.players.map((p, i) => h("tr", { class: i === v.to_move && !v.finished ? "to-move" : "" },
-    h("td", {}, `P${i}`, i === v.to_move && !v.finished ? " ◀ to move" : ""),
+    h("td", {}, `${who(i)}`, i === v.to_move && !v.finished ? " ◀ to move" : ""),
     h("td", { class: "num" }, p.money),
     h("td", {}, p.leg_tiles.join(" ") || "–"),
     h("td", { class: "num" }, p.pyramid_tiles),
     h("td", { class: "hand" }, handText(v, i)),
-    h("td", {}, p.partner === null ? "" : `P${p.partner}`)));
+    h("td", {}, p.partner === null ? "" : `${who(p.partner)}`)));
   const pile = (name, cards) => h("p", {}, `${name}: `, cards.length ? cards.map((c) => h("span", { class: "pilecard" },
-    `P${c.player}`, v.finished && c.colour ? ` ${c.colour}` : " ▮")) : "empty");
+    `${who(c.player)}`, v.finished && c.colour ? ` ${c.colour}` : " ▮")) : "empty");
   return h("details", { open: true, class: "card" },
     h("summary", {}, h("h2", {}, "The table")),
     h("div", { class: "scroll" }, h("table", { class: "players" },
@@ -693,18 +898,18 @@ function bestCallout() {
   const atEnd = !isCardsGame() || !S.view.finished || stepIndex(S) === S.view.steps.length - 1;
   if (S.mode === "game" && S.view?.finished && atEnd) {
     const sum = S.view.summary;
-    const order = sum.winners.map((p) => `P${p}`).join(" and ");
+    const order = sum.winners.map((p) => `${who(p)}`).join(" and ");
     box.append(h("p", { class: "lead" }, `The race is over: ${info.names[sum.winner_camel]} won, ${info.names[sum.loser_camel]} came last. `,
       h("b", {}, `${order} win${sum.winners.length > 1 ? "" : "s"} the game`), ` with ${Math.max(...sum.money)} coins.`));
     return;
   }
   if (!best || !best.moves.length) return;
   const top = best.moves[0];
-  const who = isCardsGame() ? `P${cardsSnapshot(S).viewer}` : S.game === "cards" ? "you" : `P${best.player}`;
+  const actor = isCardsGame() ? `${who(cardsSnapshot(S).viewer)}` : S.game === "cards" ? "you" : `${who(best.player)}`;
   const final = !!S.results?.advice;
   if (best.hidden_hand) box.append(hiddenHandNote(best.hidden_hand, info));
   box.append(
-    h("p", { class: "kicker" }, final ? `Best move for ${who}` : `Best move for ${who} so far (overall cards still being valued)`),
+    h("p", { class: "kicker" }, final ? `Best move for ${actor}` : `Best move for ${actor} so far (overall cards still being valued)`),
     h("p", { class: "lead", id: "best-move" }, actionWords(top.action, info, S.game, top), " ",
       h("span", { class: `ev ${top.ev >= 0 ? "pos" : "neg"}` }, `${signed(top.ev)} coins`)),
   );
@@ -739,10 +944,24 @@ export function renderResults() {
   legBox.replaceChildren(blank ? "" : odds ? legTable(odds, info, { race_ends: r?.leg?.race_ends, landings: r?.leg?.landings }) : waiting("Counting every die order…"));
   raceBox.replaceChildren(blank ? "" : r?.race ? raceTable(r.race.odds, info) : waiting("Simulating races…"));
   const best = currentBest();
+  if (best && r) {
+    // once the user has touched the list, its rows keep the order first
+    // shown for this position (see adviceList); untouched, it stays best first
+    if (!r.touched) {
+      r.order = null;
+      r.firstRank = null;
+    }
+    r.order ??= [];
+    r.firstRank ??= new Map(best.moves.map((m, i) => [m.action, i]));
+    const known = new Set(r.order);
+    for (const m of best.moves) if (!known.has(m.action)) r.order.push(m.action);
+  }
   adviceBox.replaceChildren(blank ? "" : best
     ? adviceList(best, info, S.game, {
       pending: !r?.advice && (r?.planned ?? []).includes("advice"), expanded: S.expanded,
       onToggle: () => { S.expanded = !S.expanded; renderResults(); },
+      order: r?.order ?? null, firstRank: r?.firstRank ?? null, open: S.openActions,
+      onResort: () => { r.order = best.moves.map((m) => m.action); r.firstRank = new Map(best.moves.map((m, i) => [m.action, i])); renderResults(); },
     })
     : waiting("Valuing every action…"));
 }
@@ -1008,6 +1227,8 @@ function currentBoard() {
 }
 
 window.camelup = { S, boardPNG, render };
+let resizeTimer = null;
+window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderBoard, 150); });
 init().catch((err) => {
   $("status").replaceChildren(h("p", { class: "error" }, `The page could not start: ${err.message}`));
   throw err;

@@ -21,6 +21,25 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
+// Players as a person reads them: P1..Pn (the JSON counts from 0), or the
+// names typed for the table.  A camel is never called by its letter alone
+// where a player could be meant: "P1 took the purple leg tile".
+let PLAYER_NAMES = [];
+
+export function setPlayerNames(names) {
+  PLAYER_NAMES = Array.isArray(names) ? names : [];
+}
+
+export function who(i) {
+  const name = PLAYER_NAMES[i];
+  return typeof name === "string" && name.trim() ? name.trim() : `P${Number(i) + 1}`;
+}
+
+// a line of the server's (which numbers players P1..Pn) with the typed names
+export function namePlayers(text) {
+  return String(text).replace(/\bP(\d+)\b/g, (m, k) => who(Number(k) - 1));
+}
+
 export function textColour(camel) {
   return "BGPRkO".includes(camel) ? "#ffffff" : "#1b1b1b";
 }
@@ -42,8 +61,11 @@ function camelBar(letter, x, y, w, h, o) {
   const selected = o.selected === letter;
   const prob = o.probs ? o.probs[letter] : undefined;
   const name = info.names[letter] ?? letter;
-  const fs = Math.max(8, Math.min(15, h * 0.62));
-  const label = crazy ? (letter === "w" ? "◀ crazy" : "◀ crazy") : letter;
+  // 12 CSS px on a phone where the bar is tall enough (stacks of up to 3)
+  const base = Math.max(8, Math.min(15, h * 0.62));
+  const grow = o.minFont && h * 0.9 >= o.minFont;
+  const fs = grow ? Math.max(base, o.minFont) : base;
+  const label = crazy ? (grow && o.minFont > 13 ? `◀ ${letter}` : "◀ crazy") : letter;
   const g = svg("g", {
     class: "camel", "data-camel": letter, tabindex: o.readonly ? null : "0", role: o.readonly ? null : "button",
     "aria-label": `${name} camel${prob !== undefined ? `, ${pct(prob)} to win the leg` : ""}`,
@@ -80,7 +102,7 @@ function tileMark(tile, cx, cy, size, o) {
   const plus = tile.sign === "+";
   const names = o.info.tile_names ?? ["cheering", "booing"];
   const fill = plus ? "#2e7d32" : "#c62828";
-  const owner = tile.owner === null || tile.owner === undefined ? "" : `P${tile.owner}`;
+  const owner = tile.owner === null || tile.owner === undefined ? "" : `${who(tile.owner)}`;
   return svg("g", { class: "tile", "data-tile": tile.space, "pointer-events": "none" },
     svg("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 8, fill, stroke: "#00000055" }),
     svg("text", {
@@ -88,7 +110,7 @@ function tileMark(tile, cx, cy, size, o) {
       "font-weight": 800, fill: "#fff", "font-family": FONT,
     }, plus ? "+1" : "−1"),
     owner ? svg("text", {
-      x: cx, y: cy + size * 0.28, "text-anchor": "middle", "dominant-baseline": "central", "font-size": size * 0.22,
+      x: cx, y: cy + size * 0.28, "text-anchor": "middle", "dominant-baseline": "central", "font-size": Math.max(size * 0.22, o.minFont ?? 0),
       fill: "#fff", "font-family": FONT,
     }, owner) : null,
     svg("title", {}, `${plus ? names[0] : names[1]} tile${owner ? ` of ${owner}` : ""}`),
@@ -110,6 +132,12 @@ function heatText(value) {
 
 // ---------------------------------------------------------------- board games
 
+// the smallest font, in SVG units, that is still 12 CSS px once the board
+// is scaled to `o.pxWidth` (a phone's width); 0 when the width is unknown
+function minFont(viewWidth, o) {
+  return o.pxWidth ? Math.max(0, (12.2 * viewWidth) / o.pxWidth) : 0;
+}
+
 const CELL = 100;
 const MARGIN = 10;
 
@@ -126,6 +154,9 @@ export function ringCell(space) {
 export function drawBoardGame(model, o) {
   const info = o.info;
   const size = 5 * CELL + 2 * MARGIN;
+  o = { ...o, minFont: minFont(size, o) };
+  const F = (n) => Math.max(n, o.minFont);
+  const narrow = o.minFont > 13; // shorter captions where the letters must grow
   const root = svg("svg", {
     xmlns: NS, viewBox: `0 0 ${size} ${size}`, class: "board", role: "group",
     "aria-label": `${info.title} board`, "font-family": FONT,
@@ -151,7 +182,7 @@ export function drawBoardGame(model, o) {
         stroke: o.target === space ? "#ff2d95" : "#b8975a", "stroke-width": o.target === space ? 3 : 1.2,
       }),
       svg("text", {
-        x: x + 10, y: y + 17, "font-size": 14, "font-weight": 700, fill: "#8a6d3b", "font-family": FONT,
+        x: x + 10, y: y + 17, "font-size": F(14), "font-weight": 700, fill: "#8a6d3b", "font-family": FONT,
       }, space),
     );
     if (heat[space] !== undefined && !camels && !tiles.get(space)) {
@@ -172,8 +203,8 @@ export function drawBoardGame(model, o) {
     root.append(svg("rect", { x: fx + k * 5.75, y: fy - 3, width: 5.75, height: 3, fill: k % 2 ? "#222" : "#fff" }));
     root.append(svg("rect", { x: fx + k * 5.75, y: fy, width: 5.75, height: 3, fill: k % 2 ? "#fff" : "#222" }));
   }
-  root.append(svg("text", { x: MARGIN + CELL + 8, y: MARGIN + CELL + 16, "font-size": 13, fill: "#6b5327", "font-family": FONT },
-    "◀ finish after 16 · start at 1 ▶"));
+  root.append(svg("text", { x: MARGIN + CELL + 8, y: MARGIN + CELL + 16, "font-size": F(13), fill: "#6b5327", "font-family": FONT },
+    narrow ? "◀ finish · start ▶" : "◀ finish after 16 · start at 1 ▶"));
 
   if (model.beyond) {
     // the race is over: the camels beyond the finish line (or behind the start) instead of the pyramid
@@ -182,7 +213,7 @@ export function drawBoardGame(model, o) {
       "The race is over"));
     model.beyond.forEach(([space, camels], k) => {
       const y0 = cy + 30 + k * 120;
-      root.append(svg("text", { x: size / 2, y: y0, "text-anchor": "middle", "font-size": 13, fill: "#6b5327", "font-family": FONT },
+      root.append(svg("text", { x: size / 2, y: y0, "text-anchor": "middle", "font-size": F(13), fill: "#6b5327", "font-family": FONT },
         space > 16 ? `past the finish line (space ${space}), bottom to top:` : `behind the start (space ${space}), bottom to top:`));
       root.append(...stackBars(camels, size / 2 - 70, y0 + 100, 140, 90, o));
     });
@@ -197,8 +228,8 @@ export function drawBoardGame(model, o) {
     points: `${size / 2},${top - 18} ${size / 2 - 112},${top + 118} ${size / 2 + 112},${top + 118}`,
     fill: "#e0c27a", stroke: "#a8842f", "stroke-width": 2,
   }));
-  root.append(svg("text", { x: size / 2, y: top + 136, "text-anchor": "middle", "font-size": 13, fill: "#6b5327", "font-family": FONT },
-    o.readonly ? "Pyramid: dice still to roll this leg" : "Pyramid: click a die to take it out or put it back"));
+  root.append(svg("text", { x: size / 2, y: top + 136, "text-anchor": "middle", "font-size": F(13), fill: "#6b5327", "font-family": FONT },
+    narrow ? "dice to roll" : o.readonly ? "Pyramid: dice still to roll this leg" : "Pyramid: click a die to take it out or put it back"));
   rows.forEach((row, r) => {
     row.forEach((d, k) => {
       const dx = size / 2 + (k - (row.length - 1) / 2) * 46 - 18;
@@ -217,7 +248,7 @@ export function drawBoardGame(model, o) {
         }),
         grey ? svg("path", { d: `M${dx + 36} ${dy} L${dx + 36} ${dy + 36} L${dx} ${dy + 36} Z`, fill: "#222", opacity: 0.55, "pointer-events": "none" }) : null,
         svg("text", {
-          x: dx + 18, y: dy + 19, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 16, "font-weight": 800,
+          x: dx + 18, y: dy + 19, "text-anchor": "middle", "dominant-baseline": "central", "font-size": F(16), "font-weight": 800,
           fill: grey ? "#fff" : textColour(d), "font-family": FONT, "pointer-events": "none",
         }, grey ? "±" : d),
         svg("title", {}, `${name} die: ${isIn ? "still in the pyramid" : "already rolled this leg"}`),
@@ -229,8 +260,8 @@ export function drawBoardGame(model, o) {
   // leg tiles left per colour (top value shown)
   const racing = [...info.racing];
   const ly = MARGIN + 3 * CELL + 30;
-  root.append(svg("text", { x: size / 2, y: ly - 8, "text-anchor": "middle", "font-size": 13, fill: "#6b5327", "font-family": FONT },
-    o.readonly ? "Leg tiles left" : "Leg tiles left: click to take the top one"));
+  root.append(svg("text", { x: size / 2, y: ly - 8, "text-anchor": "middle", "font-size": F(13), fill: "#6b5327", "font-family": FONT },
+    narrow || o.readonly ? "Leg tiles left" : "Leg tiles left: click to take the top one"));
   racing.forEach((c, k) => {
     const left = model.legtiles[c] ?? [];
     const x = size / 2 + (k - 2) * 56 - 24;
@@ -245,11 +276,16 @@ export function drawBoardGame(model, o) {
         stroke: left.length ? "#00000066" : info.colours[c], "stroke-dasharray": left.length ? null : "4 3", "stroke-width": 1.5,
       }),
       svg("text", {
-        x: x + 24, y: ly + 24, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 22, "font-weight": 800,
+        x: x + 30, y: ly + 27, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 22, "font-weight": 800,
         fill: left.length ? textColour(c) : "#777", "font-family": FONT, "pointer-events": "none",
       }, left.length ? left[0] : "–"),
-      svg("text", { x: x + 26, y: ly + 64, "text-anchor": "middle", "font-size": 11, fill: "#6b5327", "font-family": FONT, "pointer-events": "none" },
-        left.length ? `${left.length} left` : "none"),
+      // the camel's letter: the stack is told apart without its colour
+      svg("text", {
+        x: x + 4, y: ly + 2 + 0.8 * F(14), "font-size": F(14), "font-weight": 800, class: "legtile-letter",
+        fill: left.length ? textColour(c) : "#555", "font-family": FONT, "pointer-events": "none",
+      }, c),
+      svg("text", { x: x + 26, y: ly + 64, "text-anchor": "middle", "font-size": F(11), fill: "#6b5327", "font-family": FONT, "pointer-events": "none" },
+        narrow ? `×${left.length}` : left.length ? `${left.length} left` : "none"),
       svg("title", {}, `${info.names[c]}: ${left.length ? `tiles ${left.join(", ")} left, ${left[0]} on top` : "no tile left"}`),
     );
     root.append(g);
@@ -282,6 +318,8 @@ export function drawCardsBoard(model, o) {
   const rows = Math.ceil(cells.length / CCOLS);
   const width = CCOLS * CW + 2 * MARGIN;
   const height = rows * CH + 2 * MARGIN;
+  o = { ...o, minFont: minFont(width, o) };
+  const F = (n) => Math.max(n, o.minFont);
   const root = svg("svg", {
     xmlns: NS, viewBox: `0 0 ${width} ${height}`, class: "board", role: "group", "aria-label": "Camel Up Cards track",
     "font-family": FONT,
@@ -318,12 +356,12 @@ export function drawCardsBoard(model, o) {
           g.append(svg("rect", { x: x + 8 + k * 10, y: y + 40 + j * 10, width: 10, height: 10, fill: (k + j) % 2 ? "#222" : "#fff" }));
         }
       }
-      g.append(svg("text", { x: x + CW / 2, y: y + 84, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#333", "font-family": FONT }, "finish"));
+      g.append(svg("text", { x: x + CW / 2, y: y + 84, "text-anchor": "middle", "font-size": F(13), "font-weight": 700, fill: "#333", "font-family": FONT }, "finish"));
       root.append(g);
       return;
     }
     const label = cell.kind === "start" ? "start" : `${cell.space}${cell.kind === "s" ? " sand" : cell.kind === "h" ? " ½" : ""}`;
-    g.append(svg("text", { x: x + 8, y: y + 16, "font-size": 12, "font-weight": 700, fill: "#8a6d3b", "font-family": FONT }, label));
+    g.append(svg("text", { x: x + 8, y: y + 16, "font-size": F(12), "font-weight": 700, fill: "#8a6d3b", "font-family": FONT }, label));
     if (cell.kind !== "start") {
       g.append(svg("title", {}, cell.kind === "s" ? "a sandstorm card (1 space)" : cell.kind === "h" ? "the last card, half under the finish card" : `track card ${cell.card + 1}`));
     }
@@ -332,11 +370,11 @@ export function drawCardsBoard(model, o) {
       const cy = y + 36 + k * 22;
       g.append(svg("g", { "pointer-events": "none" },
         svg("rect", { x: cx - 30, y: cy - 10, width: 60, height: 20, rx: 10, fill: name === "palm" ? "#2e7d32" : "#e65100" }),
-        svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11, fill: "#fff", "font-family": FONT },
-          `${name}${f.holder === null || f.holder === undefined ? "" : ` P${f.holder}`}`)));
+        svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central", "font-size": F(11), fill: "#fff", "font-family": FONT },
+          `${name}${f.holder === null || f.holder === undefined ? "" : ` ${who(f.holder)}`}`)));
     });
     if (heat[cell.space] !== undefined && !camels) {
-      g.append(svg("text", { x: x + CW / 2, y: y + CH - 14, "text-anchor": "middle", "font-size": 13, fill: "#2b2418", "font-weight": 700, "font-family": FONT, "pointer-events": "none" },
+      g.append(svg("text", { x: x + CW / 2, y: y + CH - 14, "text-anchor": "middle", "font-size": F(13), fill: "#2b2418", "font-weight": 700, "font-family": FONT, "pointer-events": "none" },
         (heat[cell.space] >= 0 ? "+" : "−") + Math.abs(heat[cell.space]).toFixed(2)));
       g.append(svg("title", {}, `EV of putting the ${o.heatSign === "-" ? "fennec" : "palm"} here: ${heat[cell.space].toFixed(2)} coins`));
     }

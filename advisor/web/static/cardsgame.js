@@ -7,6 +7,7 @@
 // then saw it.
 
 import { chip, h } from "./results.js";
+import { namePlayers, who } from "./board.js";
 
 const NAMES = { B: "blue", G: "green", O: "orange", W: "white", Y: "yellow" };
 const SEAT_NAMES = ["human", "margin", "shark", "greedy", "heuristic", "random"];
@@ -99,7 +100,7 @@ export function renderCardsGame(S, act, info) {
   }
   if (S.gameBusy) box.append(h("p", { class: "hint", id: "bots-busy" }, "Playing… (the bots move until a human is to move)"));
   if (v.viewer === null) {
-    box.append(h("p", { class: "hint" }, `P${v.to_move} (${v.seats[v.to_move]}) is to move and no seat is human: open the game with a human seat to go on.`));
+    box.append(h("p", { class: "hint" }, `${who(v.to_move)} (${v.seats[v.to_move]}) is to move and no seat is human: open the game with a human seat to go on.`));
   } else if (!privateShown(S)) {
     box.append(curtain(S, act, v));
   } else if (v.phase === "build") {
@@ -112,11 +113,11 @@ export function renderCardsGame(S, act, info) {
 }
 
 function head(S, act, v) {
-  const seats = v.seats.map((s, i) => `P${i} ${s}`).join(" · ");
+  const seats = v.seats.map((s, i) => `${who(i)} ${s}`).join(" · ");
   const status = v.finished
     ? h("b", {}, "the race is over")
-    : h("span", {}, h("b", { id: "to-move" }, `P${v.to_move} to move`),
-      v.viewer !== null && privateShown(S) ? h("span", { class: "viewer", id: "viewer-note" }, ` · the cards shown are P${v.viewer}'s`) : "");
+    : h("span", {}, h("b", { id: "to-move" }, `${who(v.to_move)} to move`),
+      v.viewer !== null && privateShown(S) ? h("span", { class: "viewer", id: "viewer-note" }, ` · the cards shown are ${who(v.viewer)}'s`) : "");
   const undoable = lastHumanAction(v) !== null;
   return h("div", { class: "game-head" },
     h("p", { class: "turn" }, `Leg ${v.legs} · `, status),
@@ -145,7 +146,7 @@ function fileInput(onfile) {
 
 function gamePicker(v, act) {
   const sel = h("select", { id: "pick-game" }, v.games.map((g) => h("option", { value: g.index, selected: g.index === v.index },
-    `#${g.index}: ${g.players} players, ${g.turns} actions${g.winners ? `, P${g.winners.join(" and P")} won` : ""}${g.bots ? ` (${g.bots.join(", ")})` : ""}`)));
+    `#${g.index}: ${g.players} players, ${g.turns} actions${g.winners ? `, ${g.winners.map((x) => who(x)).join(" and ")} won` : ""}${g.bots ? ` (${g.bots.join(", ")})` : ""}`)));
   sel.addEventListener("change", () => act.pick(Number(sel.value)));
   return h("label", {}, "Game of the file: ", sel);
 }
@@ -162,10 +163,10 @@ function newGameForm(S, act, info) {
     }));
   players.addEventListener("change", () => { form.players = Number(players.value); act.render(); });
   const seats = Array.from({ length: form.players }, (_, i) => {
-    const sel = h("select", { id: `cards-seat-${i}`, "aria-label": `seat of P${i}` },
+    const sel = h("select", { id: `cards-seat-${i}`, "aria-label": `seat of ${who(i)}` },
       SEAT_NAMES.map((s) => h("option", { value: s, selected: form.seats[i] === s, title: SEAT_HELP[s] }, s)));
     sel.addEventListener("change", () => { form.seats[i] = sel.value; });
-    return h("label", { class: "seat" }, `P${i} `, sel);
+    return h("label", { class: "seat" }, `${who(i)} `, sel);
   });
   const seed = h("input", { id: "cards-seed", inputmode: "numeric", placeholder: "drawn", value: form.seed, "aria-label": "seed", size: 8 });
   seed.addEventListener("input", () => { form.seed = seed.value.trim(); });
@@ -188,8 +189,8 @@ function newGameForm(S, act, info) {
 
 function curtain(S, act, v) {
   return h("div", { class: "curtain", id: "curtain" },
-    h("p", {}, h("b", {}, `P${v.viewer}'s turn.`), ` Pass the screen to P${v.viewer}; the others look away.`),
-    btn(`Show P${v.viewer}'s cards`, { id: "show-view", class: "primary", onclick: () => { S.cardsShown = v.viewer; act.shown(); } }));
+    h("p", {}, h("b", {}, `${who(v.viewer)}'s turn.`), ` Pass the screen to ${who(v.viewer)}; the others look away.`),
+    btn(`Show ${who(v.viewer)}'s cards`, { id: "show-view", class: "primary", onclick: () => { S.cardsShown = v.viewer; act.shown(); } }));
 }
 
 // ---------------------------------------------------------------- deck building
@@ -225,7 +226,7 @@ function buildForm(S, act, v, info) {
         onclick: () => { roles[i] = roles[i] === r ? null : r; act.render(); },
       })))));
   return h("div", { class: "actions build", id: "build-form" },
-    h("p", {}, h("b", {}, `P${v.viewer}: build the race deck for leg ${v.legs}. `),
+    h("p", {}, h("b", {}, `${who(v.viewer)}: build the race deck for leg ${v.legs}. `),
       `Keep 1 card in hand${b.shown ? ", show 1 to everyone" : ""}, put ${b.down} face down into the race deck, discard ${b.discard}${b.discard ? " (the cards left unmarked)" : ""}.`),
     h("ol", { class: "dealt" }, rows),
     h("p", { class: ok ? "note" : "hint", id: "build-status" }, ok ? `Ready: ${action()}` : problems.join("; ")),
@@ -240,11 +241,11 @@ function turnActions(S, act, v, info) {
   const me = snap.players[v.viewer];
   const busy = S.gameBusy;
   const wrap = h("div", { class: "actions", id: "turn-actions" });
-  const who = `P${v.viewer}`;
+  const actor = `${who(v.viewer)}`;
   if (snap.step === "bet") wrap.append(h("p", { class: "note" }, "Your race action is done: take a bet, or end the turn."));
   if (snap.step === "race") wrap.append(h("p", { class: "note" }, "Your bet is taken: now your race action."));
   if (legal.has("reveal")) {
-    const race = h("div", { class: "group", id: "race-actions" }, h("span", { class: "label" }, `${who}'s race action:`),
+    const race = h("div", { class: "group", id: "race-actions" }, h("span", { class: "label" }, `${actor}'s race action:`),
       btn(`Reveal the top card (${snap.deck} left)`, { "data-action": "reveal", class: "primary", disabled: busy, onclick: () => act.act("reveal") }));
     if (legal.has("hand") && me.hand) {
       race.append(btn(`Play your hand card ${me.hand[0]}+${me.hand[1]} (${NAMES[me.hand[0]]} moves 1)`, {
@@ -263,7 +264,7 @@ function turnActions(S, act, v, info) {
   const bets = v.legal.filter((a) => /^(leg|mid|winner|loser):/.test(a));
   if (bets.length) {
     const group = h("div", { class: "group", id: "bet-actions" },
-      h("span", { class: "label" }, snap.step === "turn" ? `${who}'s bet (optional; before or after the race action):` : `${who}'s bet:`));
+      h("span", { class: "label" }, snap.step === "turn" ? `${actor}'s bet (optional; before or after the race action):` : `${actor}'s bet:`));
     const line = (kind, label, text) => {
       const colours = bets.filter((a) => a.startsWith(`${kind}:`)).map((a) => a.slice(kind.length + 1));
       if (!colours.length) return;
@@ -294,7 +295,7 @@ function logList(v, current, onpick) {
   const items = v.log.map((line, i) => h("li", {
     class: current === i + 1 ? "current" : "", "data-step": i + 1,
     onclick: onpick ? () => onpick(i + 1) : null, tabindex: onpick ? "0" : null,
-  }, line)).reverse();
+  }, namePlayers(line))).reverse();
   return h("details", { class: "log", open: true }, h("summary", {}, `What happened (${v.log.length} action${v.log.length === 1 ? "" : "s"})`),
     h("ol", { reversed: true, id: "game-log" }, items));
 }
@@ -308,11 +309,11 @@ function review(S, act, v, info) {
   const range = h("input", { type: "range", id: "step-range", min: 0, max: n, value: k, "aria-label": "step" });
   range.addEventListener("change", () => go(Number(range.value)));
   const snap = v.steps[k];
-  const what = k === 0 ? "The set-up: the camels moved by five cards, the cards dealt." : v.log[k - 1];
-  const mover = snap.viewer === null ? "" : `P${snap.viewer} to move (${v.seats[snap.viewer]})${snap.position ? ": the advice is for their view" : ": deck building"}`;
+  const what = k === 0 ? "The set-up: the camels moved by five cards, the cards dealt." : namePlayers(v.log[k - 1]);
+  const mover = snap.viewer === null ? "" : `${who(snap.viewer)} to move (${v.seats[snap.viewer]})${snap.position ? ": the advice is for their view" : ": deck building"}`;
   return h("div", { class: "review", id: "review" },
     h("p", { class: "lead" }, `${v.summary.order ? `${NAMES[v.summary.winner_camel]} won the race, ${NAMES[v.summary.loser_camel]} came last. ` : ""}`,
-      h("b", {}, `P${v.summary.winners.join(" and P")} win${v.summary.winners.length > 1 ? "" : "s"}`),
+      h("b", {}, `${v.summary.winners.map((x) => who(x)).join(" and ")} win${v.summary.winners.length > 1 ? "" : "s"}`),
       ` with ${Math.max(...v.summary.money)} coins (money ${v.summary.money.join(", ")}).`),
     h("div", { class: "row wrap stepper" },
       btn("« start", { id: "step-first", title: "the set-up", disabled: k === 0, onclick: () => go(0) }),
@@ -333,7 +334,7 @@ export function cardsTablePanel(S, info) {
   const snap = cardsSnapshot(S);
   const own = snap.viewer !== null && privateShown(S) ? snap.viewer : null;
   const rows = snap.players.map((p, i) => h("tr", { class: i === snap.current && !v.finished ? "to-move" : "" },
-    h("td", {}, `P${i}`, h("small", {}, ` ${v.seats[i]}`), i === snap.current && snap.phase !== "over" ? " ◀" : ""),
+    h("td", {}, `${who(i)}`, h("small", {}, ` ${v.seats[i]}`), i === snap.current && snap.phase !== "over" ? " ◀" : ""),
     h("td", { class: "num" }, p.money),
     h("td", {}, p.leg.length ? p.leg.map((x) => chip(info, x[0], x)) : "–"),
     h("td", {}, p.mid ? [...p.mid].map((c) => chip(info, c, `m${c}`)) : "–"),
@@ -353,14 +354,14 @@ export function cardsTablePanel(S, info) {
     line("Shown", cardRow(info, snap.shown, snap.phase === "build" ? "turned up when the deck is shuffled" : "none")),
     line("Revealed", cardRow(info, snap.revealed)),
     line("Hand cards played", cardRow(info, snap.played)),
-    mine && snap.phase === "build" ? line(`P${own}'s dealt cards`, cardRow(info, mine.dealt), "own-dealt") : "",
-    mine && snap.phase !== "build" ? line(`P${own}'s cards in the deck`, cardRow(info, mine.down), "own-down") : "",
-    mine && snap.phase !== "build" ? line(`P${own}'s discards`, cardRow(info, mine.discard)) : "",
+    mine && snap.phase === "build" ? line(`${who(own)}'s dealt cards`, cardRow(info, mine.dealt), "own-dealt") : "",
+    mine && snap.phase !== "build" ? line(`${who(own)}'s cards in the deck`, cardRow(info, mine.down), "own-down") : "",
+    mine && snap.phase !== "build" ? line(`${who(own)}'s discards`, cardRow(info, mine.discard)) : "",
     line("Leg-winner cards", [...info.racing].map((c) => chip(info, c, `${c} ${snap.legtiles[c].join(",") || "none"}`))),
     line("Midfield on offer", offer("mid")),
     line("Overall winner cards", offer("winners")),
     line("Overall loser cards", offer("losers")),
     h("p", { class: "note" }, own === null
       ? (v.finished ? "A review: at each step the table as the player to move saw it." : "Hidden: the hand cards and the cards each player put face down.")
-      : `P${own}'s own cards are shown; the other players' hand cards and face-down cards are not.`));
+      : `${who(own)}'s own cards are shown; the other players' hand cards and face-down cards are not.`));
 }

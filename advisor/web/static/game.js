@@ -3,6 +3,7 @@
 // camels, pays the tiles, scores the legs and keeps the record.
 
 import { chip, h } from "./results.js";
+import { namePlayers, who } from "./board.js";
 
 function btn(label, attrs = {}) {
   return h("button", { type: "button", ...attrs }, label);
@@ -21,7 +22,7 @@ export function renderGame(S, act) {
   const legal = new Set(v.legal);
   const head = h("div", { class: "game-head" },
     h("p", { class: "turn" }, v.finished ? `${v.legs} legs · ${v.turns} turns · ` : `Leg ${v.legs} · turn ${v.turns + 1} · `,
-      v.finished ? h("b", {}, "the race is over") : h("b", { id: "to-move" }, `P${v.to_move} to move`)),
+      v.finished ? h("b", {}, "the race is over") : h("b", { id: "to-move" }, `${who(v.to_move)} to move`)),
     h("div", { class: "row wrap" },
       btn("Undo", { id: "undo", disabled: v.turns === 0 || S.gameBusy, onclick: () => act.undo(), title: "take back the last turn" }),
       btn("Save the game", { id: "save-game", onclick: () => act.save(), title: "download the game record (JSON lines)" }),
@@ -42,11 +43,11 @@ export function renderGame(S, act) {
   else if (!v.finished) box.append(actionsFor(v, legal, info, act, S.gameBusy, S.me));
   if (!v.reveal_needed && v.hidden_cards?.length) {
     box.append(h("p", { class: "hint", id: "face-down-note" },
-      `Face down, colour not seen: ${v.hidden_cards.map((c) => `P${c.player} on the ${c.pile} pile`).join(", ")}. `
+      `Face down, colour not seen: ${v.hidden_cards.map((c) => `${who(c.player)} on the ${c.pile} pile`).join(", ")}. `
       + "They are valued by the race odds until the race ends; then the page asks for their colours."));
   }
   if (v.log.length) {
-    const items = v.log.map((line, i) => h("li", {}, line)).reverse();
+    const items = v.log.map((line, i) => h("li", {}, namePlayers(line))).reverse();
     box.append(h("details", { class: "log", open: true }, h("summary", {}, `What happened (${v.log.length} turns)`),
       h("ol", { reversed: true, id: "game-log" }, items)));
   }
@@ -83,7 +84,7 @@ function newGameForm(S, act, info) {
     }));
   const start = h("select", { id: "game-start", "aria-label": "first player", onchange: (e) => { form.start = e.target.value; } },
     h("option", { value: "", selected: form.start === "" }, "first player: drawn"),
-    Array.from({ length: info.max_players }, (_, p) => h("option", { value: p, selected: form.start === String(p) }, `first player: P${p}`)));
+    Array.from({ length: info.max_players }, (_, p) => h("option", { value: p, selected: form.start === String(p) }, `first player: ${who(p)}`)));
   const opts = () => ({ players: Number(n.value), ...(start.value === "" ? {} : { start: Number(start.value) }) });
   return h("div", { class: "newgame" },
     h("h2", {}, "Follow a game at the table"),
@@ -99,12 +100,12 @@ function actionsFor(v, legal, info, act, busy, me = null) {
   // the user's own seat places cards by colour; another's card goes face down unseen
   const mine = me === null || me >= v.players ? null : me === v.to_move;
   const wrap = h("div", { class: "actions" });
-  const who = `P${v.to_move}`;
+  const actor = `${who(v.to_move)}`;
   // leg tiles
   const legs = [...info.racing].filter((c) => legal.has(`leg:${c}`));
   const top = Object.fromEntries([...info.racing].map((c) => [c, v.position.legtiles[c]?.[0]]));
   if (legs.length) {
-    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} took a leg tile:`),
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} took a leg tile:`),
       legs.map((c) => btn(`${c} ${top[c]}`, {
         class: "camelbtn", "data-action": `leg:${c}`, disabled: busy,
         style: `background:${info.colours[c]};color:${"BGPRO".includes(c) ? "#fff" : "#111"}`,
@@ -125,7 +126,7 @@ function actionsFor(v, legal, info, act, busy, me = null) {
           onclick: () => act.act("pyramid", colour ? { die: d, value, colour } : { die: d, value }),
         })));
     });
-    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} rolled: which die came out, what did it show?`),
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} rolled: which die came out, what did it show?`),
       h("div", { class: "dice" }, rows),
       btn("roll for me (random)", { class: "link", disabled: busy, onclick: () => act.act("pyramid", null, true) })));
   }
@@ -135,7 +136,7 @@ function actionsFor(v, legal, info, act, busy, me = null) {
     const spaces = [...new Set(tiles.map((a) => Number(a.slice(6))))];
     const sel = h("select", { id: "tile-space", "aria-label": "space" }, spaces.map((s) => h("option", { value: s }, `space ${s}`)));
     const names = info.tile_names ?? ["cheering", "booing"];
-    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} put their tile on`), sel,
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} put their tile on`), sel,
       btn(`+ ${names[0]}`, { disabled: busy, onclick: () => act.act(`tile:+${sel.value}`) }),
       btn(`− ${names[1]}`, { disabled: busy, onclick: () => act.act(`tile:-${sel.value}`) })));
   }
@@ -150,12 +151,12 @@ function actionsFor(v, legal, info, act, busy, me = null) {
         onclick: () => act.act(`${name}:${c}`),
       })));
     };
-    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} placed an overall card:`),
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} placed an overall card:`),
       pile("winner", "winner "), pile("loser", " loser ")));
   }
   if (v.face_down && mine !== true) {
     // at the table another player's card goes face down: record it unseen
-    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} placed a card face down (colour not seen):`),
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} placed a card face down (colour not seen):`),
       ["winner", "loser"].map((name) => btn(`on the ${name} pile`, {
         class: "small", disabled: busy, "data-action": `${name}:?`,
         title: `the colour is asked for when the race ends`,
@@ -164,8 +165,8 @@ function actionsFor(v, legal, info, act, busy, me = null) {
   }
   const partners = v.legal.filter((a) => a.startsWith("partner:"));
   if (partners.length) {
-    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${who} formed a partnership with`),
-      partners.map((a) => btn(`P${a.slice(8)}`, { disabled: busy, onclick: () => act.act(a) }))));
+    wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} formed a partnership with`),
+      partners.map((a) => btn(`${who(Number(a.slice(8)))}`, { disabled: busy, onclick: () => act.act(a) }))));
   }
   return wrap;
 }
@@ -176,7 +177,7 @@ function revealForm(v, info, act, busy) {
   const need = v.reveal_needed;
   const roll = need.roll;
   const shown = roll.colour ? `${roll.colour} ${roll.value} (grey die)` : `${info.names[roll.die] ?? roll.die} ${roll.value}`;
-  const selects = need.cards.map((c) => h("select", { class: "reveal-colour", "aria-label": `colour of P${c.player}'s card on the ${c.pile} pile` },
+  const selects = need.cards.map((c) => h("select", { class: "reveal-colour", "aria-label": `colour of ${who(c.player)}'s card on the ${c.pile} pile` },
     h("option", { value: "" }, "colour…"),
     [...c.colours].map((col) => h("option", { value: col }, info.names[col] ?? col))));
   const error = h("p", { class: "error", role: "alert", hidden: true });
@@ -193,7 +194,7 @@ function revealForm(v, info, act, busy) {
   });
   return h("div", { class: "actions reveal", id: "reveal-form" },
     h("p", {}, h("b", {}, `The roll ${shown} ends the race. `), "Turn over the face-down overall cards and give their colours:"),
-    h("ul", {}, need.cards.map((c, k) => h("li", {}, `P${c.player}, card ${c.index + 1} of the ${c.pile} pile: `, selects[k]))),
+    h("ul", {}, need.cards.map((c, k) => h("li", {}, `${who(c.player)}, card ${c.index + 1} of the ${c.pile} pile: `, selects[k]))),
     error, h("div", { class: "row wrap" }, go, btn("Cancel", { onclick: () => act.replay() })));
 }
 

@@ -4,6 +4,7 @@
 // checked by the server before it is analysed.
 
 import { chip, h } from "./results.js";
+import { namePlayers, who } from "./board.js";
 
 function select(id, label, options, value, onchange) {
   const el = h("select", { id, "aria-label": label },
@@ -42,7 +43,7 @@ function players(S, ctx) {
   const info = { ...S.info[S.game], colours: S.info.colours, names: S.info.names };
   const t = S.table;
   const changed = () => { ctx.changed(); ctx.render(); };
-  const ps = (n) => Array.from({ length: n }, (_, i) => [i, `P${i}`]);
+  const ps = (n) => Array.from({ length: n }, (_, i) => [i, `${who(i)}`]);
   const resize = (n) => {
     while (t.players.length < n) t.players.push({ money: 3, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null });
     t.players.length = n;
@@ -58,7 +59,8 @@ function players(S, ctx) {
     h("label", {}, "Players ", select("players-n", "number of players",
       Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => [k + info.min_players, k + info.min_players]), t.n, (v) => resize(Number(v)))),
     h("label", {}, "Advice for ", select("advised", "advised player", ps(t.n), t.advised, (v) => { t.advised = Number(v); changed(); })),
-    h("label", {}, "To move ", select("to-move", "player to move", ps(t.n), t.to_move, (v) => { t.to_move = Number(v); changed(); })));
+    h("label", {}, "To move ", select("to-move", "player to move", ps(t.n), t.to_move, (v) => { t.to_move = Number(v); changed(); })),
+    h("label", {}, "Names ", namesInput(t, ctx)));
   const hands = S.tableInfo?.hands ?? [];
   const free = S.tableInfo?.free_leg_tiles ?? [];
   const partners = info.partnership_players !== null && t.n >= (info.partnership_players ?? 99);
@@ -66,10 +68,10 @@ function players(S, ctx) {
     const hand = hands[i] ?? (p.overall_cards ?? info.racing);
     const held = p.leg_tiles.map((tile, k) => h("button", {
       type: "button", class: "chip removable", style: `background:${info.colours[tile[0]]};color:${"BGPRO".includes(tile[0]) ? "#fff" : "#111"}`,
-      title: "click to give it back", "aria-label": `P${i} holds ${tile}; remove`,
+      title: "click to give it back", "aria-label": `${who(i)} holds ${tile}; remove`,
       onclick: () => { p.leg_tiles.splice(k, 1); changed(); },
     }, tile));
-    const add = free.length ? select(`add-tile-${i}`, `give P${i} a leg tile`, [["", "+ tile"], ...free.map((x) => [x, x])], "", (v) => {
+    const add = free.length ? select(`add-tile-${i}`, `give ${who(i)} a leg tile`, [["", "+ tile"], ...free.map((x) => [x, x])], "", (v) => {
       if (v) { p.leg_tiles.push(v); changed(); }
     }) : null;
     const cards = [...info.racing].map((c) => {
@@ -77,17 +79,17 @@ function players(S, ctx) {
       return h("button", {
         type: "button", class: `cardtoggle${has ? " on" : ""}`, "aria-pressed": String(has),
         style: has ? `background:${info.colours[c]};color:${"BGPRO".includes(c) ? "#fff" : "#111"}` : null,
-        title: has ? `P${i} still holds the ${info.names[c]} overall card` : `P${i} no longer holds the ${info.names[c]} card`,
+        title: has ? `${who(i)} still holds the ${info.names[c]} overall card` : `${who(i)} no longer holds the ${info.names[c]} card`,
         onclick: () => { p.overall_cards = has ? hand.replace(c, "") : [...info.racing].filter((x) => hand.includes(x) || x === c).join(""); changed(); },
       }, c);
     });
     return h("tr", { class: i === t.advised ? "advised" : "" },
-      h("th", {}, `P${i}`, i === t.to_move ? h("small", {}, " to move") : ""),
-      h("td", {}, number(`money-${i}`, `P${i} money`, p.money, 0, 999, (v) => { p.money = v; ctx.changed(); })),
+      h("th", {}, `${who(i)}`, i === t.to_move ? h("small", {}, " to move") : ""),
+      h("td", {}, number(`money-${i}`, `${who(i)} money`, p.money, 0, 999, (v) => { p.money = v; ctx.changed(); })),
       h("td", { class: "held" }, held, add),
-      h("td", {}, number(`pyr-${i}`, `P${i} pyramid tiles`, p.pyramid_tiles, 0, 5, (v) => { p.pyramid_tiles = v; ctx.changed(); })),
+      h("td", {}, number(`pyr-${i}`, `${who(i)} pyramid tiles`, p.pyramid_tiles, 0, 5, (v) => { p.pyramid_tiles = v; ctx.changed(); })),
       h("td", { class: "hand" }, cards),
-      partners ? h("td", {}, select(`partner-${i}`, `P${i} partner`, [["", "–"], ...Array.from({ length: t.n }, (_, q) => [q, `P${q}`]).filter(([q]) => q !== i)],
+      partners ? h("td", {}, select(`partner-${i}`, `${who(i)} partner`, [["", "–"], ...Array.from({ length: t.n }, (_, q) => [q, `${who(q)}`]).filter(([q]) => q !== i)],
         p.partner ?? "", (v) => {
           const q = v === "" ? null : Number(v);
           if (p.partner !== null) t.players[p.partner].partner = null;
@@ -105,24 +107,24 @@ function players(S, ctx) {
       type: "button", class: "pilecard removable", title: "click to take it back",
       style: c.colour ? `border-color:${info.colours[c.colour]}` : null,
       onclick: () => { cards.splice(k, 1); changed(); },
-    }, `${k + 1}. P${c.player} `, c.colour ? chip(info, c.colour) : "▮ face down"));
+    }, `${k + 1}. ${who(c.player)} `, c.colour ? chip(info, c.colour) : "▮ face down"));
     // the choice being made survives redraws
     S.pileAdd ??= {};
     const choice = (S.pileAdd[key] ??= { who: null, colour: "" });
     const whoValue = choice.who !== null && choice.who < t.n ? choice.who : t.advised;
-    const who = select(`${key}-who`, `${name}: whose card`, ps(t.n), whoValue, (v) => { choice.who = Number(v); });
+    const whoSelect = select(`${key}-who`, `${name}: whose card`, ps(t.n), whoValue, (v) => { choice.who = Number(v); });
     const colour = select(`${key}-colour`, `${name}: colour`, [["", "face down"], ...[...info.racing].map((c) => [c, info.names[c]])],
       choice.colour, (v) => { choice.colour = v; });
     const addBtn = h("button", {
       type: "button", onclick: () => {
-        const player = Number(who.value);
+        const player = Number(whoSelect.value);
         cards.push(colour.value ? { player, colour: colour.value } : { player });
         choice.colour = "";
         changed();
       },
     }, "add");
     return h("div", { class: "pile" }, h("b", {}, `${name}: `), list.length ? list : h("span", { class: "note" }, "empty "),
-      h("span", { class: "adder" }, who, colour, addBtn));
+      h("span", { class: "adder" }, whoSelect, colour, addBtn));
   };
   return h("details", { open: true, class: "card", id: "players-panel" },
     h("summary", {}, h("h2", {}, "Players, money and bets")),
@@ -133,6 +135,21 @@ function players(S, ctx) {
     h("p", { class: "note" }, "Other players' overall cards go face down, as on the table; give the colours of the advised player's own."),
     S.tableError ? h("p", { class: "error", role: "alert", id: "players-error" }, S.tableError) : null,
     h("button", { type: "button", class: "link", onclick: () => { Object.assign(t, defaultPlayers(S, t.n)); changed(); } }, "reset the players"));
+}
+
+// the players' names, as typed (comma-separated; an empty one stays Pn)
+function namesInput(t, ctx) {
+  const el = h("input", {
+    id: "player-names", type: "text", "aria-label": "players' names, comma-separated", autocomplete: "off",
+    placeholder: Array.from({ length: t.n }, (_, i) => `P${i + 1}`).join(", "), value: (t.names ?? []).join(", "),
+  });
+  el.addEventListener("change", () => {
+    const names = el.value.split(",").map((x) => x.trim().slice(0, 24));
+    t.names = names.some((x) => x) ? names : [];
+    ctx.named?.();
+    ctx.render();
+  });
+  return el;
 }
 
 function defaultPlayers(S, n) {
@@ -227,5 +244,5 @@ function cardsPanel(S, ctx) {
     toggles("winners", "Overall winner cards on the table"),
     toggles("losers", "Overall loser cards on the table"),
     bets,
-    h("p", { class: "note" }, "You are player 0. The deck's unknown cards are drawn from the cards you have not seen."));
+    h("p", { class: "note" }, "You are P1. The deck's unknown cards are drawn from the cards you have not seen."));
 }

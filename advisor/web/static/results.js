@@ -1,7 +1,7 @@
 // Results: the leg table, the race odds and the ranked actions, drawn from
 // the JSON of the API (the same as `camelup odds --json` / `best --json`).
 
-import { pct, textColour } from "./board.js";
+import { pct, textColour, who } from "./board.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -19,7 +19,7 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 export function chip(info, camel, text) {
-  return h("span", { class: "chip", style: `background:${info.colours[camel]};color:${textColour(camel)}` }, text ?? camel);
+  return h("span", { class: "chip", style: `background:${info.colours[camel]};color:${textColour(camel)}` }, ...[text ?? camel].flat());
 }
 
 const signed = (x, d = 2) => (x === null || x === undefined ? "…" : `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(d)}`);
@@ -37,7 +37,7 @@ export function actionWords(action, info, game, row = {}) {
     case "tile": return `${arg[0] === "+" ? tileNames[0] : tileNames[1]} tile (${arg[0] === "+" ? "+" : "−"}) on space ${arg.slice(1)}`.replace(/^./, (c) => c.toUpperCase());
     case "winner": return `Bet ${name(arg)} wins the race (overall card)`;
     case "loser": return `Bet ${name(arg)} comes last (overall card)`;
-    case "partner": return `Partnership with P${arg}`;
+    case "partner": return `Partnership with ${who(Number(arg))}`;
     default: return action;
   }
 }
@@ -76,7 +76,7 @@ export function legTable(odds, info, extra = {}) {
     || odds.leg[b].rank[1] - odds.leg[a].rank[1]);
   const head = h("tr", {}, h("th", {}, "camel"), ["1st", "2nd", "3rd", "4th", "5th"].map((r) => h("th", {}, r)));
   const rows = camels.map((c) => h("tr", { "data-camel-row": c },
-    h("td", {}, chip(info, c, `${c} ${info.names[c] ?? ""}`)),
+    h("td", {}, chip(info, c, [c, h("span", { class: "cname" }, ` ${info.names[c] ?? ""}`)])),
     odds.leg[c].rank.map((p, k) => h("td", {
       class: "num", "data-p": p,
       style: `background: rgba(${k === 0 ? "46,125,50" : k === 4 ? "198,40,40" : "120,120,120"}, ${(0.08 + 0.6 * p).toFixed(3)})`,
@@ -103,7 +103,7 @@ export function raceTable(odds, info) {
     const r = odds.race[c];
     const ranks = r.rank ?? null;
     return h("tr", {},
-      h("td", {}, chip(info, c, `${c} ${info.names[c] ?? ""}`)),
+      h("td", {}, chip(info, c, [c, h("span", { class: "cname" }, ` ${info.names[c] ?? ""}`)])),
       h("td", { class: "num win" }, h("span", { class: "bar", style: `width:${(100 * r.win).toFixed(1)}%` }), h("b", {}, pct(r.win, 1)), h("small", {}, half(r.win_se))),
       h("td", { class: "num lose" }, h("span", { class: "bar", style: `width:${(100 * r.lose).toFixed(1)}%` }), h("b", {}, pct(r.lose, 1)), h("small", {}, half(r.lose_se))),
       ranks ? h("td", { class: "ranks" }, rankStrip(ranks, info, c)) : null);
@@ -156,24 +156,45 @@ function details(row, game) {
   return out.join(" · ");
 }
 
-export function adviceList(best, info, game, { pending = false, limit = 12, expanded = false, onToggle } = {}) {
+// The ranked actions.  `order` (the actions in the order first shown for
+// this position) keeps rows where they are while later stages arrive: a row
+// whose rank changed is marked, never moved, until the user sorts again
+// (`onResort`); `open` (a Set of actions) keeps the rows the user opened open.
+export function adviceList(best, info, game, { pending = false, limit = 12, expanded = false, onToggle, order = null,
+  firstRank = null, open = null, onResort = null } = {}) {
   const moves = best.moves;
   const top = Math.max(1e-9, ...moves.map((m) => Math.abs(m.ev)));
-  const shown = expanded ? moves : moves.slice(0, limit);
-  const list = h("ol", { class: "advice", id: "advice-list" }, shown.map((m, i) => {
+  const rank = new Map(moves.map((m, i) => [m.action, i]));
+  const byAction = new Map(moves.map((m) => [m.action, m]));
+  const ordered = order ? [...order.filter((a) => byAction.has(a)), ...moves.map((m) => m.action).filter((a) => !order.includes(a))]
+    .map((a) => byAction.get(a)) : moves;
+  const shown = expanded ? ordered : ordered.filter((m, i) => i < limit || rank.get(m.action) < limit);
+  let moved = 0;
+  const list = h("ol", { class: "advice", id: "advice-list" }, shown.map((m) => {
     const w = (48 * Math.abs(m.ev)) / top;
-    return h("li", { class: i === 0 ? "best" : "", "data-action": m.action },
-      h("details", {},
-        h("summary", {},
-          h("span", { class: "rank" }, i + 1),
-          h("span", { class: "swatch", style: `background:${actionColour(m.action, info)}` }),
-          h("span", { class: "what" }, actionWords(m.action, info, game, m)),
-          h("span", { class: "evbar" },
-            h("span", { class: m.ev >= 0 ? "pos" : "neg", style: `width:${w.toFixed(1)}%;${m.ev >= 0 ? "left:50%" : `right:50%`}` })),
-          h("span", { class: "ev" }, signed(m.ev))),
-        h("div", { class: "why" }, h("code", {}, m.action), " ", details(m, game) || "no further figures")));
+    const k = rank.get(m.action);
+    const was = firstRank?.get(m.action);
+    const mark = was === undefined ? (firstRank ? "new" : "") : was === k ? "" : k < was ? "↑" : "↓";
+    if (mark) moved += 1;
+    const box = h("details", { open: open?.has(m.action) ?? false },
+      h("summary", {},
+        h("span", { class: "rank" }, k + 1, mark ? h("span", {
+          class: "moved", title: was === undefined ? `valued by a later stage: now #${k + 1}` : `rank changed as the later stages came in: #${was + 1} → #${k + 1}`,
+        }, mark === "new" ? "•" : mark) : ""),
+        h("span", { class: "swatch", style: `background:${actionColour(m.action, info)}` }),
+        h("span", { class: "what" }, actionWords(m.action, info, game, m)),
+        h("span", { class: "evbar" },
+          h("span", { class: m.ev >= 0 ? "pos" : "neg", style: `width:${w.toFixed(1)}%;${m.ev >= 0 ? "left:50%" : `right:50%`}` })),
+        h("span", { class: "ev" }, signed(m.ev))),
+      h("div", { class: "why" }, h("code", {}, m.action), " ", details(m, game) || "no further figures"));
+    if (open) box.addEventListener("toggle", () => { if (box.open) open.add(m.action); else open.delete(m.action); });
+    return h("li", { class: `${k === 0 ? "best" : ""}${mark ? " moved-row" : ""}`, "data-action": m.action, "data-rank": k + 1 }, box);
   }));
   const parts = [list];
+  if (moved && onResort) {
+    parts.unshift(h("p", { class: "note", id: "ranks-changed" }, `${moved} rank${moved > 1 ? "s" : ""} changed as the later stages came in (marked ↑ ↓ •); the rows stay where they are. `,
+      h("button", { class: "link", type: "button", id: "resort", onclick: onResort }, "sort best first")));
+  }
   if (moves.length > limit) {
     parts.push(h("button", { class: "link", type: "button", onclick: onToggle },
       expanded ? "show fewer" : `show all ${moves.length} actions`));
