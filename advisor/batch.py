@@ -202,7 +202,7 @@ def _add_advice(row: dict, pos_or_state, precision: float, seed: int) -> None:
     from .valuation import best_moves
 
     try:
-        frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False)
+        frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective="ev")
     except AdvisorError as exc:  # e.g. a state whose advised player's hand is unknown
         row["error"] = str(exc)
         return
@@ -224,7 +224,7 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
     for i, item in enumerate(items):
         try:
             pos, state, label = _parse_item(item)
-            frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False)
+            frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False, objective="ev")
         except AdvisorError as exc:
             rows.append({"position": _label(item), "error": str(exc)})
             source_rows.append(i)

@@ -29,7 +29,7 @@ FLOORS = [
     # 4: the rules core of a turn on a game state: legality, apply, scoring of a turn
     ["advisor.turns", "advisor.cards.actions", "advisor.cards.game", "advisor.cards.chance"],
     # 5: valuation
-    ["advisor.overall", "advisor.valuation", "advisor.portfolio", "advisor.standing", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
+    ["advisor.overall", "advisor.valuation", "advisor.portfolio", "advisor.standing", "advisor.winchance", "advisor.ev", "advisor.fastev", "advisor.cards.advice", "advisor.cards",
      "advisor.cards.fast", "advisor.cards.rival", "advisor.cards.endgame",
      "advisor.explain"],
     # 6: whole games and bots; compiling the kernels ahead (warm-up)

@@ -119,7 +119,7 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
     from ..state import GameState
 
     st = GameState.from_json(state)
-    frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race)
+    frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race, objective="ev")
     return {"best": best_json(st, frame, assumptions)}
 
 
