@@ -111,7 +111,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     cache = Path(args.cache)
     paths = win_data.play_runs(args.games, args.seed, cache, processes=args.processes)
-    data = win_data.table(paths, args.every, cache, tag=f"fit-s{args.seed}-g{args.games}-e{args.every}")
+    data = win_data.table(paths, args.every)
     editions, out = {}, {}
     for i, name in enumerate(win_data.EDITIONS):
         sel = data[data[:, 0] == i]

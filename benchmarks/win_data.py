@@ -124,20 +124,26 @@ def positions(record, every: int = 3) -> list[np.ndarray]:
     return out
 
 
-def table(paths, every: int = 3, cache: Path | None = None, tag: str = "") -> np.ndarray:
-    """Every position of the games in ``paths`` (one row each), kept in
-    ``cache/positions-TAG.npy`` once computed."""
-    saved = cache / f"positions-{tag}.npy" if cache is not None and tag else None
-    if saved is not None and saved.exists():
+def file_table(path, every: int = 3) -> np.ndarray:
+    """Every position of the games of one record file, kept beside it
+    (``PATH.eK.npy``) once computed."""
+    path = Path(path)
+    saved = path.with_name(f"{path.stem}.e{every}.npy")
+    if saved.exists():
         return np.load(saved)
     rows = []
-    for path in paths:
-        for record in records(path):
-            rows += positions(record, every)
-    data = np.array(rows)
-    if saved is not None:
-        np.save(saved, data)
+    for record in records(path):
+        rows += positions(record, every)
+    data = np.array(rows).reshape(-1, COLUMNS)
+    tmp = saved.with_name(saved.stem + ".part.npy")
+    np.save(tmp, data)
+    tmp.replace(saved)
     return data
+
+
+def table(paths, every: int = 3) -> np.ndarray:
+    """Every position of the games in ``paths`` (one row each)."""
+    return np.concatenate([file_table(path, every) for path in paths])
 
 
 def split(data: np.ndarray):
