@@ -112,9 +112,9 @@ def format_advice(state, frame, assumptions) -> str:
                      f"{row['denial']:+7.3f}{cells}  {_details(row)}")
     lines.append("")
     if win:
-        lines.append("win: your chance of winning the game after the action (ties shared), from every player's "
-                     "expected wealth and the legs left (README, Chance of winning); rows ranked by it, EV breaking "
-                     "near-ties; --objective ev ranks by EV.")
+        lines.append("win: your chance of winning the game after the action (a shared first place counted as a "
+                     "share), from every player's expected wealth and the legs left (advisor.winchance); rows ranked "
+                     "by it, EV breaking near-ties; --objective ev ranks by EV.")
     lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
                  "action's own payout; denial: how much the next player's best option drops.")
     if book:

@@ -118,3 +118,19 @@ def test_cli_objective_and_json(capsys):
     assert main(["best", EXAMPLE, "--objective", "coins"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "--objective" in captured.err and len(captured.err.strip().splitlines()) == 1
+
+
+def test_a_rule_variant_reads_its_editions_parameters():
+    """The Camel Up Cup's overall ladder 8/5/3/1 without a money floor:
+    the advice under the variant has its chance of winning from the second
+    edition's parameters (at a bare board the first card on a pile pays 8
+    under both ladders: the same figures)."""
+    from advisor.rules.editions import parse_rules_text, rules_from_json
+
+    cup = rules_from_json("second", parse_rules_text("name=cup money_floor=none pile_payouts=8,5,3,1"))
+    frame = best_moves(EXAMPLE, precision=0.05, seed=1, rules=cup).set_index("action")
+    plain = best_moves(EXAMPLE, precision=0.05, seed=1).set_index("action")
+    assert frame.attrs["objective"] == "win" and frame["win"].between(0, 1).all()
+    assert "cup rules" in frame.attrs["position"] or cup.variant == "cup"
+    assert frame.attrs["win_now"] == pytest.approx(plain.attrs["win_now"])
+    assert frame.loc["winner:R", "win"] == pytest.approx(plain.loc["winner:R", "win"])
