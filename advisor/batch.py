@@ -224,7 +224,8 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
     for i, item in enumerate(items):
         try:
             pos, state, label = _parse_item(item)
-            frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False, objective="ev")
+            frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False,
+                               objective="ev")
         except AdvisorError as exc:
             rows.append({"position": _label(item), "error": str(exc)})
             source_rows.append(i)

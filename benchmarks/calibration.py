@@ -160,7 +160,8 @@ def main(argv=None) -> int:
     for e in range(len(win_data.EDITIONS)):
         for k in sorted(set(n.tolist())):
             groups.append((f"{win_data.EDITIONS[e]} {k}p", (edition == e) & (n == k)))
-    print(f"{'group':<12} {'positions':>9}  " + "  ".join(f"{name + ' Brier/logloss/cal.err':>38}" for name in predictions))
+    head = "  ".join(f"{name + ' Brier/logloss/cal.err':>38}" for name in predictions)
+    print(f"{'group':<12} {'positions':>9}  {head}")
     for label, sel in groups:
         if not sel.any():
             continue

@@ -107,7 +107,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", default=str(Path.home() / ".cache" / "camelup-win"),
                         help="folder of the game records and positions (default ~/.cache/camelup-win)")
     parser.add_argument("--processes", type=int, default=1)
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "advisor" / "data" / "win_model.json"))
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "advisor" / "data" /
+                                             "win_model.json"))
     args = parser.parse_args(argv)
     cache = Path(args.cache)
     paths = win_data.play_runs(args.games, args.seed, cache, processes=args.processes)
@@ -119,7 +120,8 @@ def main(argv=None) -> int:
         params, loss = fit(sel)
         editions[name] = params
         out[name] = {"positions": int(len(sel)), "log_loss": round(loss, 5)}
-        print(f"{name}: {len(sel)} positions, {params}, log loss {loss:.4f} (fitted in {time.perf_counter() - t:.1f} s)")
+        print(f"{name}: {len(sel)} positions, {params}, log loss {loss:.4f} "
+              f"(fitted in {time.perf_counter() - t:.1f} s)")
     payload = {
         "version": VERSION,
         "model": "final wealth of each player normal: mean expected wealth (+tau for the player to move), "
