@@ -111,15 +111,18 @@ def race(board: str, precision: float, seed: int) -> dict:
 
 
 def advice(state: dict, player: int | None, precision: float, seed: int, denial: bool, race: bool,
-           assumptions: list[str]) -> dict:
+           assumptions: list[str], objective: str = "win") -> dict:
     """Stages 2 (``race=False``: valued without race odds) and 4 (all):
-    the JSON of ``camelup best --json``."""
+    the JSON of ``camelup best --json`` (``objective``: win or ev, as
+    ``camelup best --objective``; the stage without race odds is ranked by
+    EV)."""
     from ..valuation import best_moves
     from ..jsonout import best_json
     from ..state import GameState
 
     st = GameState.from_json(state)
-    frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race, objective="ev")
+    frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race,
+                       objective=objective)
     return {"best": best_json(st, frame, assumptions)}
 
 
