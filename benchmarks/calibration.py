@@ -59,7 +59,8 @@ def calibration_error(p, y, bins: int = 10) -> float:
     return float(np.mean([abs(p[i].mean() - y[i].mean()) for i in parts if len(i)]))
 
 
-def reliability(p, y, edges=np.linspace(0, 1, 11)) -> list[tuple[float, float, float, int]]:
+def reliability(p, y) -> list[tuple[float, float, float, int]]:
+    edges = np.linspace(0, 1, 11)
     rows = []
     for lo, hi in zip(edges[:-1], edges[1:]):
         sel = (p >= lo) & ((p < hi) | (hi == 1))

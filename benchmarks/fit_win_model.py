@@ -86,7 +86,7 @@ def fit(data: np.ndarray, rounds: int = 4) -> tuple[dict, float]:
 
     for _ in range(rounds):
         for name, lo, hi, _ in BOUNDS:
-            params[name] = float(_golden(lambda v: loss({**params, name: v}), lo, hi))
+            params[name] = float(_golden(lambda v, name=name: loss({**params, name: v}), lo, hi))
     return {k: round(v, 4) for k, v in params.items()}, loss(params)
 
 

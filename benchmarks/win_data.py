@@ -44,7 +44,7 @@ LINEUPS = {
 def configs(reverse: bool = False):
     """``(edition, bots)`` of every run: both editions, 3 to 6 players."""
     for edition in EDITIONS:
-        for n, bots in LINEUPS.items():
+        for bots in LINEUPS.values():
             yield edition, tuple(reversed(bots)) if reverse else bots
 
 
