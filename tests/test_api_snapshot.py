@@ -26,9 +26,13 @@ JSON_KEYS = {
     "odds_example_json": ["schema", "position", "leg", "race", "race_samples", "race_legs", "seed"],
     "odds_leg_only_json": ["schema", "position", "leg"],
     "odds_samples_json": ["schema", "position", "leg", "leg_samples", "race", "race_samples", "race_legs", "seed"],
+    # objective added: which objective ranked the moves (win: the chance of winning, with win_now; ev)
     "best_example_json": ["schema", "position", "player", "moves", "assumptions", "race_samples", "seed",
-                          "portfolio"],
-    "best_first_state_json": ["schema", "position", "player", "moves", "race_samples", "seed", "portfolio"],
+                          "portfolio", "objective"],
+    "best_first_state_json": ["schema", "position", "player", "moves", "race_samples", "seed", "portfolio",
+                              "objective"],
+    "best_win_state_json": ["schema", "position", "player", "moves", "race_samples", "seed", "portfolio",
+                            "objective", "win_now"],
     "cards_odds_json": None,  # filled from the file below: Cards odds carry their own keys
     # others_model and leg_samples added: the other players' model in this leg and later legs, exact or sampled leg
     "cards_best_json": ["schema", "position", "moves", "seed", "others", "race", "race_samples", "others_model",
@@ -40,7 +44,7 @@ SETUP_KEYS = ["type", "schema", "edition", "players", "seed", "board", "start"]
 #: Under a rule variant: the ``rules`` key after ``position`` (odds, best)
 #: and after ``start`` on a record's setup line; absent for the editions' own rules.
 VARIANT_KEYS = {"odds": ["schema", "position", "rules", "leg"],
-                "best": ["schema", "position", "rules", "player", "moves", "assumptions"],
+                "best": ["schema", "position", "rules", "player", "moves", "assumptions", "objective"],
                 "setup": SETUP_KEYS + ["rules"]}
 
 
@@ -63,9 +67,10 @@ def test_json_keys():
             assert list(data) == keys, name
         else:
             assert list(data)[0] == "schema" and "seed" in data
-    for name in ("best_example_json", "best_first_state_json"):
+    for name in ("best_example_json", "best_first_state_json", "best_win_state_json"):
         for move in _json(name)["moves"]:
             assert MOVE_KEYS <= set(move), name
+            assert ("win" in move) == (name == "best_win_state_json"), name
         assert list(_json(name)["portfolio"]) == PORTFOLIO_KEYS, name
 
 

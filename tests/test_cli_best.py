@@ -86,6 +86,15 @@ def check_moves(data, state, player):
         assert isinstance(m["ev"], (int, float)) and not isinstance(m["ev"], bool)
         assert math.isfinite(m["ev"])
     evs = [m["ev"] for m in moves]
+    if data.get("objective") == "win":
+        # best first by the chance of winning; chances within WIN_TIE are ranked by EV
+        from advisor.valuation.engine import WIN_TIE
+
+        keys = [round(m["win"] / WIN_TIE) for m in moves]
+        assert all(0 <= m["win"] <= 1 for m in moves)
+        assert all(a > b or (a == b and e >= f) for a, b, e, f in zip(keys, keys[1:], evs, evs[1:]))
+        return actions
+    assert data.get("objective", "ev") == "ev"
     # best first; EVs within EV_TIE are ties, kept in the order of the legal actions
     assert all(a >= b - EV_TIE for a, b in zip(evs, evs[1:]))
     return actions
@@ -230,7 +239,8 @@ def test_table_output_names_the_player(tmp_path, capsys):
     assert "Assumed" not in out
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("action"))
-    listed = [line.split()[0] for line in lines[header + 1:] if line.strip() and not line.startswith(("EV:", "cov:"))]
+    listed = [line.split()[0] for line in lines[header + 1:]
+              if line.strip() and not line.startswith(("EV:", "cov:", "win:"))]
     assert sorted(listed) == sorted(legal_actions(GameState.load(path), 2))
 
 

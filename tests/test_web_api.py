@@ -154,6 +154,17 @@ def test_best_is_the_json_of_camelup_best(client, capsys, tmp_path):
                            capsys)
 
 
+def test_best_objective_is_that_of_camelup_best(client, capsys):
+    """The chance of winning ranks the API's advice by default, as the
+    CLI's; ``objective: ev`` the EV, as ``--objective ev``."""
+    api = client.post("/api/best", json={"board": BOARD, "seed": 3, "precision": 0.02, "objective": "ev"}).json()
+    assert api["objective"] == "ev" and "win" not in api["moves"][0]
+    assert api == cli_json(["best", "--json", BOARD, "--seed", "3", "--precision", "0.02", "--objective", "ev"],
+                           capsys)
+    win = client.post("/api/best", json={"board": BOARD, "seed": 3, "precision": 0.02}).json()
+    assert win["objective"] == "win" and 0 < win["win_now"] < 1 and "win" in win["moves"][0]
+
+
 def test_cards_odds_and_best_are_the_json_of_the_cli(client, capsys):
     api = client.post("/api/odds", json={"board": CARDS, "seed": 4}).json()
     assert api == cli_json(["odds", "--json", CARDS, "--seed", "4"], capsys)
@@ -275,6 +286,7 @@ def test_bad_game_states_get_the_cli_message(client, capsys, tmp_path):
     ({"state": {**STATE, "players": [{"money": "lots"}, {}, {}, {}]}}, "money"),
     ({"state": {**STATE, "players": [{"leg_tiles": "B5"}, {}, {}, {}]}}, "leg_tiles"),
     ({"board": BOARD, "leg_only": "yes"}, "leg_only"),
+    ({"board": BOARD, "objective": "coins"}, "objective"),
 ])
 def test_bad_fields_are_named(client, body, part):
     paths = ["/api/odds"] if "leg_only" in body else ["/api/odds", "/api/best", "/api/analyse"]

@@ -282,7 +282,7 @@ def _add_advice(row: dict, pos_or_state, precision: float, seed: int) -> None:
     from advisor.valuation.engine import best_moves
 
     try:
-        frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False)
+        frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective="ev")
     except AdvisorError as exc:  # e.g. a state whose advised player's hand is unknown
         row["error"] = str(exc)
         return
@@ -313,7 +313,8 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
                 frame = frame.reindex(columns=["action", "ev", "sd", "p_loss"])
             else:
                 pos, state, label = _parse_item(item)
-                frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False)
+                frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False,
+                                   objective="ev")
         except AdvisorError as exc:
             rows.append({"position": _label(item), "error": str(exc)})
             source_rows.append(i)

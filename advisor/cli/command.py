@@ -139,6 +139,9 @@ def _build_parser() -> _Parser:
     best.add_argument("--seed", type=_seed, help="seed of the race simulation (default: drawn and reported)")
     best.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
     best.add_argument("--no-denial", action="store_true", help="skip the denial column (faster)")
+    best.add_argument("--objective", choices=("win", "ev"), default="win",
+                      help="rank by the chance of winning the game (win, default: a win column, EV breaking "
+                           "near-ties) or by expected coins (ev)")
     best.add_argument("--others", choices=("random", "later", "reveal"), help=_OTHERS_HELP)
     best.add_argument("--chart", help="also draw the EVs and the tile landing heat map to this picture file")
     best.add_argument("--game", type=_nonneg_int, help="with a file of game records (.jsonl): which game (default 0)")
@@ -796,7 +799,7 @@ def _cmd_best(args: argparse.Namespace) -> int:
 
     with kernel_threads(args.threads):
         frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
-                           denial=not args.no_denial)
+                           denial=not args.no_denial, objective=args.objective)
     if args.chart:
         from advisor.plotting import plot_advice, plot_landings
 

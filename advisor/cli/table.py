@@ -719,7 +719,7 @@ def _odds_text(view: GameState) -> str:
 def _best_text(view: GameState, player: int) -> str:
     from advisor.valuation.engine import best_moves
 
-    frame = best_moves(view, player, precision=0.005, seed=0)
+    frame = best_moves(view, player, precision=0.005, seed=0, objective="ev")
     rows = [f"  {r['action']:<10} EV {r['ev']:+.3f}  sd {r['sd']:.2f}  P(loss) {100 * r['p_loss']:.0f}%"
             for r in frame.head(10).to_dict(orient="records")]
     return "The advisor's ranking (top 10), from what you see:\n" + "\n".join(rows)

@@ -64,6 +64,9 @@ def best_json(state, frame, assumptions=()) -> dict:
         out["seed"] = frame.attrs["seed"]
     if "risk_attitude" in frame.attrs:
         out["portfolio"] = {k: frame.attrs[k] for k in ("lead", "risk_attitude", "joint_samples")}
+    out["objective"] = frame.attrs.get("objective", "ev")
+    if "win_now" in frame.attrs:
+        out["win_now"] = frame.attrs["win_now"]
     return out
 
 

@@ -7,6 +7,24 @@ __all__ = ["format_leg_odds", "format_race_odds", "format_advice"]
 
 from advisor.valuation.explain import action_details as _details  # the figures behind an EV, one line
 
+_COLOURS = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white"}
+
+
+def describe_action(action: str) -> str:
+    """An action in words: ``leg:R`` -> "Take the red leg tile"."""
+    kind, _, rest = action.partition(":")
+    if kind == "leg":
+        return f"Take the {_COLOURS.get(rest, rest)} leg tile"
+    if kind in ("winner", "loser"):
+        return f"Bet {_COLOURS.get(rest, rest)} to {'win' if kind == 'winner' else 'lose'} the race"
+    if kind == "tile":
+        return f"Place your tile {rest[0]} on space {rest[1:]}"
+    if kind == "pyramid":
+        return "Roll (take a pyramid tile)"
+    if kind == "partner":
+        return f"Partner with player {rest}"
+    return action
+
 
 def format_leg_odds(odds) -> str:
     from advisor.odds.exact import RANK_LABELS
@@ -84,15 +102,26 @@ def format_advice(state, frame, assumptions) -> str:
     from advisor.bots.inference import face_down_lines
 
     lines += face_down_lines(state)
+    win = "win" in frame.columns  # ranked by the chance of winning the game
+    if win:
+        best = frame.iloc[0]
+        lines.append(f"Your chance of winning: {100 * frame.attrs['win_now']:.0f}% now, "
+                     f"{100 * best['win']:.0f}% after {describe_action(best['action'])}.")
     lines.append("")
     book = "cov" in frame.columns  # the portfolio view (with the race odds)
     head = f" {'cov':>7} {'portf.':>7}" if book else ""
-    lines.append(f"{'action':<10} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}{head}  details")
+    whead = f" {'win':>6}" if win else ""
+    lines.append(f"{'action':<10}{whead} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}{head}  details")
     for row in frame.to_dict(orient="records"):
         cells = f" {row['cov']:+7.2f} {row['portfolio']:+7.3f}" if book else ""
-        lines.append(f"{row['action']:<10} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "
+        wcell = f" {100 * row['win']:5.1f}%" if win else ""
+        lines.append(f"{row['action']:<10}{wcell} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "
                      f"{row['denial']:+7.3f}{cells}  {_details(row)}")
     lines.append("")
+    if win:
+        lines.append("win: your chance of winning the game after the action (a shared first place counted as a "
+                     "share), from every player's expected wealth and the legs left (advisor.valuation.winchance); rows ranked "
+                     "by it, EV breaking near-ties; --objective ev ranks by EV.")
     lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
                  "action's own payout; denial: how much the next player's best option drops.")
     if book:

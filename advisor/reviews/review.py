@@ -331,7 +331,7 @@ class _Decisions:
     def _full(self, view, player: int, action: str) -> dict:
         from advisor.valuation.engine import best_moves
 
-        frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False)
+        frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False, objective="ev")
         ev = frame["ev"].to_numpy(float)
         chosen = int(np.flatnonzero(frame["action"].to_numpy() == action)[0])
         best = 0 if ev[0] - ev[chosen] > 1e-12 else chosen

@@ -107,10 +107,11 @@ from functools import cached_property
 
 import numpy as np
 
-from advisor.errors import IllegalActionError
+from advisor.errors import AdvisorError, IllegalActionError
 from advisor.valuation.explain import sort_by_ev
-from advisor.valuation.overall import (PILES, card_gains, floor_binds, hand_distribution, hand_distribution_cards, plain_gains,
-                      race_end_money, right_payout, right_payouts, right_payouts_cards)
+from advisor.valuation.overall import (PILES, card_gains, floor_binds, hand_distribution, hand_distribution_cards,
+                                       plain_gains, race_end_money, right_payout, right_payouts,
+                                       right_payouts_cards)
 from advisor.rules import turn as core
 from advisor.rules.actions import Action, leg_bet_value, place_tile, take_leg_tile
 from advisor.rules.turn import partner_options, tile_spaces
@@ -851,12 +852,27 @@ def _advice_rows(ctx: Valuation, actions, denial: bool, race: bool = True) -> li
 # --------------------------------------------------------------------------
 
 
+#: What :func:`best_moves` ranks by: the chance of winning the game, or EV.
+OBJECTIVES = ("win", "ev")
+#: Win chances closer than this count as level: the EV ranks them.
+WIN_TIE = 1e-3
+
+
 def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
-               seed: int | None = None, denial: bool = True, race: bool = True, rules: Edition | None = None):
+               seed: int | None = None, denial: bool = True, race: bool = True, rules: Edition | None = None,
+               objective: str = "win"):
     """Every legal action of ``player`` (default: the player to move) with
-    its EV and the figures behind it, as a pandas DataFrame sorted by EV
-    (highest first).  A bare position gets the defaults of
+    its EV and the figures behind it, as a pandas DataFrame, best first.
+    A bare position gets the defaults of
     :meth:`GameState.from_board` (stated in ``frame.attrs["assumptions"]``).
+
+    ``objective="win"`` (default): a column ``win``, the player's chance of
+    winning the game after the action (:func:`advisor.valuation.winchance.after_actions`),
+    the rows sorted by it (chances within :data:`WIN_TIE` of each other
+    by EV), ``frame.attrs["win_now"]`` the chance before acting.
+    ``objective="ev"``: the rows sorted by EV (highest first), no ``win``
+    column.  ``frame.attrs["objective"]`` says which ranked the rows; the
+    quick half (``race=False``) has no race odds and is ranked by EV.
 
     ``race=False`` gives the quick half of the advice, everything valued
     without the race simulation: the leg tiles, the pyramid, the tiles and
@@ -870,6 +886,8 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     ``rules`` must then be the same)."""
     import pandas as pd
 
+    if objective not in OBJECTIVES:
+        raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     state, assumptions = _as_state(state, rules)
     player = state.check_player(player)
     ctx = Valuation(state, player, check_precision(precision), seed)
@@ -886,10 +904,23 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
         rows = _advice_rows(ctx, [a for a in actions if a.kind not in PILES], False, race=False)
         for row in rows:
             row["denial"] = np.nan
-    frame = sort_by_ev(pd.DataFrame(rows))
+    if race and objective == "win":
+        from advisor.valuation.winchance import after_actions
+
+        now, after = after_actions(ctx, [r["ev"] for r in rows], [r["sd"] for r in rows], [r.get("cov") for r in rows])
+        for row, win in zip(rows, after):
+            row["win"] = float(win)
+        frame = pd.DataFrame(rows)
+        key = np.round(frame["win"].to_numpy() / WIN_TIE)
+        order = np.lexsort((-frame["ev"].to_numpy(), -key))  # stable: legal order breaks exact ties
+        frame = frame.iloc[order].reset_index(drop=True)
+        extra["win_now"] = now
+    else:
+        objective = "ev"
+        frame = sort_by_ev(pd.DataFrame(rows))
     frame.attrs.update(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
-        race_samples=ctx.race_samples, **extra,
+        race_samples=ctx.race_samples, objective=objective, **extra,
     )
     return frame
 

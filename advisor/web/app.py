@@ -273,6 +273,11 @@ async def odds(request: Request) -> Response:
     return JSONResponse(result["odds"])
 
 
+def _objective(body: dict) -> str:
+    """``objective``: what the advice ranks by (``camelup best --objective``)."""
+    return get_str(body, "objective", "win", choices=("win", "ev"))
+
+
 async def best(request: Request) -> Response:
     """The JSON of ``camelup best --json``."""
     body = await _body(request)
@@ -285,7 +290,7 @@ async def best(request: Request) -> Response:
     else:
         result = await _unless_gone(request, lanes.run(
             "slow", "advice", state=sub.state, player=sub.player, precision=opts["precision"], seed=opts["seed"],
-            denial=get_bool(body, "denial", True), race=True, assumptions=sub.assumptions))
+            denial=get_bool(body, "denial", True), race=True, assumptions=sub.assumptions, objective=_objective(body)))
     return JSONResponse(result["best"])
 
 
@@ -301,7 +306,7 @@ def _stages(sub: inputs.Subject, opts: dict, race: bool, advice: bool, denial: b
                                                            "step": opts["step"]}))
         return out
     common = {"state": sub.state, "player": sub.player, "precision": precision, "seed": seed, "denial": denial,
-              "assumptions": sub.assumptions}
+              "assumptions": sub.assumptions, "objective": opts.get("objective", "win")}
     out = [("leg", "fast", "leg", {"board": sub.board})]
     if advice:
         out.append(("advice_leg", "fast", "advice", {**common, "race": False}))
@@ -320,6 +325,7 @@ async def analyse(request: Request) -> Response:
     body = await _body(request)
     sub = inputs.subject(body)
     opts = inputs.options(body, sub)
+    opts = {**opts, "objective": _objective(body)}
     stages = _stages(sub, opts, get_bool(body, "race", True), get_bool(body, "advice", True),
                      get_bool(body, "denial", True))
     lanes = _lanes(request)

@@ -43,10 +43,12 @@ _ODDS = {"precision": "race odds: 95% half-width to reach (default 0.002, at lea
 _STEP = {"step": "Camel Up Cards: the part of the turn still to play: turn (default: race action and optional bet), "
                  "race (the bet is taken: race actions alone), bet (the race action is done: a bet or pass)"}
 FIELDS["/api/odds"] = {**_SUBJECT, **_ODDS, "leg_only": "leg odds only (default false)"}
-FIELDS["/api/best"] = {**_SUBJECT, **_ODDS, **_STEP, "denial": "compute the denial column (default true)"}
+FIELDS["/api/best"] = {**_SUBJECT, **_ODDS, **_STEP, "denial": "compute the denial column (default true)",
+                       "objective": "what the advice ranks by: win (the chance of winning the game, default) or ev (expected coins)"}
 FIELDS["/api/analyse"] = {**_SUBJECT, **_ODDS, **_STEP, "denial": "compute the denial column (default true)",
                           "race": "also the race odds (default true)",
-                          "advice": "also the advice (default true)"}
+                          "advice": "also the advice (default true)",
+                          "objective": "what the advice ranks by: win (the chance of winning the game, default) or ev (expected coins)"}
 FIELDS["/api/position"] = {"board": "a board string to read", "position": "a position object to write"}
 FIELDS["/api/state"] = {"state": "a game state object"}
 FIELDS["/api/curve"] = {"boards": "board strings of one game (at most 400): board-game boards, or Camel Up Cards "

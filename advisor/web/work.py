@@ -111,9 +111,11 @@ def race(board: str, precision: float, seed: int) -> dict:
 
 
 def advice(state: dict, player: int | None, precision: float, seed: int, denial: bool, race: bool,
-           assumptions: list[str]) -> dict:
+           assumptions: list[str], objective: str = "win") -> dict:
     """Stages 2 (``race=False``: valued without race odds) and 4 (all):
-    the JSON of ``camelup best --json``."""
+    the JSON of ``camelup best --json`` (``objective``: win or ev, as
+    ``camelup best --objective``; the stage without race odds is ranked by
+    EV)."""
     from advisor.valuation.engine import best_moves
     from advisor.present.jsonout import best_json
     from advisor.rules.state import GameState
@@ -122,7 +124,8 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
     who = st.to_move if player is None else player
     if isinstance(who, int) and 0 <= who < st.n_players and st.hand_hidden(who):
         return hidden_hand_advice(st, who, precision, seed, denial, race, assumptions)
-    frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race)
+    frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race,
+                       objective=objective)
     return {"best": best_json(st, frame, assumptions)}
 
 
