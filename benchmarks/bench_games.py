@@ -101,7 +101,7 @@ def main() -> None:
     from advisor.simulate.games import game_seed, play_game, simulate
 
     print(f"camelup-advisor games benchmark, seed {args.seed}")
-    print_cold(timed("from advisor.simulate import play_game\nplay_game(['advisor', 'heuristic', 'random'], seed=1)"),
+    print_cold(timed("from advisor.simulate.games import play_game\nplay_game(['advisor', 'heuristic', 'random'], seed=1)"),
                "one 3-player game with an advisor bot")
     counts = {"random": 40, "heuristic": 40, "advisor": 10, "rival": 10} if args.quick else \
         {"random": 400, "heuristic": 400, "advisor": 100, "rival": 100}

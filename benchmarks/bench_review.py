@@ -76,7 +76,7 @@ def main() -> None:
     for details in (True, False):
         snippet = (f"import time, numba\nnumba.set_num_threads(1)\n"
                    f"from advisor.game import read_records\nfrom advisor.reviews.review import review\n"
-                   f"from advisor.simulate import play_game\n"
+                   f"from advisor.simulate.games import play_game\n"
                    f"review(play_game(['heuristic'] * 4, 'second', 1)[:12])  # loads the kernels\n"
                    f"record = read_records({fh.name!r})[0]\n"
                    f"t0, c0 = time.perf_counter(), time.process_time()\nreview(record, details={details})\n"

@@ -41,7 +41,7 @@ from _common import ROOT  # noqa: E402
 
 GAMES = """
 import hashlib, json, sys, time
-from advisor.simulate import game_seed, play_game
+from advisor.simulate.games import game_seed, play_game
 
 games, seed = int(sys.argv[1]), int(sys.argv[2])
 play_game(["advisor"] * 4, seed=game_seed(seed, 10**6))  # load the kernels
