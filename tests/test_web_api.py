@@ -1026,16 +1026,13 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 @pytest.mark.processes
-def test_camelup_serve_loads_the_kernels_prints_its_address_and_warns_beyond_loopback():
+def test_camelup_serve_prints_its_address_and_warns_beyond_loopback():
     # (the browser test runs it on the default loopback address, and checks it gives no warning)
     proc, url, lines = _serve("--host", "0.0.0.0")
     try:
         assert url.startswith("http://127.0.0.1:") and not url.endswith(":0/")
-        assert any("Loading the kernels" in x for x in lines)
-        from advisor.warm import GROUPS
-
-        for group in GROUPS:  # every kernel group, Camel Up Cards included, is loaded before "ready"
-            assert any(group.title in x for x in lines), group.title
+        # the page serves at once; what the cache lacks compiles in the background (tests/test_web_ready.py)
+        assert any("compile in the background" in x for x in lines)
         status, body = _get(url)  # the loopback address serves it too
         assert status == 200 and b"Camel Up" in body
         status, body = _get(url + "api/health")
