@@ -401,7 +401,10 @@ class GameState:
             raise StateError("players", "must be a list of players or a player count")
         piles = {name: _pile_from_json(name, data.get(name, [])) for name in ("winner_pile", "loser_pile")}
         state = cls(board, tuple(players), data.get("to_move", 0), pile_model=data.get("pile_model"), **piles)
-        if isinstance(raw_players, list):
+        # the holdings are checked against the board when they are given: a
+        # table that lists no player's leg tiles (a bare board, the page's
+        # players) takes the board's legtiles as they are
+        if isinstance(raw_players, list) and any(isinstance(p, dict) and p.get("leg_tiles") for p in raw_players):
             state._check_tiles_held()
         return state
 
