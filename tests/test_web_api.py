@@ -321,7 +321,7 @@ def test_bodies_are_size_limited(client):
     # a file of game records may be larger
     text = "\n" * (BODY_LIMIT + 10)
     message = assert_one_line_error(client.post("/api/game/load", json={"text": text}))
-    assert "no game record" in message
+    assert "empty (no game in it)" in message  # the empty-input message of every records reader
 
 
 def test_an_unexpected_error_is_one_line_and_logged(client, monkeypatch, caplog):
