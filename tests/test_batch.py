@@ -601,7 +601,7 @@ def test_the_inputs_other_columns_are_kept(tmp_path):
     want = analyse(texts)
     for src in ("in.csv", "in.parquet", "in.jsonl"):
         for dst in ("o.csv", "o.parquet", "o.jsonl"):
-            run_batch(tmp_path / src, tmp_path / dst, chunk=3)
+            run_batch(tmp_path / src, tmp_path / dst, chunk=3, overwrite=True)  # each source replaces the last
             got = {"o.csv": lambda p: pd.read_csv(p, keep_default_na=False, na_values=[""]),
                    "o.parquet": pd.read_parquet,
                    "o.jsonl": lambda p: pd.read_json(p, lines=True)}[dst](tmp_path / dst)
@@ -610,7 +610,7 @@ def test_the_inputs_other_columns_are_kept(tmp_path):
             assert list(got["position"]) == list(want["position"])
     # types are kept where the formats can: Parquet to Parquet keeps integers
     assert str(pd.read_parquet(tmp_path / "o.parquet").dtypes["turn"]) == "int64"
-    run_batch(tmp_path / "in.parquet", tmp_path / "o.parquet")
+    run_batch(tmp_path / "in.parquet", tmp_path / "o.parquet", overwrite=True)
     assert str(pd.read_parquet(tmp_path / "o.parquet").dtypes["turn"]) == "int64"
 
 

@@ -126,7 +126,7 @@ def test_cli_cards_duel_text_json_and_records(tmp_path, capsys):
 ])
 def test_cli_cards_duel_bad_input_is_one_line(argv, fragment, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(advisor.simulate, "play_game", lambda *a, **k: pytest.fail("a game was played"))
+    monkeypatch.setattr(advisor.simulate.games, "play_game", lambda *a, **k: pytest.fail("a game was played"))
     code = main(["duel", *argv, "--edition", "cards", "--games", "2", "--processes", "1"])
     err = capsys.readouterr().err
     assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err

@@ -96,7 +96,8 @@ def test_cli_cards_tournament_table_and_json(tmp_path, capsys, monkeypatch):
     code, out, _ = run(argv, capsys)
     assert code == 0
     assert out.splitlines()[0] == "6 games, 3 players, Camel Up Cards, seats rotated, seed 7:"
-    assert [line.split(":")[1].split()[0] for line in out.splitlines()[2:]] == BOTS
+    assert out.splitlines()[1].startswith("Warning: only 6 games: too few")
+    assert [line.split(":")[1].split()[0] for line in out.splitlines()[3:]] == BOTS
     code, whole, _ = run(argv + ["--json"], capsys)
     data = json.loads(whole)
     assert code == 0 and data["edition"] == "cards" and [b["bot"] for b in data["bots"]] == BOTS
@@ -139,7 +140,8 @@ def test_cli_cards_tournament_with_every_cyclic_order(capsys):
     code, out, _ = run(argv, capsys)
     assert code == 0
     assert out.splitlines()[0] == "6 games, 3 players, Camel Up Cards, seats rotated over every cyclic order, seed 7:"
-    assert [line.split(":")[1].split()[0] for line in out.splitlines()[2:]] == BOTS
+    assert out.splitlines()[1].startswith("Warning: only 6 games: too few")
+    assert [line.split(":")[1].split()[0] for line in out.splitlines()[3:]] == BOTS
     code, whole, _ = run(argv + ["--json"], capsys)
     data = json.loads(whole)
     assert code == 0 and data["seating"] == "orders" and data["edition"] == "cards"

@@ -203,9 +203,9 @@ def test_simulate_with_per_leg_dice_and_resume_checks_them(tmp_path, capsys, mon
         calls.append(1)
         return real(*a, **k)
 
-    monkeypatch.setattr(advisor.simulate, "play_game", play)
+    monkeypatch.setattr(advisor.simulate.games, "play_game", play)
     assert main(argv + ["-o", str(tmp_path / "h.jsonl")]) == 130
-    monkeypatch.setattr(advisor.simulate, "play_game", real)
+    monkeypatch.setattr(advisor.simulate.games, "play_game", real)
     capsys.readouterr()
     code = main(argv[:-2] + ["-o", str(tmp_path / "h.jsonl"), "--resume"])  # the other dice
     err = capsys.readouterr().err

@@ -35,7 +35,7 @@ def interrupt_after(monkeypatch, games):
         calls["n"] += 1
         return real(*a, **k)
 
-    monkeypatch.setattr(advisor.simulate, "play_game", play)
+    monkeypatch.setattr(advisor.simulate.games, "play_game", play)
 
 
 # --------------------------------------------------------------------------
@@ -245,7 +245,7 @@ def test_without_output_ctrl_c_is_one_line(capsys, monkeypatch):
 ])
 def test_bad_input_is_one_line(argv, fragment, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(advisor.simulate, "play_game", lambda *a, **k: pytest.fail("a game was played"))
+    monkeypatch.setattr(advisor.simulate.games, "play_game", lambda *a, **k: pytest.fail("a game was played"))
     code, out, err = run(argv, capsys)
     assert code == 2 and out == "" and fragment in err and len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []

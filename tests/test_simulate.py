@@ -7,7 +7,8 @@ import pytest
 from advisor import AdvisorError
 from advisor.cli.command import main
 from advisor.game import read_records, replay
-from advisor.simulate.games import (Schedule, Standings, _wilson, game_seed, play_game, seat_entries, seating, simulate,
+from advisor._tools.intervals import wilson as _wilson
+from advisor.simulate.games import (Schedule, Standings, game_seed, play_game, seat_entries, seating, simulate,
                                tournament)
 
 BOTS = ["heuristic", "random", "random"]

@@ -35,7 +35,7 @@ def interrupt_after(monkeypatch, games):
         calls["n"] += 1
         return real(*a, **k)
 
-    monkeypatch.setattr(advisor.simulate, "play_game", play)
+    monkeypatch.setattr(advisor.simulate.games, "play_game", play)
 
 
 # --------------------------------------------------------------------------

@@ -5,7 +5,8 @@ subclass and no cache hung on it, and its two views (``best_moves``,
 * ``Valuation`` declares every cache (``__slots__``): an instance has no
   ``__dict__``, so nothing can hang a private cache on it, and nothing in
   the package subclasses it.
-* ``advisor.valuation.engine`` and ``advisor.valuation.engine`` are thin re-exports of the engine.
+* The package's top level (``advisor.best_moves``, ``advisor.evaluate``)
+  gives the engine's own functions.
 * Leg tiles, pyramid, partnerships and overall cards: the EVs of
   ``fast_values`` and of ``best_moves`` (same seed for the race odds) are
   the same floats, bit for bit (the overall card's EV is one formula,
@@ -27,9 +28,7 @@ import numpy as np
 import pytest
 
 import advisor
-import advisor.valuation.engine as ev
-import advisor.valuation.engine as fastev
-import advisor.valuation.engine as valuation
+import advisor.valuation.engine as engine
 from advisor import GameState, PileCard, PlayerState, best_moves
 from advisor.valuation.engine import Valuation, fast_values
 
@@ -44,15 +43,11 @@ def test_one_engine_class_without_hung_caches():
     with pytest.raises(AttributeError):
         val._made_up_cache = {}
     assert Valuation.__subclasses__() == []
-    assert ev.Context is Valuation
 
 
-def test_the_former_modules_re_export_the_engine():
-    assert ev.best_moves is valuation.best_moves is advisor.best_moves
-    assert ev.evaluate is valuation.evaluate is advisor.evaluate
-    assert ev.legal_actions is valuation.legal_actions
-    assert fastev.fast_values is valuation.fast_values
-    assert fastev.shared_race_odds is valuation.shared_race_odds
+def test_the_package_gives_the_engines_own_functions():
+    assert engine.best_moves is advisor.best_moves
+    assert engine.evaluate is advisor.evaluate
 
 
 STATES = [
@@ -68,7 +63,7 @@ STATES = [
 
 @pytest.mark.parametrize("state", STATES)
 def test_views_give_the_same_floats(state):
-    valuation._MEMO.data.clear()
+    engine._MEMO.data.clear()
     fast = fast_values(state, 0)
     frame = best_moves(state, 0, precision=0.02, seed=board_seed(state), denial=False).set_index("action")
     checked = 0
@@ -87,7 +82,7 @@ def _exact_regime(state, player):
     from advisor.rules.encode import encode
 
     own = any(c.player == player and c.colour for c in state.winner_pile + state.loser_pile)
-    return encode(state.position).rolls <= valuation.EXACT_ROLLS and not own
+    return encode(state.position).rolls <= engine.EXACT_ROLLS and not own
 
 
 def _played_exact_states():
@@ -104,7 +99,7 @@ def _played_exact_states():
                          + [(s, p, False) for s, p in _played_exact_states()])
 def test_one_pass_gives_best_moves_floats_tiles_and_denial_included(state, player, denies):
     assert _exact_regime(state, player)
-    valuation._MEMO.data.clear()
+    engine._MEMO.data.clear()
     fast = fast_values(state, player, denial=True)
     frame = best_moves(state, player, precision=0.02, seed=board_seed(state)).set_index("action")
     assert list(frame.index.sort_values()) == sorted(fast.actions)

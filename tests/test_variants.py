@@ -205,7 +205,7 @@ def test_unlimited_leg_bets_offer_a_zero_tile_once_a_stack_is_empty():
 def test_unlimited_tiles_are_held_taken_and_paid():
     state = GameState.from_json({"board": UNLIMITED_BOARD, "rules": UNLIMITED.rules_json(),
                                  "players": [{"leg_tiles": ["G5", "G3", "G0", "G0"]}, {"leg_tiles": ["G2"]},
-                                             {}, {}]})
+                                             {"leg_tiles": ["B5"]}, {"leg_tiles": ["B3"]}]})
     # under the standard rules the extra G0 tiles cannot be held
     with pytest.raises(StateError, match=r"players\[0\]\.leg_tiles"):
         GameState.from_json({**state.to_json(), "rules": None})
@@ -215,9 +215,9 @@ def test_unlimited_tiles_are_held_taken_and_paid():
     # the holdings count in the valuation: player 2 (to move) values leg:G as before
     moved = GameState.from_json({**after.to_json(), "to_move": 2})
     assert _close(_fast(moved, 2)["leg:G"], Fraction(2, 3))
-    # and the leg scoring pays them: roll G 3 (G 1st): G tiles pay 5, 3, 0, 0, (0) and 2, 0
+    # and the leg scoring pays them: roll G 3 (G 1st, B 2nd): G tiles pay 5, 3, 0, 0, (0) and 2, 0; B tiles 1
     end = core.apply(moved, "pyramid", Roll("G", 3))
-    assert [p.money for p in end.players] == [3 + 5 + 3 + 0 + 0 + 0 + 1 * 0, 3 + 2 + 0, 3 + 1, 3]
+    assert [p.money for p in end.players] == [3 + 5 + 3 + 0 + 0 + 0 + 1 * 0, 3 + 2 + 0, 3 + 1 + 1, 3 + 1]
 
 
 # --------------------------------------------------------------------------

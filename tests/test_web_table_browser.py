@@ -51,7 +51,7 @@ def test_a_whole_game_with_cards_face_down_from_every_seat(page):
     p.select_option("#game-players", "4")
     p.select_option("#game-start", "0")
     p.click("#new-random")
-    expect(p.locator("#to-move")).to_have_text("P0 to move")
+    expect(p.locator("#to-move")).to_have_text("P1 to move")
     turns = 0
     hidden_advised = 0
     while not p.evaluate("() => window.camelup.S.view.finished"):
@@ -66,7 +66,7 @@ def test_a_whole_game_with_cards_face_down_from_every_seat(page):
             continue
         if turns < 4:  # every seat places a card face down, unseen
             p.click(f'[data-action="{"winner" if turns % 2 == 0 else "loser"}:?"]')
-        elif turns == 9:  # and one more from P1, later in the game
+        elif turns == 9:  # and one more from P2 (seat 1), later in the game
             p.click('[data-action="winner:?"]')
         else:  # a racing die out of the pyramid, showing 3
             p.click('.dierow .face[data-roll$="3"]:not(.white):not(.black) >> nth=0')
@@ -101,11 +101,11 @@ def test_my_seat_is_entered_by_colour_and_kept(browser, server):  # noqa: F811
         p.select_option("#game-start", "0")
         p.click("#new-random")
         p.select_option("#me-seat", "0")
-        expect(p.locator("#to-move")).to_have_text("P0 to move")
+        expect(p.locator("#to-move")).to_have_text("P1 to move")
         # my own card: by colour, never face down
         expect(p.locator('[data-action="winner:?"]')).to_have_count(0)
         p.click('[data-action="winner:B"]')
-        expect(p.locator("#to-move")).to_have_text("P1 to move")
+        expect(p.locator("#to-move")).to_have_text("P2 to move")
         # another player's card: face down, its colour not seen
         expect(p.locator('[data-action="winner:B"]')).to_have_count(0)
         p.click('[data-action="loser:?"]')
@@ -167,7 +167,7 @@ def test_game_mode_screenshots(browser, server, size):  # noqa: F811
             p.wait_for_function("() => !window.camelup.S.gameBusy")
             p.click('.dierow .face[data-roll$="2"]:not(.white):not(.black) >> nth=0')
             expect(p.locator("#game-log li")).to_have_count(2 + k)
-        expect(p.locator("#to-move")).to_have_text("P0 to move")
+        expect(p.locator("#to-move")).to_have_text("P1 to move")
         page.done("advice")
         expect(p.locator("#hidden-hand-note")).to_be_visible()
         assert p.evaluate("() => document.documentElement.scrollWidth") <= w

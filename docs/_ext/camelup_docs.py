@@ -33,7 +33,7 @@ def _fence(text: str) -> str:
 
 def cli_page() -> str:
     os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal width: fix it
-    from advisor.cli import _build_parser
+    from advisor.cli.command import _build_parser
 
     parser = _build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")

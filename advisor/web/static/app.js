@@ -925,7 +925,7 @@ function bestCallout() {
 function hiddenHandNote(hh, info) {
   const held = Object.entries(hh.held).map(([c, p]) => `${c} ${Math.round(100 * p)}%`).join(", ");
   return h("p", { class: "note", id: "hidden-hand-note" },
-    `P${hh.player}'s cards went face down unseen: advised from what the table knows, their ${hh.size} cards in hand `
+    `${who(hh.player)}'s cards went face down unseen: advised from what the table knows, their ${hh.size} cards in hand `
     + `modelled as any hidden hand (most likely ${hh.hand}, ${Math.round(100 * hh.p_hand)}%; P(holds) ${held}).`);
 }
 

@@ -60,7 +60,7 @@ function meChoice(S, v, act) {
   const me = S.me !== null && S.me < v.players ? S.me : null;
   const sel = h("select", { id: "me-seat", "aria-label": "your seat" },
     h("option", { value: "", selected: me === null }, "my seat: not said"),
-    Array.from({ length: v.players }, (_, p) => h("option", { value: p, selected: me === p }, `my seat: P${p}`)));
+    Array.from({ length: v.players }, (_, p) => h("option", { value: p, selected: me === p }, `my seat: ${who(p)}`)));
   sel.addEventListener("change", () => act.setMe(sel.value === "" ? null : Number(sel.value)));
   return h("div", { class: "row wrap" }, sel,
     h("span", { class: "hint" }, me === null ? "say which seat is yours: your overall cards are then entered by colour, the others' face down"
