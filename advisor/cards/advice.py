@@ -19,9 +19,10 @@ reveals, then, with ``others="random"``, the default, the other players
 take their race actions at random on their turns and the player reveals on
 theirs, see :mod:`advisor.cards.odds`; with ``"reveal"`` or ``"later"``
 the deck is revealed).  Leg scoring is valued on each outcome's whole leg payout: bets
-held and taken, -1 per figure card still held (its figure still on the
-track when the leg ends), then the money floor of 1 (``max(1, money +
-payout)``).  The overall cards are valued at their expected payout at the
+held and taken, the figure penalty per figure card still held (its figure
+still on the track when the leg ends), then the money floor
+(:func:`advisor.cards.game.floor_money`): the payouts are those of the
+rules module :mod:`advisor.cards.game`.  The overall cards are valued at their expected payout at the
 game's end (race odds; the floor at that time is not modelled).
 
 Timing: for ``hand`` and a figure the bet's value does not depend on
@@ -45,6 +46,7 @@ from advisor.cards.odds import (
     others_exact, others_model, race_dict, race_ranks, races_to_precision,
 )
 from advisor.valuation.explain import sort_by_ev
+from advisor.cards import game as rules
 from advisor.cards.position import CAMELS, CardsPosition
 
 __all__ = ["cards_best", "race_actions", "bets", "TurnRows", "race_orders", "race_over_outcome", "ends_surely", "advised",
@@ -62,27 +64,25 @@ ACTION_OTHERS_STATES = 20_000
 #: odds are simulated to the precision asked (``cards_best(precision=)``).
 ACTION_RACES = 2_000
 
-MID_PAY = np.array([-1, 1, 2, 1, -1], float)  # by rank 1st..5th
-WINNER_PAY = np.array([7, 3, -1, -1, -1], float)
-LOSER_PAY = np.array([-1, -1, -1, 3, 7], float)
+# the payout tables of the rules (cards/game.py), by rank 1st..5th, as floats
+MID_PAY = np.array(rules.MID_PAY, float)
+WINNER_PAY = np.array(rules.WINNER_PAY, float)
+LOSER_PAY = np.array(rules.LOSER_PAY, float)
 
 
 def race_actions(pos: CardsPosition) -> list[str]:
-    out = ["reveal"]
-    if pos.hand:
-        out.append("hand")
-    spaces = pos.figure_spaces()
-    for name, fig in (("palm", pos.palm), ("fennec", pos.fennec)):
-        if fig is None:
-            out += [f"{name}:{s}" for s in spaces]
-    return out
+    return rules.race_choices(bool(pos.hand), pos.palm is None, pos.fennec is None, pos.figure_spaces())
 
 
 def bets(pos: CardsPosition) -> list[str]:
-    out = [f"leg:{c}" for c, stack in zip(CAMELS, pos.legtiles) if stack]
-    out += [f"mid:{c}" for c in pos.mid]
-    out += [f"winner:{c}" for c in pos.winners] + [f"loser:{c}" for c in pos.losers]
-    return out
+    return rules.bet_choices(pos.legtiles, pos.mid, pos.winners, pos.losers)
+
+
+def _figure_penalties(ends: np.ndarray, own_figs) -> np.ndarray:
+    """Per leg end code (bit 1: the palm on the track, bit 2: the fennec),
+    the figure penalties of a player holding the figures ``own_figs``."""
+    on_track = ((ends >> 1) & 1) * bool(own_figs[0]) + ((ends >> 2) & 1) * bool(own_figs[1])
+    return (rules.FIGURE_PENALTY * on_track).astype(float)
 
 
 def _rank_table() -> np.ndarray:
@@ -109,8 +109,7 @@ class _Valuer:
         self.loser = held["loser"]
 
     def leg_card(self, colour: str, value: int) -> np.ndarray:
-        r = self.ranks[:, CAMELS.index(colour)]
-        return np.where(r == 0, value, np.where(r == 1, 1, -1)).astype(float)
+        return rules.leg_card_payout(self.ranks[:, CAMELS.index(colour)], value).astype(float)
 
     def mid_card(self, colour: str) -> np.ndarray:
         return MID_PAY[self.ranks[:, CAMELS.index(colour)]]
@@ -119,8 +118,8 @@ class _Valuer:
         """Expected money change of leg scoring under ``dist[end, code]``
         (probabilities summing to the weight of the branch)."""
         ends = np.arange(8)
-        penalty = -(((ends >> 1) & 1) * own_figs[0] + ((ends >> 2) & 1) * own_figs[1]).astype(float)
-        settled = np.maximum(1.0, self.money + penalty[:, None] + self.payout[None, :] + extra) - self.money
+        penalty = _figure_penalties(ends, own_figs)
+        settled = rules.floor_money(self.money + penalty[:, None] + self.payout[None, :] + extra) - self.money
         return float((dist * settled).sum())
 
     def overall(self, final: np.ndarray, winner: str | None, loser: str | None) -> float:
@@ -246,10 +245,10 @@ class TurnRows:
                     self._cards.append((winner, loser))
                 self._extras = np.stack(extras)[:, _orders()]
             ends = np.arange(8)
-            penalty = -(((ends >> 1) & 1) * key[0] + ((ends >> 2) & 1) * key[1]).astype(float)
+            penalty = _figure_penalties(ends, key)
             payout = val.payout[_orders()]
-            self._settled_by_figs[key] = np.maximum(
-                1.0, val.money + penalty[None, :, None] + payout[None, None, :] + self._extras[:, None, :]) - val.money
+            self._settled_by_figs[key] = rules.floor_money(
+                val.money + penalty[None, :, None] + payout[None, None, :] + self._extras[:, None, :]) - val.money
         return self._settled_by_figs[key]
 
     def values(self, dist, figs, final) -> np.ndarray:

@@ -71,6 +71,7 @@ from advisor.cards.position import CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, 
 
 __all__ = ["CardsSetup", "CardsPlayer", "CardsState", "CardsGame", "start_game", "deal", "shuffle", "apply",
            "legal_actions", "figure_spaces", "leg_payouts", "overall_payouts", "floor_money", "ranking", "MONEY_FLOOR",
+           "leg_card_payout", "race_choices", "bet_choices", "FIGURE_PENALTY", "LEG_SECOND", "LEG_OTHER",
            "FULL_CARDS", "MID_PAY", "WINNER_PAY", "LOSER_PAY", "UNSEEN"]
 
 MONEY_FLOOR = 1
@@ -79,6 +80,9 @@ MID_PAY = (-1, 1, 2, 1, -1)
 WINNER_PAY = (7, 3, -1, -1, -1)
 LOSER_PAY = (-1, -1, -1, 3, 7)
 FIGURE_PENALTY = -1
+#: What a leg-winner card pays when its camel is 2nd, and further back (1st: its value).
+LEG_SECOND = 1
+LEG_OTHER = -1
 #: the 30 racing cards, sorted
 FULL_CARDS: tuple[Card, ...] = tuple(sorted(card for card, n in FULL_DECK.items() for _ in range(n)))
 #: a card face down, in a player's view (:meth:`CardsState.view`)
@@ -301,9 +305,43 @@ def ranking(sp, ht) -> tuple[str, ...]:
     return tuple(CAMELS[i] for i in order)
 
 
-def floor_money(money: int) -> int:
-    """Money never drops below :data:`MONEY_FLOOR`."""
+def floor_money(money):
+    """Money never drops below :data:`MONEY_FLOOR` (element-wise on numpy
+    arrays)."""
+    if isinstance(money, np.ndarray):
+        return np.maximum(MONEY_FLOOR, money)
     return max(MONEY_FLOOR, money)
+
+
+def leg_card_payout(rank, value):
+    """What a leg-winner card of ``value`` pays for its camel's ``rank``
+    (0-based): its value if 1st, :data:`LEG_SECOND` if 2nd, else
+    :data:`LEG_OTHER` (element-wise on a numpy array of ranks)."""
+    if isinstance(rank, np.ndarray):
+        return np.where(rank == 0, value, np.where(rank == 1, LEG_SECOND, LEG_OTHER))
+    return value if rank == 0 else LEG_SECOND if rank == 1 else LEG_OTHER
+
+
+def race_choices(hand: bool, palm_free: bool, fennec_free: bool, spaces) -> list[str]:
+    """The race actions of a player who has not raced this turn: reveal,
+    play the hand (``hand``: one is held), put a figure not on the track
+    (``*_free``) beside one of ``spaces``."""
+    out = ["reveal"]
+    if hand:
+        out.append("hand")
+    for name, free in (("palm", palm_free), ("fennec", fennec_free)):
+        if free:
+            out += [f"{name}:{s}" for s in spaces]
+    return out
+
+
+def bet_choices(legtiles, mid, winners, losers) -> list[str]:
+    """The bets of a player who has not bet this turn: a leg-winner card of
+    each camel whose stack is not empty, a midfield card, an overall card."""
+    out = [f"leg:{c}" for c, stack in zip(CAMELS, legtiles) if stack]
+    out += [f"mid:{c}" for c in mid]
+    out += [f"winner:{c}" for c in winners] + [f"loser:{c}" for c in losers]
+    return out
 
 
 def leg_payouts(state: CardsState, order: tuple[str, ...]) -> list[int]:
@@ -316,7 +354,7 @@ def leg_payouts(state: CardsState, order: tuple[str, ...]) -> list[int]:
     for i, p in enumerate(state.players):
         total = 0
         for colour, value in p.leg:
-            total += value if rank[colour] == 0 else 1 if rank[colour] == 1 else -1
+            total += leg_card_payout(rank[colour], value)
         for colour in p.mid:
             total += MID_PAY[rank[colour]]
         if state.palm and state.palm_holder == i:
@@ -425,18 +463,10 @@ def legal_actions(state: CardsState) -> list[CardsAction]:
     p = state.players[state.current]
     out = []
     if not state.raced:
-        out.append(CardsAction("reveal"))
-        if p.hand:
-            out.append(CardsAction("hand"))
-        spaces = figure_spaces(state)
-        for name in ("palm", "fennec"):
-            if not getattr(state, name):
-                out += [CardsAction(name, space=s) for s in spaces]
+        out += [CardsAction.parse(a) for a in race_choices(bool(p.hand), not state.palm, not state.fennec,
+                                                             figure_spaces(state))]
     if not state.bet:
-        out += [CardsAction("leg", c) for c, stack in zip(CAMELS, state.legtiles) if stack]
-        out += [CardsAction("mid", c) for c in state.mid]
-        out += [CardsAction("winner", c) for c in state.winners]
-        out += [CardsAction("loser", c) for c in state.losers]
+        out += [CardsAction.parse(a) for a in bet_choices(state.legtiles, state.mid, state.winners, state.losers)]
     if state.raced and not state.bet:
         out.append(CardsAction("pass"))
     return out
