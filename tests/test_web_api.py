@@ -165,6 +165,20 @@ def test_best_objective_is_that_of_camelup_best(client, capsys):
     assert win["objective"] == "win" and 0 < win["win_now"] < 1 and "win" in win["moves"][0]
 
 
+def test_the_analysis_ranks_its_advice_by_the_objective_asked(client):
+    """The page's progressive analysis carries ``objective``: its full
+    advice is /api/best's for the same objective; the advice from the leg
+    alone (no race odds, no chance of winning) is ranked by EV either way."""
+    body = {"board": BOARD, "seed": 3, "precision": 0.02}
+    for objective in ("win", "ev"):
+        lines = {line["stage"]: line for line in stream(client, {**body, "objective": objective})}
+        best = client.post("/api/best", json={**body, "objective": objective}).json()
+        assert lines["advice"]["best"] == best and best["objective"] == objective
+        assert ("win_now" in best) == (objective == "win")
+        assert lines["advice_leg"]["best"]["objective"] == "ev"
+        assert "win" not in lines["advice_leg"]["best"]["moves"][0]
+
+
 def test_cards_odds_and_best_are_the_json_of_the_cli(client, capsys):
     api = client.post("/api/odds", json={"board": CARDS, "seed": 4}).json()
     assert api == cli_json(["odds", "--json", CARDS, "--seed", "4"], capsys)

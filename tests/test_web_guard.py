@@ -278,6 +278,25 @@ def test_a_player_whose_card_went_face_down_unseen_is_advised(client):
     assert '"stage": "error"' not in "".join(lines) and '"stage": "done"' in lines[-1]
 
 
+def test_a_hidden_hand_is_ranked_by_the_objective_asked(client):
+    """The advice for a hand that went face down unseen ranks as
+    ``best_moves`` does: by the chance of winning by default (the rows of
+    every hand modelled among them), by EV with ``objective: ev``."""
+    from advisor.valuation.engine import WIN_TIE
+    from advisor.valuation.explain import EV_TIE
+
+    win = client.post("/api/best", json={"state": HIDDEN, "precision": 0.02, "seed": 1}).json()
+    assert win["objective"] == "win" and 0 < win["win_now"] < 1
+    keys = [(round(m["win"] / WIN_TIE), m["ev"]) for m in win["moves"]]
+    assert keys == sorted(keys, reverse=True)
+    ev = client.post("/api/best", json={"state": HIDDEN, "precision": 0.02, "seed": 1, "objective": "ev"}).json()
+    assert ev["objective"] == "ev" and "win_now" not in ev and "win" not in ev["moves"][0]
+    evs = [round(m["ev"] / EV_TIE) for m in ev["moves"]]
+    assert evs == sorted(evs, reverse=True)
+    assert {m["action"] for m in ev["moves"]} == {m["action"] for m in win["moves"]}
+    assert ev["hidden_hand"] == win["hidden_hand"]
+
+
 # --------------------------------------------------------------------------
 # Game moves never wait behind analysis
 # --------------------------------------------------------------------------

@@ -858,6 +858,18 @@ OBJECTIVES = ("win", "ev")
 WIN_TIE = 1e-3
 
 
+def rank_rows(frame):
+    """The advice's rows best first: by the chance of winning when the
+    frame has a ``win`` column (chances within :data:`WIN_TIE` of each
+    other by EV, exact ties in the order given), else by EV
+    (:func:`advisor.valuation.explain.sort_by_ev`)."""
+    if "win" not in frame.columns:
+        return sort_by_ev(frame)
+    key = np.round(frame["win"].to_numpy() / WIN_TIE)
+    order = np.lexsort((-frame["ev"].to_numpy(), -key))  # stable: the order given breaks exact ties
+    return frame.iloc[order].reset_index(drop=True)
+
+
 def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
                seed: int | None = None, denial: bool = True, race: bool = True, rules: Edition | None = None,
                objective: str = "win"):
@@ -910,14 +922,11 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
         now, after = after_actions(ctx, [r["ev"] for r in rows], [r["sd"] for r in rows], [r.get("cov") for r in rows])
         for row, win in zip(rows, after):
             row["win"] = float(win)
-        frame = pd.DataFrame(rows)
-        key = np.round(frame["win"].to_numpy() / WIN_TIE)
-        order = np.lexsort((-frame["ev"].to_numpy(), -key))  # stable: legal order breaks exact ties
-        frame = frame.iloc[order].reset_index(drop=True)
+        frame = rank_rows(pd.DataFrame(rows))
         extra["win_now"] = now
     else:
         objective = "ev"
-        frame = sort_by_ev(pd.DataFrame(rows))
+        frame = rank_rows(pd.DataFrame(rows))
     frame.attrs.update(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
         race_samples=ctx.race_samples, objective=objective, **extra,

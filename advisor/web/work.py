@@ -123,26 +123,28 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
     st = GameState.from_json(state)
     who = st.to_move if player is None else player
     if isinstance(who, int) and 0 <= who < st.n_players and st.hand_hidden(who):
-        return hidden_hand_advice(st, who, precision, seed, denial, race, assumptions)
+        return hidden_hand_advice(st, who, precision, seed, denial, race, assumptions, objective)
     frame = best_moves(st, player, precision=precision, seed=seed, denial=denial, race=race,
                        objective=objective)
     return {"best": best_json(st, frame, assumptions)}
 
 
 def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: bool, race: bool,
-                       assumptions: list[str]) -> dict:
+                       assumptions: list[str], objective: str = "win") -> dict:
     """The advice for a player whose overall cards went face down unseen
     (their hand is a count): what the table knows.  Their possible hands
     and probabilities come from the valuation's model of any hidden hand
     (:meth:`advisor.valuation.engine.Valuation.hand_model`).  The most probable
     hand gives every row; each overall card it lacks is valued in the most
     probable hand that holds it, as if held.  ``hidden_hand`` says so:
-    the player, the hand size, the hand used and P(held) per colour."""
+    the player, the hand size, the hand used and P(held) per colour.
+    The rows are ranked by ``objective`` as :func:`best_moves` ranks them
+    (the chance of winning now is the most probable hand's)."""
     import pandas as pd
 
     from advisor.present.jsonout import best_json
     from advisor.rules.state import GameState
-    from advisor.valuation.engine import Valuation, best_moves
+    from advisor.valuation.engine import Valuation, best_moves, rank_rows
 
     hands, probs = Valuation(st, player, precision, seed).hand_model(player)
     order = sorted(range(len(hands)), key=lambda k: (-probs[k], hands[k]))
@@ -158,7 +160,8 @@ def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: boo
         data["players"][player]["overall_cards"] = hand
         one = GameState.from_json(data)
         first = first or one
-        frames.append(best_moves(one, player, precision=precision, seed=seed, denial=denial, race=race))
+        frames.append(best_moves(one, player, precision=precision, seed=seed, denial=denial, race=race,
+                                 objective=objective))
     frame = frames[0]
     actions = set(frame["action"])
     extra = []
@@ -167,7 +170,7 @@ def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: boo
         actions |= set(part["action"])
         extra.append(part)
     if any(len(part) for part in extra):
-        merged = pd.concat([frame, *extra]).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+        merged = rank_rows(pd.concat([frame, *extra]).reset_index(drop=True))
         merged.attrs = dict(frame.attrs)
         frame = merged
     out = best_json(first, frame, assumptions)
