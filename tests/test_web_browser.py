@@ -387,6 +387,157 @@ def test_records_written_by_camelup_simulate_open_with_their_curves(browser, ser
 
 
 # --------------------------------------------------------------------------
+# Playing to win: the chance of winning and the objective switch
+# --------------------------------------------------------------------------
+
+
+def _api_best(p, body: dict) -> dict:
+    """/api/best of the page's own server, asked from the page."""
+    return p.evaluate("""async (body) => {
+        const r = await fetch('/api/best', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                            body: JSON.stringify(body)});
+        return await r.json(); }""", body)
+
+
+def _shown_actions(p) -> list[str]:
+    return p.evaluate("() => [...document.querySelectorAll('#advice-list li')].map((li) => li.dataset.action)")
+
+
+def _ranked(page, objective: str) -> None:
+    """The advice is drawn, ranked by ``objective``, nothing pending."""
+    p = page.page
+    page.done("advice")
+    expect(p.locator("#ranked-by")).to_have_attribute("data-objective", objective)
+    expect(p.locator("#advice[aria-busy=false]")).to_have_count(1)
+
+
+def test_the_advice_plays_to_win_and_the_switch_ranks_by_coins(browser, server):
+    from urllib.parse import quote
+
+    board = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
+    page = Page(browser, server, path=f"?board={quote(board)}")
+    p = page.page
+    try:
+        _ranked(page, "win")
+        expect(p.locator('#objective-switch [data-objective="win"]')).to_have_attribute("aria-pressed", "true")
+        expect(p.locator('#objective-switch [data-objective="ev"]')).to_have_attribute("aria-pressed", "false")
+        assert "objective=" not in p.url  # the default is not written
+        body = p.evaluate("() => window.camelup.S.results.body")
+        assert body["objective"] == "win"
+        win = _api_best(p, body)
+        assert win["objective"] == "win"
+        p.click("text=/show all \\d+ actions/")
+        # the list is /api/best's, in its order, each option's chance beside its EV
+        assert _shown_actions(p) == [m["action"] for m in win["moves"]]
+        figures = p.evaluate("() => [...document.querySelectorAll('#advice-list li .win b')].map((b) => b.textContent)")
+        assert figures == [f"{100 * m['win']:.1f}%" for m in win["moves"]]
+        # the headline: the chance now and after the best move, as the page rounds them
+        expect(p.locator("#win-now")).to_have_text(f"{100 * win['win_now']:.0f}%")
+        expect(p.locator("#win-after")).to_have_text(f"{100 * win['moves'][0]['win']:.0f}%")
+        expect(p.locator("#win-headline")).to_contain_text("Your chance of winning:")
+        expect(p.locator("#win-headline")).to_contain_text(p.inner_text("#advice-list li >> nth=0 >> .what"))
+        expect(p.locator("#ranked-by")).to_contain_text("chance of winning")
+        expect(p.locator("#win-note")).to_contain_text("1/k")
+        expect(p.locator("#win-note")).to_contain_text("held-out")
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= 1280
+        shot(p, "desktop-second-win")
+
+        # coins: the server ranks again by EV; the address keeps the choice
+        p.click('#objective-switch [data-objective="ev"]')
+        _ranked(page, "ev")
+        expect(p.locator('#objective-switch [data-objective="ev"]')).to_have_attribute("aria-pressed", "true")
+        assert "objective=ev" in p.url
+        assert p.evaluate("() => window.camelup.S.results.body.objective") == "ev"
+        ev = _api_best(p, {**body, "objective": "ev"})
+        assert ev["objective"] == "ev"
+        order = [m["action"] for m in ev["moves"]]
+        assert _shown_actions(p) == order and order != [m["action"] for m in win["moves"]]
+        expect(p.locator("#ranked-by")).to_contain_text("coins")
+        expect(p.locator("#win-headline")).to_have_count(0)
+        expect(p.locator("#advice-list .win")).to_have_count(0)
+        expect(p.locator("#best-move")).to_contain_text(p.inner_text("#advice-list li >> nth=0 >> .what"))
+        shot(p, "desktop-second-coins")
+
+        # the link opens ranked by coins; back to win, the address drops it
+        other = Page(browser, server, path=p.url[len(server):])
+        try:
+            _ranked(other, "ev")
+            expect(other.page.locator('#objective-switch [data-objective="ev"]')).to_have_attribute(
+                "aria-pressed", "true")
+            assert other.page.evaluate("() => window.camelup.S.results.body.objective") == "ev"
+        finally:
+            other.close()
+        p.click('#objective-switch [data-objective="win"]')
+        _ranked(page, "win")
+        assert "objective=" not in p.url
+        assert _shown_actions(p) == [m["action"] for m in win["moves"]]
+
+        # an edit keeps the objective in the address (and in what is asked)
+        p.click('#objective-switch [data-objective="ev"]')
+        _ranked(page, "ev")
+        p.fill("#board-text", board.replace("+5", "+6"))
+        p.press("#board-text", "Enter")
+        expect(p.locator("#board-text")).to_have_value(board.replace("+5", "+6"))
+        _ranked(page, "ev")
+        assert "objective=ev" in p.url and "%2B6" in p.url
+        assert p.evaluate("() => window.camelup.S.results.body.objective") == "ev"
+
+        # following a game: the advice of the player to move, ranked as chosen
+        p.click('#mode-tabs [data-mode="game"]')
+        p.click("#new-random")
+        expect(p.locator("#to-move")).to_contain_text("to move")
+        _ranked(page, "ev")
+        p.click('#objective-switch [data-objective="win"]')
+        _ranked(page, "win")
+        expect(p.locator("#win-headline")).to_be_visible()
+
+        # Camel Up Cards' advice has no chance of winning: no switch, no column
+        p.click('#mode-tabs [data-mode="analyse"]')
+        p.click('#game-tabs [data-game="cards"]')
+        expect(p.locator("#board-text")).to_have_value(re.compile("^cards "))
+        page.done("advice")
+        expect(p.locator("#objective-switch")).to_be_hidden()
+        expect(p.locator("#win-headline")).to_have_count(0)
+        expect(p.locator("#advice-list .win")).to_have_count(0)
+    finally:
+        page.close()
+
+
+def test_the_chance_of_winning_at_phone_size(browser, server):
+    from urllib.parse import quote
+
+    board = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
+    page = Page(browser, server, 390, 844, path=f"?board={quote(board)}")
+    p = page.page
+    try:
+        _ranked(page, "win")
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+        # the headline is on the first screen, with the best move
+        box = p.locator("#win-headline").bounding_box()
+        assert box["y"] + box["height"] < 844, box
+        # every figure is whole and readable: the win and EV cells do not overflow their row
+        cells = p.evaluate("""() => [...document.querySelectorAll('#advice-list li summary')].slice(0, 8).map((s) => {
+            const r = s.getBoundingClientRect();
+            return [...s.querySelectorAll('.win, .ev')].map((c) => {
+              const b = c.getBoundingClientRect();
+              return [b.left >= r.left - 0.5, b.right <= r.right + 0.5, c.scrollWidth <= c.clientWidth + 1,
+                      parseFloat(getComputedStyle(c).fontSize)]; }); })""")
+        for row in cells:
+            for inside_left, inside_right, whole, size in row:
+                assert inside_left and inside_right and whole and size >= 12
+        shot(p, "phone-second-win")
+        p.locator("#advice-block").scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        p.locator("#advice-block").screenshot(path=str(ARTIFACTS / "phone-second-win-list.png"))
+        p.click('#objective-switch [data-objective="ev"]')
+        _ranked(page, "ev")
+        assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+        p.locator("#advice-block").screenshot(path=str(ARTIFACTS / "phone-second-coins-list.png"))
+    finally:
+        page.close()
+
+
+# --------------------------------------------------------------------------
 # The other games, sharing, phones
 # --------------------------------------------------------------------------
 

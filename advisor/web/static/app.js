@@ -6,7 +6,7 @@
 // every figure (/api/analyse).  No rule of the game is written here.
 
 import { ApiError, getJSON, postJSON, streamJSON } from "./api.js";
-import { drawBoardGame, drawCardsBoard, namePlayers, setPlayerNames, textColour, who, wireGestures } from "./board.js";
+import { drawBoardGame, drawCardsBoard, namePlayers, pct, setPlayerNames, textColour, who, wireGestures } from "./board.js";
 import { adviceList, actionWords, chip, figureHeat, h, legTable, raceTable, signed, tileHeat } from "./results.js";
 import { renderCardsPanel, renderPlayers } from "./panels.js";
 import { renderGame } from "./game.js";
@@ -27,6 +27,7 @@ export const S = {
   heatSign: "+",
   seed: "1", // a string: seeds reach 2**63-1, beyond what a JavaScript number holds exactly
   precision: 0.002,
+  objective: "win", // board games: what the advice ranks by, win (the chance of winning the game) or ev (coins)
   table: null, // players, money, bets (board games)
   tableInfo: null, // hands and free leg tiles from /api/state
   tableError: null,
@@ -75,6 +76,7 @@ async function init() {
   const params = new URLSearchParams(location.search);
   const board = params.get("board");
   if (params.get("seed") && /^\d+$/.test(params.get("seed"))) S.seed = params.get("seed");
+  if (params.get("objective") === "ev") S.objective = "ev";
   if (history.state?.idx !== undefined) hist.index = history.state.idx; // a reload keeps its place in the history
   hist.length = hist.index + 1;
   hist.restoring = true; // the address is read, not rewritten, until the page stands
@@ -414,7 +416,10 @@ function onTableChange() {
 // The address holds the whole editor state: the board (board=) and the
 // players, their money, tiles, cards and the piles (table=, JSON).  Every
 // edit is an entry of the browser's history: Back returns to the previous
-// position, and the editor's Undo / Redo walk the same entries.
+// position, and the editor's Undo / Redo walk the same entries.  What the
+// advice ranks by (objective=ev; the chance of winning when absent) is a
+// choice of the reader, not an edit: it is in the address of every entry
+// and Back leaves it as chosen.
 
 const hist = { index: 0, length: 1, restoring: false };
 
@@ -428,6 +433,7 @@ function record(text, { draft = null } = {}) {
   if (hist.restoring) return;
   const url = new URL(location.href);
   url.searchParams.set("board", text);
+  objectiveInAddress(url);
   const table = addressTable();
   if (table) url.searchParams.set("table", JSON.stringify(table));
   else url.searchParams.delete("table");
@@ -442,6 +448,18 @@ function record(text, { draft = null } = {}) {
     return;
   }
   renderUndo();
+}
+
+function objectiveInAddress(url) {
+  if (S.objective === "ev") url.searchParams.set("objective", "ev");
+  else url.searchParams.delete("objective");
+  return url;
+}
+
+// The address of the entry shown, with the objective chosen.
+function keepObjectiveInAddress() {
+  const url = objectiveInAddress(new URL(location.href));
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
 }
 
 function tableFromAddress(text) {
@@ -474,6 +492,7 @@ function wireHistory() {
     const st = e.state;
     if (!st || st.idx === undefined || S.mode !== "analyse") return;
     hist.index = st.idx;
+    keepObjectiveInAddress();
     restore(st);
   });
   document.addEventListener("keydown", (e) => {
@@ -578,7 +597,7 @@ async function analyse() {
       body = { ...cards, seed: S.seed };
     } else {
       if (S.game === "cards" || !S.view || S.view.finished) return render();
-      body = { state: S.view.advised, seed: S.seed, precision: S.precision };
+      body = { state: S.view.advised, seed: S.seed, precision: S.precision, objective: S.objective };
     }
   } else if (S.game === "cards") {
     body = { board: S.pos.board, seed: S.seed };
@@ -591,7 +610,7 @@ async function analyse() {
       S.results = { error: S.tableError, where: "players" };
       return renderResults();
     }
-    body = { state: tableState(), player: S.table.advised, seed: S.seed, precision: S.precision };
+    body = { state: tableState(), player: S.table.advised, seed: S.seed, precision: S.precision, objective: S.objective };
   }
   const controller = new AbortController();
   S.controller = controller;
@@ -616,6 +635,67 @@ async function analyse() {
   } finally {
     if (S.controller === controller) S.controller = null;
   }
+}
+
+// What the advice of the board games ranks by: the chance of winning the
+// game (win) or the expected coins (ev).  The choice goes in the address;
+// a finished analysis is ranked again by the server (/api/best, the same
+// figures as its advice stage) while its odds stay on the screen, one still
+// running starts again with the choice.
+function setObjective(objective) {
+  if (objective === S.objective) return;
+  S.objective = objective;
+  keepObjectiveInAddress();
+  const r = S.results;
+  if (!r || r.error || !r.advice || !r.body?.state) {
+    scheduleAnalysis();
+    render();
+    return;
+  }
+  rerank(r);
+}
+
+async function rerank(r) {
+  S.controller?.abort();
+  const controller = new AbortController();
+  S.controller = controller;
+  const body = { ...r.body, objective: S.objective };
+  r.reranking = S.objective;
+  renderResults();
+  try {
+    const best = await postJSON("/api/best", body, controller.signal);
+    if (S.results !== r) return;
+    r.body = body;
+    r.advice = { ...r.advice, best };
+    // the list is drawn best first by the new ranking, without rank marks
+    r.touched = false;
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    if (!(err instanceof ApiError)) throw err;
+    if (S.results === r) r.error = err.message;
+  } finally {
+    if (S.controller === controller) { // not overtaken by a later choice or an edit
+      S.controller = null;
+      r.reranking = null;
+    }
+  }
+  if (S.results !== r) return;
+  renderResults();
+  renderBoard();
+}
+
+function renderObjectiveSwitch() {
+  const box = $("objective-switch");
+  const board = S.game !== "cards" && !isCardsGame();
+  box.hidden = !board;
+  if (!board) return box.replaceChildren();
+  box.replaceChildren(h("div", { class: "toolgroup objective", role: "group", "aria-label": "rank the options by" },
+    h("span", {}, "Rank by:"),
+    [["win", "chance of winning", "your chance of winning the game (EV breaks near-ties)"],
+      ["ev", "coins (EV)", "the expected change of your money, in coins"]].map(([v, label, title]) => button(label, {
+      class: `tool small${S.objective === v ? " on" : ""}`, "aria-pressed": String(S.objective === v),
+      "data-objective": v, title, onclick: () => setObjective(v),
+    }))));
 }
 
 // ---------------------------------------------------------------- rendering
@@ -913,11 +993,30 @@ function bestCallout() {
     h("p", { class: "lead", id: "best-move" }, actionWords(top.action, info, S.game, top), " ",
       h("span", { class: `ev ${top.ev >= 0 ? "pos" : "neg"}` }, `${signed(top.ev)} coins`)),
   );
+  if (typeof best.win_now === "number" && typeof top.win === "number") {
+    // the player advised is the reader: "your", as the command line says it
+    box.append(h("p", { class: "winline", id: "win-headline" }, "Your chance of winning: ",
+      h("b", { id: "win-now" }, pct(best.win_now)), " now, ", h("b", { id: "win-after" }, pct(top.win)),
+      ` after “${actionWords(top.action, info, S.game, top)}”`));
+  }
   if (best.moves.length > 1) {
     const second = best.moves[1];
-    box.append(h("p", { class: "sub" }, `Next best: ${actionWords(second.action, info, S.game, second)} (${signed(second.ev)})`));
+    const win = typeof second.win === "number" ? `, ${pct(second.win)} to win` : "";
+    box.append(h("p", { class: "sub" }, `Next best: ${actionWords(second.action, info, S.game, second)} (${signed(second.ev)}${win})`));
   }
+  const ranked = rankedBy(best);
+  if (ranked) box.append(h("p", { class: "sub", id: "ranked-by", "data-objective": best.objective }, ranked));
   if (best.assumptions) box.append(h("p", { class: "note" }, best.assumptions.join("; ")));
+}
+
+// Which objective ranked the options (the board games' advice says so).
+function rankedBy(best) {
+  if (!best.objective) return null; // Camel Up Cards: ranked by EV, no chance of winning
+  const r = S.results;
+  if (r?.reranking) return `Ranking again by ${r.reranking === "win" ? "the chance of winning" : "coins"}…`;
+  if (best.objective === "win") return "Ranked by your chance of winning the game (EV breaks near-ties).";
+  if (S.objective === "win") return "Ranked by coins (EV) for now: the chance of winning comes with the race odds.";
+  return "Ranked by coins (EV): the expected change of your money.";
 }
 
 // One line: the advised player's overall cards went face down unseen, so
@@ -932,6 +1031,7 @@ function hiddenHandNote(hh, info) {
 export function renderResults() {
   renderStatus();
   bestCallout();
+  renderObjectiveSwitch();
   const r = S.results;
   const info = { ...S.info[S.game], colours: S.info.colours, names: S.info.names };
   const legBox = $("leg");
@@ -956,6 +1056,8 @@ export function renderResults() {
     const known = new Set(r.order);
     for (const m of best.moves) if (!known.has(m.action)) r.order.push(m.action);
   }
+  adviceBox.classList.toggle("stale", !!r?.reranking);
+  adviceBox.setAttribute("aria-busy", String(!!r?.reranking));
   adviceBox.replaceChildren(blank ? "" : best
     ? adviceList(best, info, S.game, {
       pending: !r?.advice && (r?.planned ?? []).includes("advice"), expanded: S.expanded,

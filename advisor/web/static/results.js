@@ -141,6 +141,7 @@ function details(row, game) {
     if (row.timing) out.push(`bet ${row.timing === "before" ? "before the reveal" : row.timing === "after" ? "after seeing the card" : "before or after"}`);
     return out.join(" · ");
   }
+  f("win", "chance of winning the game", (x) => pct(x, 1));
   f("p_first", "P(1st)", (x) => pct(x, 1));
   f("p_second", "P(2nd)", (x) => pct(x, 1));
   if (row.kind === "loser") f("p_rest", "P(last)", (x) => pct(x, 1));
@@ -160,9 +161,12 @@ function details(row, game) {
 // this position) keeps rows where they are while later stages arrive: a row
 // whose rank changed is marked, never moved, until the user sorts again
 // (`onResort`); `open` (a Set of actions) keeps the rows the user opened open.
+// When the advice gives each option's chance of winning the game (`win`,
+// the board games ranked by it), it stands beside the EV.
 export function adviceList(best, info, game, { pending = false, limit = 12, expanded = false, onToggle, order = null,
   firstRank = null, open = null, onResort = null } = {}) {
   const moves = best.moves;
+  const withWin = moves.some((m) => typeof m.win === "number");
   const top = Math.max(1e-9, ...moves.map((m) => Math.abs(m.ev)));
   const rank = new Map(moves.map((m, i) => [m.action, i]));
   const byAction = new Map(moves.map((m) => [m.action, m]));
@@ -170,7 +174,7 @@ export function adviceList(best, info, game, { pending = false, limit = 12, expa
     .map((a) => byAction.get(a)) : moves;
   const shown = expanded ? ordered : ordered.filter((m, i) => i < limit || rank.get(m.action) < limit);
   let moved = 0;
-  const list = h("ol", { class: "advice", id: "advice-list" }, shown.map((m) => {
+  const list = h("ol", { class: `advice${withWin ? " with-win" : ""}`, id: "advice-list" }, shown.map((m) => {
     const w = (48 * Math.abs(m.ev)) / top;
     const k = rank.get(m.action);
     const was = firstRank?.get(m.action);
@@ -183,6 +187,7 @@ export function adviceList(best, info, game, { pending = false, limit = 12, expa
         }, mark === "new" ? "•" : mark) : ""),
         h("span", { class: "swatch", style: `background:${actionColour(m.action, info)}` }),
         h("span", { class: "what" }, actionWords(m.action, info, game, m)),
+        withWin ? winCell(m.win) : null,
         h("span", { class: "evbar" },
           h("span", { class: m.ev >= 0 ? "pos" : "neg", style: `width:${w.toFixed(1)}%;${m.ev >= 0 ? "left:50%" : `right:50%`}` })),
         h("span", { class: "ev" }, signed(m.ev))),
@@ -191,6 +196,10 @@ export function adviceList(best, info, game, { pending = false, limit = 12, expa
     return h("li", { class: `${k === 0 ? "best" : ""}${mark ? " moved-row" : ""}`, "data-action": m.action, "data-rank": k + 1 }, box);
   }));
   const parts = [list];
+  if (withWin) {
+    parts.unshift(h("div", { class: "advice-head" },
+      h("span", { class: "what" }, "option"), h("span", { class: "win" }, "win"), h("span", { class: "evhead" }, "EV", h("span", { class: "unit" }, " (coins)"))));
+  }
   if (moved && onResort) {
     parts.unshift(h("p", { class: "note", id: "ranks-changed" }, `${moved} rank${moved > 1 ? "s" : ""} changed as the later stages came in (marked ↑ ↓ •); the rows stay where they are. `,
       h("button", { class: "link", type: "button", id: "resort", onclick: onResort }, "sort best first")));
@@ -200,7 +209,23 @@ export function adviceList(best, info, game, { pending = false, limit = 12, expa
       expanded ? "show fewer" : `show all ${moves.length} actions`));
   }
   if (pending) parts.push(h("p", { class: "note pending" }, "Overall winner/loser cards and the denial column follow once the race odds are ready…"));
+  if (withWin) parts.push(h("p", { class: "note", id: "win-note" }, WIN_NOTE));
   return h("div", {}, parts);
+}
+
+// What the chance of winning is (the command line's words for its win column;
+// advisor.valuation.winchance and benchmarks/calibration.py for the model).
+export const WIN_NOTE = "Win: your chance of winning the game after the option, a model's estimate from every player's "
+  + "expected wealth and the legs left (a first place shared by k players counts 1/k); the model is fitted on "
+  + "simulated games and its calibration checked on held-out ones.";
+
+// A chance of winning: its figure (one decimal, as the command line's table)
+// over a bar of its length out of 100%; the figure carries it, the bar adds
+// no colour code.
+function winCell(p) {
+  if (typeof p !== "number") return h("span", { class: "win" }, "");
+  return h("span", { class: "win", title: `chance of winning the game after it: ${pct(p, 1)}` },
+    h("span", { class: "winbar", style: `width:${(100 * p).toFixed(1)}%` }), h("b", {}, pct(p, 1)));
 }
 
 // The tile landing heat map: {space: expected landings} for one side.
