@@ -119,7 +119,7 @@ def _race():
 
 
 def _bots():
-    from advisor.valuation.engine import fast_values
+    from advisor.valuation.fast import fast_values
     from advisor.rules.state import GameState
 
     for board in (_SECOND, _SECOND_START, _FIRST):  # tile placements enumerated, then sampled

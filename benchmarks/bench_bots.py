@@ -36,9 +36,9 @@ from _common import print_cold, timed  # noqa: E402
 def forget() -> None:
     """Empty the memos of the bots' valuation (a pure function of the board)."""
     import advisor.valuation.portfolio as portfolio
-    import advisor.valuation.engine as valuation
+    from advisor.valuation.memo import MEMO
 
-    valuation._MEMO.data.clear()
+    MEMO.data.clear()
     portfolio._JOINTS.clear()
 
 

@@ -10,7 +10,7 @@ Prints, for 4-player second-edition games:
   all-advisor (EV-greedy) and all-rival tables; then all-advisor tables on
   every core through :func:`advisor.simulate.games.simulate` (worker start-up
   included);
-* the bots' valuation (:func:`advisor.valuation.engine.fast_values`) against the
+* the bots' valuation (:func:`advisor.valuation.fast.fast_values`) against the
   reference advisor (:func:`advisor.best_moves`) on the decisions of
   EV-greedy games: time per decision of each, the ratio, and how much EV the
   fast valuation's choices give up, measured against a valuation with 20x
@@ -58,12 +58,14 @@ def decisions(seed: int, games: int):
 
 
 def valuation(seed: int, games: int) -> None:
-    import advisor.valuation.engine as fastev
+    import advisor.valuation.fast as fastev
+    import advisor.valuation.tiles as tiles
     from advisor import best_moves
+    from advisor.valuation.memo import MEMO
 
     states = decisions(seed, games)
     print(f"\nThe bots' valuation on the {len(states)} decisions of {games} EV-greedy games:")
-    fastev._MEMO.data.clear()
+    MEMO.data.clear()
     t0 = time.perf_counter()
     fast = [fastev.fast_values(s, p) for s, p in states]
     t_fast = (time.perf_counter() - t0) / len(states)
@@ -75,14 +77,16 @@ def valuation(seed: int, games: int) -> None:
     print(f"  fast_values (memo of repeated boards on)        {1e3 * t_fast:8.2f} ms / decision")
     print(f"  best_moves, race odds +-2 pp ({len(sub)} of them)      {1e3 * t_ref:8.2f} ms / decision"
           f"   ({t_ref / t_fast:.0f}x slower)")
-    saved = fastev.TILE_SAMPLES, fastev.RACE_SAMPLES
+    # (the sample counts are read where they are used: the tile tables' module
+    # and the fast valuation's)
+    saved = tiles.TILE_SAMPLES, fastev.RACE_SAMPLES
     try:
-        fastev.TILE_SAMPLES, fastev.RACE_SAMPLES = 20 * saved[0], 20 * saved[1]
-        fastev._MEMO.data.clear()
+        tiles.TILE_SAMPLES, fastev.RACE_SAMPLES = 20 * saved[0], 20 * saved[1]
+        MEMO.data.clear()
         fine = [fastev.fast_values(s, p) for s, p in states]
     finally:
-        fastev.TILE_SAMPLES, fastev.RACE_SAMPLES = saved
-        fastev._MEMO.data.clear()
+        tiles.TILE_SAMPLES, fastev.RACE_SAMPLES = saved
+        MEMO.data.clear()
     same = loss = 0.0
     for f, r in zip(fast, fine):
         chosen = f.actions.index(f.best())

@@ -69,8 +69,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    import advisor.valuation.engine as fastev
+    import advisor.valuation.fast as fastev
     from advisor import best_moves, setup_position
+    from advisor.valuation.memo import MEMO
     from advisor.rules.state import GameState, PlayerState
 
     games = 2 if args.quick else 6
@@ -91,7 +92,7 @@ def main() -> None:
     for label, kw in (("fast_values", {}), ("fast_values denial+rivals", {"denial": True, "rivals": True})):
         cpu = wall = float("inf")
         for _ in range(3):
-            fastev._MEMO.data.clear()
+            MEMO.data.clear()
             c, w = clock(fast_pass(kw), states, 1)
             cpu, wall = min(cpu, c), min(wall, w)
         rows.append((f"{label} ({len(states)} decisions)", cpu, wall))

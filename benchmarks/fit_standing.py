@@ -55,7 +55,7 @@ def points(record, every):
     from advisor.bots.inference import SeenCards
     from advisor.rules.actions import Roll
     from advisor.valuation.standing import legs_left, margin
-    from advisor.valuation.engine import fast_values
+    from advisor.valuation.fast import fast_values
 
     setup = record[0]
     game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"],

@@ -88,7 +88,7 @@ def positions(record, every: int = 3) -> list[np.ndarray]:
     from advisor.bots.inference import SeenCards
     from advisor.rules.actions import Roll
     from advisor.valuation.standing import legs_left, standings
-    from advisor.valuation.engine import fast_values
+    from advisor.valuation.fast import fast_values
 
     setup = record[0]
     n = setup["players"]

@@ -417,7 +417,7 @@ class SeenCards:
     board now (the nearest board the player saw); the leg counted from the
     views (a refilled pyramid, emptied leg or pyramid tiles); the owner's
     leg tiles on that board's view; its place on the pile.  The race odds
-    are :func:`advisor.valuation.engine.shared_race_odds` at
+    are :func:`advisor.valuation.fast.shared_race_odds` at
     :data:`ODDS_PRECISION` (memoized per board).  A view that does not
     follow the last one (another player, another game: the piles are not
     the earlier ones extended) starts the memory again; the cards already
@@ -464,7 +464,7 @@ class SeenCards:
 
     def observe(self, view: GameState, player: int) -> None:
         """Take in ``player``'s view ``view``, the next one shown to it."""
-        from advisor.valuation.engine import shared_race_odds
+        from advisor.valuation.fast import shared_race_odds
 
         follows = self._follows(view, player)
         if not follows:

@@ -26,7 +26,7 @@ object or file).
   that value exceeds 1 coin, else takes a pyramid tile (the "roll unless a leg
   tile is worth more than the +1" rule of thumb).
 * ``advisor``: EV-greedy: the action with the highest EV, valued by
-  :func:`advisor.valuation.engine.fast_values` (``best_moves``'s EVs in one pass; race
+  :func:`advisor.valuation.fast.fast_values` (``best_moves``'s EVs in one pass; race
   odds at +-2 percentage points).
 * ``denial``: EV-greedy plus half the denial value of each action.
 * ``rival``: EV minus what the action gains the other players (see
@@ -144,7 +144,7 @@ class GreedyBot:
         self.precision = precision
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.engine import fast_values
+        from advisor.valuation.fast import fast_values
 
         values = fast_values(state, player, precision=self.precision)
         return order(values.actions, values.scores())
@@ -166,7 +166,7 @@ class DenialBot(GreedyBot):
         self.weight = weight
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.engine import fast_values
+        from advisor.valuation.fast import fast_values
 
         values = fast_values(state, player, precision=self.precision, denial=True)
         return order(values.actions, values.scores(self.weight))
@@ -177,7 +177,7 @@ class RivalBot(GreedyBot):
     ``weight`` times what the action gains the other players in total (their
     held leg bets moved by a tile, the next player's best option taken away
     (denial) or improved by the information of a roll); see
-    :func:`advisor.valuation.engine.fast_values` (``rivals``).  Default weight
+    :func:`advisor.valuation.fast.fast_values` (``rivals``).  Default weight
     ``1 / (players - 1)``: the action's effect on the player's money minus
     the average opponent's."""
 
@@ -189,7 +189,7 @@ class RivalBot(GreedyBot):
         self.weight = weight
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.engine import fast_values
+        from advisor.valuation.fast import fast_values
 
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1
@@ -243,7 +243,7 @@ class PortfolioBot(RivalBot):
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
         from advisor.valuation.portfolio import Portfolio, joint_counts, nearness, risk_attitude
-        from advisor.valuation.engine import fast_values
+        from advisor.valuation.fast import fast_values
 
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1
@@ -342,7 +342,7 @@ class MarginBot(RivalBot):
             self.seen = SeenCards()
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.engine import fast_values
+        from advisor.valuation.fast import fast_values
 
         if self.seen is not None:
             state = self.seen.update(state, player)

@@ -18,7 +18,7 @@ pandas DataFrames:
 
 **The valuation of a decision** is the advisor's, from what the player could
 see (:meth:`advisor.game.Game.view`: the others' pile cards face down, their
-hands hidden): :func:`advisor.valuation.engine.fast_values`, the one-pass form of
+hands hidden): :func:`advisor.valuation.fast.fast_values`, the one-pass form of
 :func:`advisor.best_moves` (the same formulas; leg figures exact, tile
 placements at a leg start from sampled legs with common random numbers;
 race odds behind the overall cards to ``precision``, by default the
@@ -134,7 +134,7 @@ class Valuer:
     """W_p(s) for every player of a game state (module docstring).
 
     ``precision``: of the race odds behind the overall cards (those
-    :func:`advisor.valuation.engine.fast_values` uses on the same board: one race
+    :func:`advisor.valuation.fast.fast_values` uses on the same board: one race
     simulation per board serves the decision and the valuation)."""
 
     def __init__(self, precision: float = 0.002):
@@ -144,7 +144,7 @@ class Valuer:
     def leg(self, position, track: int):
         """The leg's outcomes from ``position``, landings counted on the
         tile at ``track`` (0: none), with their integer counts."""
-        from advisor.valuation.engine import LegOutcomes
+        from advisor.valuation.legs import LegOutcomes
 
         key = (str(position), track)
         if key not in self._legs:
@@ -186,7 +186,7 @@ class Valuer:
         return out
 
     def race(self, position):
-        from advisor.valuation.engine import shared_race_odds
+        from advisor.valuation.fast import shared_race_odds
 
         return shared_race_odds(position, self.precision)
 
@@ -284,7 +284,7 @@ class _Decisions:
     def __call__(self, view, player: int, action: str) -> dict:
         if self.full:
             return self._full(view, player, action)
-        from advisor.valuation.engine import fast_values
+        from advisor.valuation.fast import fast_values
 
         values = fast_values(view, player, precision=self.precision)
         ev = np.asarray(values.ev, float)
@@ -306,7 +306,7 @@ class _Decisions:
         the race odds behind its EV, a tile's change of the player's cards
         on the piles is its EV less its leg figures."""
         from advisor.valuation.engine import best_moves, evaluate
-        from advisor.valuation.engine import shared_race_odds
+        from advisor.valuation.fast import shared_race_odds
 
         own_cards = any(c.player == player and c.colour for c in view.winner_pile + view.loser_pile)
         rows, quick = {}, None

@@ -1,7 +1,7 @@
 """Overall winner / loser cards: the models behind their values.
 
 Three models, used by :func:`advisor.best_moves` and by the bots'
-:func:`advisor.valuation.engine.fast_values` alike (so their figures agree):
+:func:`advisor.valuation.fast.fast_values` alike (so their figures agree):
 
 Every payout and the money floor come from the rules record (an
 :class:`~advisor.rules.editions.Edition` or a variant of it, argument

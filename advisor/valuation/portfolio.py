@@ -91,7 +91,7 @@ def add_columns(ctx, rows: list[dict], orders: np.ndarray | None, placements=(),
 
 class Portfolio:
     """The joint distribution and the player's holdings on it, for one
-    valuation ``ctx`` (:class:`advisor.valuation.engine.Valuation`).  ``counts``:
+    valuation ``ctx`` (:class:`advisor.valuation.context.Valuation`).  ``counts``:
     the sampled ``[code, winner, loser]`` counts (see
     :func:`joint_counts`).  ``against``: another player's holdings,
     ``(leg[code], (win[camel], lose[camel]))`` (their leg-scoring payout

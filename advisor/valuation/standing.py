@@ -79,7 +79,7 @@ def pile_payouts(ctx, player: int) -> tuple[np.ndarray, np.ndarray]:
     the right cards under the pile's earlier cards' models) when its camel
     is the one, else the wrong card's payout; a face-down card names camel
     ``c`` with its model's (or the pile model's) ``q_c``.  ``ctx``: a
-    :class:`advisor.valuation.engine.Valuation`."""
+    :class:`advisor.valuation.context.Valuation`."""
     wrong = float(ctx.ed.wrong_card)
     racing = ctx.racing
     out = {}

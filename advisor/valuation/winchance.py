@@ -134,7 +134,7 @@ def _edition(rules) -> str:
 
 def standing_chances(ctx, values: list[float] | None = None, model: WinModel | None = None) -> np.ndarray:
     """Every player's chance of winning now, at the valuation ``ctx``
-    (:class:`advisor.valuation.engine.Valuation`; its player is the one to move
+    (:class:`advisor.valuation.context.Valuation`; its player is the one to move
     when the state says so)."""
     from advisor.valuation.standing import legs_left, standings
 

@@ -134,7 +134,7 @@ def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: boo
     """The advice for a player whose overall cards went face down unseen
     (their hand is a count): what the table knows.  Their possible hands
     and probabilities come from the valuation's model of any hidden hand
-    (:meth:`advisor.valuation.engine.Valuation.hand_model`).  The most probable
+    (:meth:`advisor.valuation.context.Valuation.hand_model`).  The most probable
     hand gives every row; each overall card it lacks is valued in the most
     probable hand that holds it, as if held.  ``hidden_hand`` says so:
     the player, the hand size, the hand used and P(held) per colour.
@@ -144,7 +144,8 @@ def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: boo
 
     from advisor.present.jsonout import best_json
     from advisor.rules.state import GameState
-    from advisor.valuation.engine import Valuation, best_moves, rank_rows
+    from advisor.valuation.context import Valuation
+    from advisor.valuation.engine import best_moves, rank_rows
 
     hands, probs = Valuation(st, player, precision, seed).hand_model(player)
     order = sorted(range(len(hands)), key=lambda k: (-probs[k], hands[k]))
