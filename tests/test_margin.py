@@ -27,10 +27,11 @@ from advisor.valuation.engine import fast_values, shared_race_odds
 BOARD = "first 14:OYW 15:B 16:G dice:BG legtiles:B32,G32"
 
 
-def state(money=(13, 3, 3, 3), p1_tiles=("G5",), winner_pile=(), loser_pile=(), hand0="BGOYW", hand1=5):
+def state(money=(13, 3, 3, 3), p1_tiles=("G5",), winner_pile=(), loser_pile=(), hand0="BGOYW", hand1=5, p3_tiles=()):
     players = [{"money": money[0], "leg_tiles": ["B5"], "overall_cards": hand0},
                {"money": money[1], "leg_tiles": list(p1_tiles), "overall_cards": hand1},
-               {"money": money[2], "overall_cards": 5}, {"money": money[3], "overall_cards": 5}]
+               {"money": money[2], "overall_cards": 5},
+               {"money": money[3], "leg_tiles": list(p3_tiles), "overall_cards": 5}]
     return GameState.from_json({"board": BOARD, "players": players, "to_move": 0,
                                 "winner_pile": list(winner_pile), "loser_pile": list(loser_pile)})
 
@@ -188,7 +189,7 @@ def test_margin_bot_endgame_ranks_by_the_share_of_first_place():
     # the race ends in this leg: the endgame's exact shares rank the actions (tests/test_portfolio.py)
     from advisor.valuation.portfolio import endgame_shares
 
-    st = state(money=(3, 10, 3, 3), p1_tiles=())
+    st = state(money=(3, 10, 3, 3), p1_tiles=(), p3_tiles=("G5",))  # the G5 tile taken is held by player 3
     values = fast_values(st, 0, rivals=True)
     shares = dict(zip(values.actions, endgame_shares(values.context, values.actions, values.tables)))
     ranking = MarginBot(infer=False, risk=False, cov=False, threat=False).ranked(st, 0)

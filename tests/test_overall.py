@@ -181,7 +181,7 @@ def test_reported_position_money_zero():
     assert frame.loc["loser:B", "ev"] == pytest.approx(p * 8 - (1 - p), abs=1e-9)
     # at a leg start the old figure put loser:B first; leg:R is the best
     start = GameState.from_json({"board": "1:B 2:YG 3:PR 14:w 15:k", "players": [{"money": 0}, {}, {}, {}]})
-    frame = best_moves(start, seed=1, denial=False)
+    frame = best_moves(start, seed=1, denial=False, objective="ev")
     assert frame["action"].iloc[0] == "leg:R"
     assert frame.set_index("action").loc["loser:B", "floor"] < 0.01
 
