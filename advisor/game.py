@@ -329,10 +329,9 @@ def check_entry(entry: object) -> str | None:
     if "board" in entry and not isinstance(entry["board"], str):
         return "'board' must be a board string"
     if "roll" in entry:
-        roll = entry["roll"]
-        if (not isinstance(roll, dict) or set(roll) - {"die", "value", "colour"}
-                or not isinstance(roll.get("die"), str) or len(roll["die"]) != 1 or not _int(roll.get("value"))
-                or not isinstance(roll.get("colour", ""), str)):
+        try:
+            Roll.from_json(entry["roll"])
+        except IllegalActionError:
             return "'roll' must be {\"die\": D, \"value\": V} (and \"colour\" for the grey die)"
     return None
 
@@ -380,7 +379,7 @@ def _replay(record: list[dict], upto: int | None) -> Game:
         if entry.get("type") == "reveal":
             game.reveal(entry["pile"], entry["index"], entry["colour"])
             continue
-        roll = Roll(**entry["roll"]) if "roll" in entry else None
+        roll = Roll.from_json(entry["roll"]) if "roll" in entry else None
         if entry["player"] != game.to_move:
             raise ValueError(f"turn {game.turns}: player {str(entry['player'])[:20]} is not to move")
         turn = game.turns

@@ -80,7 +80,7 @@ def points(record, every):
             d_money, _ = margin(ctx, False)
             won = 1 / len(end["winners"]) if p in end["winners"] else 0.0
             out.append((d_wealth, d_money, legs_left(ctx.race()), won))
-        game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
+        game.apply(entry["action"], Roll.from_json(entry["roll"]) if "roll" in entry else None)
     return out
 
 

@@ -120,7 +120,7 @@ def positions(record, every: int = 3) -> list[np.ndarray]:
             row[4 + MAX_PLAYERS:4 + MAX_PLAYERS + n] = standings(ctx, False)
             row[4 + 2 * MAX_PLAYERS:] = share
             out.append(row)
-        game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
+        game.apply(entry["action"], Roll.from_json(entry["roll"]) if "roll" in entry else None)
     return out
 
 

@@ -242,7 +242,7 @@ def _legs(record):
         if entry.get("type") != "action":
             break
         out[game.turns] = game.legs
-        game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
+        game.apply(entry["action"], Roll.from_json(entry["roll"]) if "roll" in entry else None)
     return out
 
 

@@ -159,7 +159,7 @@ def placements(record: list[dict], upto: int | None = None, progress=None) -> li
                                     colour if colour in racing else truth.get((pile, index))))
             if progress is not None:
                 progress()
-        game.apply(action, Roll(**entry["roll"]) if "roll" in entry else None)
+        game.apply(action, Roll.from_json(entry["roll"]) if "roll" in entry else None)
     return events
 
 

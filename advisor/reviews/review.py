@@ -260,7 +260,7 @@ def _failing_turn(record) -> int:
         if entry.get("type") != "action":
             continue
         try:
-            game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
+            game.apply(entry["action"], Roll.from_json(entry["roll"]) if "roll" in entry else None)
         except (AdvisorError, TypeError):
             return game.turns
     return game.turns
@@ -380,7 +380,7 @@ class _BoardSide:
         """Play the step: each player's expected value after it and the
         value after it (fractions; they differ only when a die is rolled)."""
         game, entry = self.game, step.state
-        roll = Roll(**entry["roll"]) if "roll" in entry else None
+        roll = Roll.from_json(entry["roll"]) if "roll" in entry else None
         expected = self.valuer.expected_roll(game) if step.action == "pyramid" else None
         game.apply(step.action, roll)
         after = self.valuer.values(game)

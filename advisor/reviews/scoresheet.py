@@ -91,7 +91,7 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
             continue
         before = game.state
         player = game.to_move
-        roll = Roll(**entry["roll"]) if "roll" in entry else None
+        roll = Roll.from_json(entry["roll"]) if "roll" in entry else None
         done = game.apply(entry["action"], roll)
         if roll is not None:
             landed = done.get("landed")
