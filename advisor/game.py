@@ -22,8 +22,9 @@ Scoring (docs/rules.md, Money and scoring):
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from advisor._tools.sampling import resolve_seed
 from advisor.rules.state import GameState, PileCard, PlayerState
 
 __all__ = ["Roll", "Game", "race_order", "overall_rewards", "pile_payout", "RecordError",
-           "replay", "boards", "write_records", "read_records", "iter_records", "check_entry"]
+           "replay", "Replay", "ReplayStep", "boards", "write_records", "read_records", "iter_records", "check_entry"]
 
 
 def overall_rewards(state: GameState, winner: str, loser: str) -> list[int]:
@@ -329,66 +330,162 @@ def check_entry(entry: object) -> str | None:
     if "board" in entry and not isinstance(entry["board"], str):
         return "'board' must be a board string"
     if "roll" in entry:
-        roll = entry["roll"]
-        if (not isinstance(roll, dict) or set(roll) - {"die", "value", "colour"}
-                or not isinstance(roll.get("die"), str) or len(roll["die"]) != 1 or not _int(roll.get("value"))
-                or not isinstance(roll.get("colour", ""), str)):
+        try:
+            Roll.from_json(entry["roll"])
+        except IllegalActionError:
             return "'roll' must be {\"die\": D, \"value\": V} (and \"colour\" for the grey die)"
     return None
 
 
-def replay(record: list[dict], upto: int | None = None) -> Game:
-    """The game of ``record`` replayed to turn ``upto`` (default: the end).
+class ReplayStep:
+    """One action line of a record as it is replayed (:class:`Replay`):
+    the game before the action, the line, and once played what the action
+    did.
 
-    Every action is checked again as it is replayed; a malformed record or
-    one that does not replay to its own lines (boards, end line) raises
-    :class:`RecordError`; an illegal action :class:`IllegalActionError`."""
-    if not isinstance(record, list) or not record or not isinstance(record[0], dict) \
-            or record[0].get("type") != "setup":
-        raise RecordError("a game record starts with its setup line")
-    for k, entry in enumerate(record):
-        problem = check_entry(entry)
-        if problem:
-            raise RecordError(f"line {k + 1} of the game: {problem}")
-        if k and entry.get("type") == "setup":
-            raise RecordError(f"line {k + 1} of the game: a second setup line")
+    ``game``: the replayed :class:`Game`, as it stands before the action
+    until :meth:`play`; ``entry``: the record line; ``line``: its number in
+    the record (1: the setup line); ``turn`` and ``leg``: the game's turn
+    and leg before the action; ``player``: the player who acts (the player
+    to move: the replay checked it); ``action``: the action as the line
+    writes it; ``roll``: the :class:`Roll` of a pyramid line (``None``
+    when the line has none: the game draws it); ``before``: the
+    :class:`~advisor.rules.state.GameState` before the action; ``done``:
+    once played, the entry :meth:`Game.apply` returned (``landed``,
+    ``leg_over``, ``race_over``, ``board``), else ``None``."""
+
+    __slots__ = ("game", "entry", "line", "turn", "leg", "player", "action", "roll", "before", "done")
+
+    def __init__(self, game: Game, entry: dict, line: int):
+        self.game, self.entry, self.line = game, entry, line
+        self.turn, self.leg, self.player = game.turns, game.legs, game.to_move
+        self.action: str = entry["action"]
+        self.roll = Roll.from_json(entry["roll"]) if "roll" in entry else None
+        self.before = game.state
+        self.done: dict | None = None
+
+    def play(self) -> dict:
+        """Play the action on the game and return what it did (the entry
+        of :meth:`Game.apply`), then check the board after it against the
+        record's; played once (later calls return the same entry).  An
+        illegal action raises and leaves the game as it was."""
+        if self.done is None:
+            with _record_errors():
+                self.done = self.game.apply(self.action, self.roll)
+            board = self.entry.get("board")
+            if board is not None and board != self.done["board"]:
+                raise RecordError(f"turn {self.turn}: the record's board {board[:200]!r} does not match "
+                                  f"the replay's {self.done['board']!r}")
+        return self.done
+
+
+class Replay:
+    """The replay of a board-game record, action line by action line: the
+    one replay every reader of records uses (:func:`replay`, the review,
+    the score sheet, the inference of face-down cards).
+
+    ``Replay(record, upto)`` checks every line of ``record``
+    (:func:`check_entry`; one setup line, first) and sets up :attr:`game`
+    from the setup line; a malformed record raises :class:`RecordError`
+    naming the line, a setup the rules refuse the rules' error.
+
+    Iterating it replays the record to turn ``upto`` (default: the end)
+    and yields a :class:`ReplayStep` for each action line, before its
+    action is played: the step's :meth:`~ReplayStep.play` plays it (and
+    returns what it did), else it is played when the next step is asked
+    for.  Each action is checked again as it is played: the player to
+    move, the action's legality (:class:`IllegalActionError`), the board
+    after it; ``reveal`` lines are played between the steps; the ``end``
+    line is compared with the game's summary (unless ``upto`` is given).
+    A record that does not replay to its own lines raises
+    :class:`RecordError` naming the turn.  Once the iteration is over,
+    :attr:`game` is the game of the record (what :func:`replay` returns);
+    a replay is iterated once."""
+
+    def __init__(self, record: list[dict], upto: int | None = None):
+        if not isinstance(record, list) or not record or not isinstance(record[0], dict) \
+                or record[0].get("type") != "setup":
+            raise RecordError("a game record starts with its setup line")
+        for k, entry in enumerate(record):
+            problem = check_entry(entry)
+            if problem:
+                raise RecordError(f"line {k + 1} of the game: {problem}")
+            if k and entry.get("type") == "setup":
+                raise RecordError(f"line {k + 1} of the game: a second setup line")
+        self.record, self.upto = record, upto
+        setup = record[0]
+        with _record_errors():
+            self.game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"],
+                             position=setup["board"], rules=setup.get("rules"),
+                             dice=setup.get("dice", DICE_MODES[0]))
+        self.game.record[0] = dict(setup)
+        self._started = False
+
+    def __iter__(self) -> Iterator[ReplayStep]:
+        if self._started:
+            raise RuntimeError("a replay is iterated once")
+        self._started = True
+        return self._steps()
+
+    def _steps(self) -> Iterator[ReplayStep]:
+        game, upto = self.game, self.upto
+        for line, entry in enumerate(self.record[1:], start=2):
+            if entry.get("type") == "end":
+                if upto is None:
+                    self._check_end(entry)
+                break
+            if upto is not None and game.turns >= upto:
+                break
+            if entry.get("type") == "reveal":
+                with _record_errors():
+                    game.reveal(entry["pile"], entry["index"], entry["colour"])
+                continue
+            if entry["player"] != game.to_move:
+                raise RecordError(f"turn {game.turns}: player {str(entry['player'])[:20]} is not to move")
+            step = ReplayStep(game, entry, line)
+            yield step
+            step.play()  # unless the consumer played it
+
+    def _check_end(self, entry: dict) -> None:
+        game = self.game
+        if not game.finished:
+            raise RecordError(f"the record's end line comes after turn {game.turns}, but the game is not over")
+        summary = game.summary()
+        if entry != summary:
+            key = next(k for k in sorted(set(entry) | set(summary), key=str) if entry.get(k) != summary.get(k))
+            raise RecordError(f"the record's end line does not match the replay: {str(key)[:40]!r} is "
+                              f"{str(entry.get(key))[:80]}, the replay gives {summary.get(key)}")
+
+
+@contextmanager
+def _record_errors():
+    """A ``ValueError`` of the replay that is not the user's error type
+    becomes a :class:`RecordError` with its message."""
     try:
-        return _replay(record, upto)
+        yield
     except ValueError as exc:
         if isinstance(exc, AdvisorError):
             raise
         raise RecordError(str(exc)) from None
 
 
-def _replay(record: list[dict], upto: int | None) -> Game:
-    setup = record[0]
-    game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"],
-                rules=setup.get("rules"), dice=setup.get("dice", DICE_MODES[0]))
-    game.record[0] = dict(setup)
-    for entry in record[1:]:
-        if entry.get("type") == "end":
-            if upto is None and not game.finished:
-                raise ValueError(f"the record's end line comes after turn {game.turns}, but the game is not over")
-            if upto is None and entry != game.summary():
-                summary = game.summary()
-                key = next(k for k in sorted(set(entry) | set(summary), key=str) if entry.get(k) != summary.get(k))
-                raise ValueError(f"the record's end line does not match the replay: {str(key)[:40]!r} is "
-                                 f"{str(entry.get(key))[:80]}, the replay gives {summary.get(key)}")
-            break
-        if upto is not None and game.turns >= upto:
-            break
-        if entry.get("type") == "reveal":
-            game.reveal(entry["pile"], entry["index"], entry["colour"])
-            continue
-        roll = Roll(**entry["roll"]) if "roll" in entry else None
-        if entry["player"] != game.to_move:
-            raise ValueError(f"turn {game.turns}: player {str(entry['player'])[:20]} is not to move")
-        turn = game.turns
-        done = game.apply(entry["action"], roll)
-        if "board" in entry and entry["board"] != done["board"]:
-            raise ValueError(f"turn {turn}: the record's board {entry['board'][:200]!r} does not match "
-                             f"the replay's {done['board']!r}")
-    return game
+def replay(record: list[dict], upto: int | None = None, visit: Callable[[ReplayStep], object] | None = None) -> Game:
+    """The game of ``record`` replayed to turn ``upto`` (default: the end).
+
+    Every line is checked and every action is checked again as it is
+    replayed (:class:`Replay`); a malformed record or one that does not
+    replay to its own lines (boards, end line) raises :class:`RecordError`;
+    an illegal action :class:`IllegalActionError`.
+
+    ``visit(step)``, when given, is called for each action line with its
+    :class:`ReplayStep`, before the action is played (``step.game`` and
+    ``step.before``: the game and the state before it); it may play the
+    action itself with ``step.play()``, which returns what the action did,
+    else the action is played when ``visit`` returns."""
+    replayed = Replay(record, upto)
+    for step in replayed:
+        if visit is not None:
+            visit(step)
+    return replayed.game
 
 
 def boards(record: list[dict]) -> list[str]:

@@ -51,36 +51,27 @@ def records(path, bot, limit):
 
 
 def points(record, every):
-    from advisor.game import Game
+    from advisor.game import Replay
     from advisor.bots.inference import SeenCards
-    from advisor.rules.actions import Roll
     from advisor.valuation.standing import legs_left, margin
     from advisor.valuation.fast import fast_values
 
     setup = record[0]
-    game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"],
-                dice=setup.get("dice", "game"))
     seen = [SeenCards() for _ in range(setup["players"])]
     end = record[-1]
     out = []
-    for entry in record[1:]:
-        if entry["type"] == "end":
-            break
-        if entry["type"] == "reveal":
-            game.reveal(entry["pile"], entry["index"], entry["colour"])
-            continue
-        p = game.to_move
+    for step in Replay(record):  # each action line, the game before it
+        game, p = step.game, step.player
         for q in range(setup["players"]):  # every player sees every turn, as the bots of a game do
             if q != p:
                 seen[q].observe(game.view(q), q)
         view = seen[p].update(game.view(p), p)
-        if game.turns % every == 0:
+        if step.turn % every == 0:
             ctx = fast_values(view, p).context
             d_wealth, _ = margin(ctx, True)
             d_money, _ = margin(ctx, False)
             won = 1 / len(end["winners"]) if p in end["winners"] else 0.0
             out.append((d_wealth, d_money, legs_left(ctx.race()), won))
-        game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
     return out
 
 

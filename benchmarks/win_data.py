@@ -84,16 +84,13 @@ def positions(record, every: int = 3) -> list[np.ndarray]:
     """The rows (:data:`COLUMNS` values) of one game record: every
     ``every``-th turn, the player to move's view (face-down cards inferred
     from what it was shown, as the ``margin`` bot sees them)."""
-    from advisor.game import Game
+    from advisor.game import Replay
     from advisor.bots.inference import SeenCards
-    from advisor.rules.actions import Roll
     from advisor.valuation.standing import legs_left, standings
     from advisor.valuation.fast import fast_values
 
     setup = record[0]
     n = setup["players"]
-    game = Game(setup["edition"], n, setup["seed"], start=setup["start"], position=setup["board"],
-                dice=setup.get("dice", "game"))
     seen = [SeenCards() for _ in range(n)]
     end = record[-1]
     share = np.zeros(MAX_PLAYERS)
@@ -101,18 +98,13 @@ def positions(record, every: int = 3) -> list[np.ndarray]:
         share[w] = 1 / len(end["winners"])
     edition = EDITIONS.index(setup["edition"])
     out = []
-    for entry in record[1:]:
-        if entry["type"] == "end":
-            break
-        if entry["type"] == "reveal":
-            game.reveal(entry["pile"], entry["index"], entry["colour"])
-            continue
-        p = game.to_move
+    for step in Replay(record):  # each action line, the game before it
+        game, p = step.game, step.player
         for q in range(n):
             if q != p:
                 seen[q].observe(game.view(q), q)
         view = seen[p].update(game.view(p), p)
-        if game.turns % every == 0:
+        if step.turn % every == 0:
             ctx = fast_values(view, p).context
             row = np.full(COLUMNS, np.nan)
             row[:4] = edition, n, p, legs_left(ctx.race())
@@ -120,7 +112,6 @@ def positions(record, every: int = 3) -> list[np.ndarray]:
             row[4 + MAX_PLAYERS:4 + MAX_PLAYERS + n] = standings(ctx, False)
             row[4 + 2 * MAX_PLAYERS:] = share
             out.append(row)
-        game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
     return out
 
 

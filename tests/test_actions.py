@@ -143,3 +143,56 @@ def test_scoring_reads_its_values_from_the_rules_record():
     players = (PlayerState(leg_tiles=(("B", 5), ("G", 3))), PlayerState(leg_tiles=(("P", 2),), pyramid_tiles=2))
     assert leg_rewards(SECOND, players, "BGPRY") == [5 + 1, -1 + 2]
     assert leg_rewards(SECOND.with_rules("flat", leg_second=2, leg_other=0), players, "BGPRY") == [5 + 2, 0 + 2]
+
+
+@pytest.mark.parametrize("data,roll", [
+    ({"die": "B", "value": 2}, Roll("B", 2)),
+    ({"die": "x", "value": 3, "colour": "black"}, Roll("x", 3, "black")),
+    ({"value": 1, "die": "G"}, Roll("G", 1)),
+])
+def test_a_roll_is_read_back_from_its_json(data, roll):
+    assert Roll.from_json(data) == roll
+    assert Roll.from_json(roll.to_json()) == roll
+    assert roll.to_json() == data
+
+
+@pytest.mark.parametrize("data,message", [
+    (["B", 1], 'a roll is a JSON object {"die": D, "value": V} (and "colour" for the grey die), not list'),
+    (None, 'a roll is a JSON object {"die": D, "value": V} (and "colour" for the grey die), not NoneType'),
+    ({"die": "B", "value": 1, "face": 2}, "a roll has the keys die, value and colour, not 'face'"),
+    ({"value": 1}, "a roll names its die ('die': a letter such as 'B')"),
+    ({"die": "BG", "value": 1}, "a roll's 'die' is one letter such as 'B', not 'BG'"),
+    ({"die": "", "value": 1}, "a roll's 'die' is one letter such as 'B', not ''"),
+    ({"die": 3, "value": 1}, "a roll's 'die' is one letter such as 'B', not 3"),
+    ({"die": "B"}, "a roll gives what the die shows ('value': 1, 2 or 3)"),
+    ({"die": "B", "value": "1"}, "a roll's 'value' is a whole number, not '1'"),
+    ({"die": "B", "value": True}, "a roll's 'value' is a whole number, not True"),
+    ({"die": "B", "value": 1.0}, "a roll's 'value' is a whole number, not 1.0"),
+    ({"die": "x", "value": 1, "colour": None}, "a roll's 'colour' is a name such as 'white', not None"),
+    ({"die": "B\n" * 30, "value": 1}, "a roll's 'die' is one letter such as 'B', not " + repr("B\n" * 30)[:37] + "..."),
+])
+def test_a_roll_that_is_not_one_is_named_on_one_line(data, message):
+    """The shape a record line's roll must have (check_entry refuses the
+    same shapes); the message says what is wrong, on one line."""
+    from advisor.game import check_entry
+
+    with pytest.raises(IllegalActionError) as info:
+        Roll.from_json(data)
+    assert str(info.value) == message and "\n" not in str(info.value)
+    line = {"type": "action", "player": 0, "action": "pyramid", "roll": data}
+    assert check_entry(line) == "'roll' must be {\"die\": D, \"value\": V} (and \"colour\" for the grey die)"
+
+
+def test_a_roll_of_the_right_shape_is_left_to_the_rules():
+    """Whether the die is in the pyramid, its value 1..3 and the grey die's
+    colour are checked when the roll is played, not when it is read."""
+    from advisor.errors import AdvisorError
+
+    game = Game("second", 3, seed=1, start=0)
+    for data, message in (({"die": "Q", "value": 1}, "not in the pyramid"),
+                          ({"die": "B", "value": 4}, "1, 2 or 3"),
+                          ({"die": "x", "value": 1}, "grey die needs colour")):
+        roll = Roll.from_json(data)
+        with pytest.raises(AdvisorError, match=message):
+            game.apply("pyramid", roll)
+    assert game.turns == 0

@@ -235,15 +235,8 @@ def test_seen_cards_read_the_board_each_card_was_placed_on():
 def _legs(record):
     from advisor.game import replay
 
-    game = replay(record, 0)
     out = {}
-    from advisor.rules.actions import Roll
-
-    for entry in record[1:]:
-        if entry.get("type") != "action":
-            break
-        out[game.turns] = game.legs
-        game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
+    replay(record, visit=lambda step: out.__setitem__(step.turn, step.leg))
     return out
 
 

@@ -94,6 +94,114 @@ def test_a_roll_names_one_die(games):
             game.apply("pyramid", Roll(die, 1))
 
 
+def _face_down_game():
+    """A game whose first action places a winner card face down; its
+    colour is revealed (a reveal line) when the race ends."""
+    from advisor.game import Game
+    from advisor.rules.turn import UnrevealedCards
+
+    game = Game("second", 3, seed=2, start=0)
+    game.apply("winner:?")
+    while not game.finished:
+        try:
+            game.apply("pyramid")
+        except UnrevealedCards:
+            game.reveal("winner", 0, "B")
+    return game.record
+
+
+@pytest.fixture(scope="module")
+def records(games):
+    return games + [_face_down_game()]
+
+
+def test_replay_visits_every_action_line_in_order_with_the_game_before_it(records):
+    from advisor.game import boards
+
+    for record in records:
+        seen = []
+
+        def visit(step):
+            assert step.done is None and step.game.turns == step.turn and step.game.state is step.before
+            seen.append((step.line, step.entry, step.turn, step.player, step.leg, str(step.before.position),
+                         step.action, step.roll))
+
+        game = replay(record, visit=visit)
+        lines = [k + 1 for k, e in enumerate(record) if e["type"] == "action"]
+        entries = [e for e in record if e["type"] == "action"]
+        legs = [1 + sum(1 for e in entries[:t] if e.get("leg_over")) for t in range(len(entries))]
+        assert [s[0] for s in seen] == lines
+        assert all(s[1] is e for s, e in zip(seen, entries))
+        assert [s[2] for s in seen] == list(range(len(entries))) == [e["turn"] for e in entries]
+        assert [s[3] for s in seen] == [e["player"] for e in entries]
+        assert [s[4] for s in seen] == legs
+        assert [s[5] for s in seen] == boards(record)[:-1]
+        assert [s[6] for s in seen] == [e["action"] for e in entries]
+        assert [s[7] and s[7].to_json() for s in seen] == [e.get("roll") for e in entries]
+        assert game.finished and game.summary() == record[-1]
+
+
+def test_a_replay_with_a_visit_ends_in_the_game_without_one(records):
+    def play(step):
+        assert step.play() is step.play()  # played once
+        assert step.game.turns == step.turn + 1
+
+    for record in records:
+        plain = replay(record)
+        for visit in (None, lambda step: None, play):
+            game = replay(record, visit=visit)
+            assert game.record == plain.record == record
+            assert game.state == plain.state and game.summary() == plain.summary()
+        for upto in (0, 1, 7):
+            turns = []
+            game = replay(record, upto, visit=lambda step: turns.append(step.turn))
+            assert turns == list(range(upto)) and game.state == replay(record, upto).state
+
+
+def test_a_step_played_shows_what_the_action_did(records):
+    from advisor.game import Replay
+
+    for record in records:
+        replayed = Replay(record)
+        assert replayed.game.state == replay(record, 0).state
+        for step in replayed:
+            done = step.play()
+            assert done == step.entry and step.done is done
+            assert replayed.game.board() == step.entry["board"]
+        assert replayed.game.summary() == record[-1]
+        with pytest.raises(RuntimeError, match="once"):
+            iter(replayed)
+
+
+def test_reveal_lines_are_played_between_the_steps(records):
+    record = records[-1]
+    reveal = next(k for k, e in enumerate(record) if e["type"] == "reveal")
+    piles = []
+    replay(record, visit=lambda step: piles.append((step.line > reveal + 1,
+                                                   tuple(c.colour for c in step.before.winner_pile))))
+    assert piles[0] == (False, ()) and piles[-1] == (True, ("B",))
+    assert {pile for after, pile in piles[1:] if not after} == {(None,)}
+
+
+def test_the_replay_with_a_visit_stops_where_the_replay_does(games):
+    """The visit has seen every step before the line at fault; the error is
+    the replay's own."""
+    from advisor.errors import IllegalActionError
+
+    record = [dict(e) for e in games[0]]
+    record[6] = {**record[6], "action": "leg:Q"}
+    with pytest.raises(IllegalActionError) as plain:
+        replay(record)
+    turns = []
+    with pytest.raises(IllegalActionError) as visited:
+        replay(record, visit=lambda step: turns.append(step.turn))
+    assert str(visited.value) == str(plain.value) and turns == [0, 1, 2, 3, 4, 5]
+    record = [dict(e) for e in games[0]]
+    record[6] = {**record[6], "board": "1:B"}
+    with pytest.raises(RecordError, match="^turn 5: the record's board '1:B' does not match"):
+        replay(record, visit=lambda step: step.play())
+
+
 def test_write_records_is_whole_or_nothing(tmp_path, games):
     path = tmp_path / "g.jsonl"
     path.write_text("old\n")

@@ -325,6 +325,21 @@ def test_review_of_a_record_with_an_illegal_action_names_the_turn():
         review(record)
 
 
+def test_review_of_a_record_names_the_turn_its_replay_stops_at():
+    """An end line after turn 2 of a game not over, a reveal line of a card
+    that is not face down: the turn named is the one the replay stopped at,
+    where the line stands (reveal and end lines included)."""
+    game = blunder_record()
+    game.apply("winner:?")
+    record = [dict(e) for e in game.record]
+    early_end = record[:3] + [{"type": "end", "money": [3, 3, 3, 3]}] + record[3:]
+    with pytest.raises(RecordError, match="^turn 2: the record's end line comes after turn 2, but the game"):
+        review(early_end)
+    bad_reveal = record[:3] + [{"type": "reveal", "pile": "winner", "index": 1, "colour": "B"}] + record[3:]
+    with pytest.raises(RecordError, match="^turn 2: the winner pile holds cards 0..-1, not 1"):
+        review(bad_reveal)
+
+
 def test_best_at_a_turn_of_a_record(tmp_path, capsys):
     from advisor.game import replay
 

@@ -59,8 +59,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from advisor.errors import AdvisorError
-from advisor.game import Game, replay
-from advisor.rules.actions import Roll
+from advisor.game import Replay, replay
 from advisor.rules.scoring import PILES
 from advisor.rules.state import GameState, PileCard
 
@@ -126,40 +125,31 @@ def placements(record: list[dict], upto: int | None = None, progress=None) -> li
     checked by :func:`advisor.game.replay` first."""
     from advisor.odds.montecarlo import race_odds
 
-    replay(record, upto)  # a record that does not replay says so here, with its reason
-    setup = record[0]
-    game = Game(setup["edition"], setup["players"], setup["seed"], start=setup["start"], position=setup["board"],
-                rules=setup.get("rules"), dice=setup.get("dice", "game"))
-    racing = game.state.position.racing
+    replay(record, upto)  # a record that does not replay says so here, with its reason, before any work
+    replayed = Replay(record, upto)
+    racing = replayed.game.state.position.racing
     truth = _final_colours(record)
     events: list[CardEvent] = []
     odds_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for entry in record[1:]:
-        kind = entry.get("type")
-        if kind == "end" or (upto is not None and game.turns >= upto):
-            break
-        if kind == "reveal":
-            game.reveal(entry["pile"], entry["index"], entry["colour"])
-            continue
-        action = entry["action"]
+    for step in replayed:  # each action line, the state before it (the replay plays it after)
+        action = step.action
         pile = action.split(":")[0]
         if pile in PILES:
-            st = game.state
+            st = step.before
             board = str(st.position)
             if board not in odds_cache:
                 odds = race_odds(st.position, precision=ODDS_PRECISION, seed=ODDS_SEED, threads=1)
                 odds_cache[board] = (odds.win.copy(), odds.lose.copy())
             win, lose = odds_cache[board]
             index = len(st.winner_pile if pile == "winner" else st.loser_pile)
-            tiles = [c for c, _ in st.players[entry["player"]].leg_tiles]
-            x = card_features(win, lose, pile, game.legs, index, tiles, racing)
+            tiles = [c for c, _ in st.players[step.player].leg_tiles]
+            x = card_features(win, lose, pile, step.leg, index, tiles, racing)
             colour = action.split(":")[1]
-            events.append(CardEvent(game.turns, entry["player"], pile, index, x,
+            events.append(CardEvent(step.turn, step.player, pile, index, x,
                                     win if pile == "winner" else lose,
                                     colour if colour in racing else truth.get((pile, index))))
             if progress is not None:
                 progress()
-        game.apply(action, Roll(**entry["roll"]) if "roll" in entry else None)
     return events
 
 

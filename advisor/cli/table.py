@@ -55,7 +55,7 @@ import numpy as np
 from advisor.errors import AdvisorError, Interrupted
 from advisor.game import Game, replay
 from advisor.present.report import format_leg_odds, format_race_odds
-from advisor.rules.actions import KINDS, Action
+from advisor.rules.actions import KINDS, Action, Roll
 from advisor.rules.scoring import PILES
 from advisor.reviews.scoresheet import pile_reveal, record_seats, score_breakdown, score_phases
 from advisor.rules.state import GameState
@@ -144,9 +144,9 @@ def describe(entry: dict, shown: bool) -> str:
         return f"placed {'the ' + colour + ' card' if known else 'a card'} on the {kind} pile (face down)"
     text = entry["action"]
     if "roll" in entry:
-        roll = entry["roll"]
-        colour = f" {roll['colour']}" if "colour" in roll else ""
-        text += f": die {roll['die']} shows{colour} {roll['value']}"
+        roll = Roll.from_json(entry["roll"])
+        colour = f" {roll.colour}" if roll.colour is not None else ""
+        text += f": die {roll.die} shows{colour} {roll.value}"
         if "landed" in entry:
             text += f", lands on the tile at {entry['landed']}"
         if entry.get("leg_over"):

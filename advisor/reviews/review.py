@@ -79,7 +79,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from advisor.errors import AdvisorError
-from advisor.game import Game, RecordError, Roll, check_entry, overall_rewards, race_order, replay
+from advisor.game import Game, RecordError, Replay, check_entry, overall_rewards, race_order
 from advisor.rules.scoring import leg_rewards, settle
 
 __all__ = ["review", "Review", "Valuer", "review_records", "read_games",
@@ -243,27 +243,18 @@ def _seats(setup: dict, n: int) -> list[str]:
 
 
 def _check_record(record) -> None:
-    """Refuse what cannot be reviewed, naming the turn at fault."""
+    """Refuse what cannot be reviewed, naming the turn at fault (a line
+    that is malformed or a setup the rules refuse raise as they are)."""
+    replayed = Replay(record)
     try:
-        replay(record)
+        for _ in replayed:
+            pass
     except AdvisorError as exc:
         message = str(exc)
         if message.startswith(("turn ", "line ", "a game record")):
             raise RecordError(message) from None
-        # an illegal action: replay turn by turn to name it
-        raise RecordError(f"turn {_failing_turn(record)}: {message}") from None
-
-
-def _failing_turn(record) -> int:
-    game = replay(record, upto=0)
-    for entry in record[1:]:
-        if entry.get("type") != "action":
-            continue
-        try:
-            game.apply(entry["action"], Roll(**entry["roll"]) if "roll" in entry else None)
-        except (AdvisorError, TypeError):
-            return game.turns
-    return game.turns
+        # an illegal action or reveal, an end line that does not match: the turn the replay stopped at
+        raise RecordError(f"turn {replayed.game.turns}: {message}") from None
 
 
 def _details(row) -> str:
@@ -343,7 +334,10 @@ class _Decisions:
 
 
 class _Step:
-    """One decision of a record: who acted, what, and when."""
+    """One decision of a record: who acted, what, and when; ``state``: the
+    side's own handle of it (the board games': the
+    :class:`~advisor.game.ReplayStep`, played by ``advance``; Camel Up
+    Cards': the state before it)."""
 
     __slots__ = ("turn", "leg", "player", "action", "state")
 
@@ -361,17 +355,16 @@ class _BoardSide:
     def __init__(self, record: list[dict], precision: float, seed: int, full: bool, details: bool):
         _check_record(record)
         self.record = record
-        self.game = replay(record, upto=0)
+        self.replayed = Replay(record)
+        self.game = self.replayed.game
         self.n = self.game.state.n_players
         self.valuer = Valuer(precision)
         self.decide = _Decisions(precision, seed, full, details)
         self.start = self.valuer.values(self.game)
 
     def steps(self) -> Iterator[_Step]:
-        game = self.game
-        for entry in self.record[1:]:
-            if entry.get("type") == "action":
-                yield _Step(game.turns, game.legs, game.to_move, entry["action"], entry)
+        for played in self.replayed:  # each action line, the game before it (reveal lines played between)
+            yield _Step(played.turn, played.leg, played.player, played.action, played)
 
     def value_decision(self, step: _Step) -> dict:
         return self.decide(self.game.view(step.player), step.player, step.action)
@@ -379,10 +372,9 @@ class _BoardSide:
     def advance(self, step: _Step) -> tuple[list, list]:
         """Play the step: each player's expected value after it and the
         value after it (fractions; they differ only when a die is rolled)."""
-        game, entry = self.game, step.state
-        roll = Roll(**entry["roll"]) if "roll" in entry else None
+        game = self.game
         expected = self.valuer.expected_roll(game) if step.action == "pyramid" else None
-        game.apply(step.action, roll)
+        step.state.play()
         after = self.valuer.values(game)
         return (after if expected is None else expected), after
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from advisor.game import Game, Roll, overall_rewards, race_order, replay
+from advisor.game import Game, Replay, overall_rewards, race_order, replay
 from advisor.rules.scoring import leg_rewards
 from advisor.rules.scoring import settle as settle_money
 from advisor.rules.state import GameState
@@ -59,8 +59,9 @@ def _check(record: Sequence[dict]) -> None:
 def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
     """The phase rows and the replayed game."""
     _check(record)
-    final = replay(list(record))  # checks every action and the end line
-    game = replay(list(record), upto=0)
+    replay(list(record))  # checks every action and the end line before any sheet is made
+    replayed = Replay(list(record))
+    game = replayed.game
     n = game.state.n_players
     rows: list[dict] = []
 
@@ -83,17 +84,10 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
             part_rows[p]["floor"] += after - (money[p] + r)
             money[p] = after
 
-    for entry in record[1:]:
-        if entry.get("type") == "reveal" and not game.finished:
-            game.reveal(entry["pile"], entry["index"], entry["colour"])
-            continue
-        if entry.get("type") != "action" or game.finished:
-            continue
-        before = game.state
-        player = game.to_move
-        roll = Roll(**entry["roll"]) if "roll" in entry else None
-        done = game.apply(entry["action"], roll)
-        if roll is not None:
+    for step in replayed:  # each action line, before it is played (reveal lines are played between)
+        before, player = step.before, step.player
+        done = step.play()
+        if step.roll is not None:
             landed = done.get("landed")
             owner = before.position.tile_at(landed).owner if landed is not None else None
             if owner is not None:
@@ -128,11 +122,10 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
                 else:
                     phase = new_phase(f"leg {game.legs}", game.legs)
         if money != game.money():  # the sheet and the engine disagree: a bug
-            raise RuntimeError(f"turn {entry.get('turn')}: score sheet money {money} != game money {game.money()}")
+            raise RuntimeError(f"turn {step.entry.get('turn')}: score sheet money {money} != game money "
+                               f"{game.money()}")
         for p in range(n):
             phase[p]["money"] = money[p]
-    if game.money() != final.money():
-        raise RuntimeError("the score sheet's replay and the record's replay disagree")
     return rows, game
 
 

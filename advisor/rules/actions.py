@@ -106,10 +106,51 @@ class Roll:
     colour: str | None = None
 
     def to_json(self) -> dict:
+        """The roll as a record line holds it: ``{"die": D, "value": V}``,
+        and ``"colour"`` for the grey die (read back by :meth:`from_json`)."""
         out: dict[str, Any] = {"die": self.die, "value": self.value}
         if self.colour is not None:
             out["colour"] = self.colour
         return out
+
+    @classmethod
+    def from_json(cls, data: object) -> "Roll":
+        """The roll written ``data``, as :meth:`to_json` writes it (the
+        ``"roll"`` of a record's pyramid line): a JSON object with ``die``
+        (one letter), ``value`` (a whole number) and, for the grey die,
+        ``colour`` (a string); no other key.
+
+        Only the shape is checked here, the same shape a record line must
+        have (:func:`advisor.game.check_entry`); whether the die is still in
+        the pyramid, the value 1..3 and the grey die's colour are the rules'
+        question when the roll is played.  A shape that is not a roll
+        raises :class:`~advisor.errors.IllegalActionError` whose message
+        names, on one line, what is wrong."""
+        if not isinstance(data, dict):
+            raise IllegalActionError(f'a roll is a JSON object {{"die": D, "value": V}} (and "colour" for the '
+                                     f'grey die), not {type(data).__name__}')
+        extra = sorted(set(data) - {"die", "value", "colour"}, key=str)
+        if extra:
+            raise IllegalActionError(f"a roll has the keys die, value and colour, not {_shown(extra[0])}")
+        die, value = data.get("die"), data.get("value")
+        if "die" not in data:
+            raise IllegalActionError("a roll names its die ('die': a letter such as 'B')")
+        if not isinstance(die, str) or len(die) != 1:
+            raise IllegalActionError(f"a roll's 'die' is one letter such as 'B', not {_shown(die)}")
+        if "value" not in data:
+            raise IllegalActionError("a roll gives what the die shows ('value': 1, 2 or 3)")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalActionError(f"a roll's 'value' is a whole number, not {_shown(value)}")
+        colour = data.get("colour")
+        if "colour" in data and not isinstance(colour, str):
+            raise IllegalActionError(f"a roll's 'colour' is a name such as 'white', not {_shown(colour)}")
+        return cls(die, value, colour)
+
+
+def _shown(value: object) -> str:
+    """``value`` written for a one-line message (at most 40 characters)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # --------------------------------------------------------------------------

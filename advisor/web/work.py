@@ -19,7 +19,7 @@ import time
 from typing import Any, Callable
 
 from advisor.errors import AdvisorError
-from advisor.rules.actions import Action
+from advisor.rules.actions import Action, Roll
 
 __all__ = ["run", "TASKS", "MAX_RECORD_ENTRIES", "MAX_CURVE_BOARDS", "game_view", "position_json",
            "cards_json"]
@@ -296,12 +296,12 @@ def _describe(entry: dict) -> str:
     action = Action.parse(entry["action"])
     kind = action.kind
     if kind == "pyramid":
-        roll = entry["roll"]
-        die = roll["die"]
+        roll = Roll.from_json(entry["roll"])
+        die = roll.die
         if die == "x":
-            text = f"{who} rolled the grey die: {roll['colour']} {roll['value']}"
+            text = f"{who} rolled the grey die: {roll.colour} {roll.value}"
         else:
-            text = f"{who} rolled the {CAMEL_NAMES.get(die, die)} die: {roll['value']}"
+            text = f"{who} rolled the {CAMEL_NAMES.get(die, die)} die: {roll.value}"
         if "landed" in entry:
             text += f" (landed on the tile on {entry['landed']})"
         if entry.get("leg_over"):
@@ -430,7 +430,6 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
     import numpy as np
 
     from advisor.errors import IllegalActionError
-    from advisor.game import Roll
     from advisor.rules.turn import UnrevealedCards
 
     if _is_cards(record):
@@ -450,7 +449,7 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
         elif roll is None:
             raise IllegalActionError("pyramid: say which die came out and what it showed (roll), or ask for a random roll")
         else:
-            rolled = Roll(roll["die"], roll["value"], roll.get("colour"))
+            rolled = Roll.from_json(roll)
         try:
             game.apply("pyramid", rolled)
         except UnrevealedCards:
