@@ -42,7 +42,7 @@ from advisor._tools.jsonio import SCHEMA
 from advisor._tools.sampling import resolve_seed
 from advisor.rules.state import GameState, PileCard, PlayerState
 
-__all__ = ["Roll", "Game", "race_order", "overall_rewards", "pile_payout", "RecordError",
+__all__ = ["Roll", "Game", "state_view", "race_order", "overall_rewards", "pile_payout", "RecordError",
            "replay", "Replay", "ReplayStep", "boards", "write_records", "read_records", "iter_records", "check_entry"]
 
 
@@ -51,6 +51,14 @@ def overall_rewards(state: GameState, winner: str, loser: str) -> list[int]:
     by the rules of ``state``."""
     return scoring.overall_rewards(state.position.rules, state.n_players,
                                    ((state.winner_pile, winner), (state.loser_pile, loser)))
+
+
+def state_view(st: GameState, player: int) -> GameState:
+    """What ``player`` may see of ``st`` (:meth:`Game.view`)."""
+    hide = lambda pile: tuple(c if c.player == player else PileCard(c.player) for c in pile)  # noqa: E731
+    players = tuple(pl if i == player else replace(pl, overall_cards=st.hand_size(i))
+                    for i, pl in enumerate(st.players))
+    return GameState(st.position, players, st.to_move, hide(st.winner_pile), hide(st.loser_pile))
 
 
 class Game:
@@ -150,11 +158,7 @@ class Game:
         st = self.state
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < st.n_players:
             raise IllegalActionError(f"player must be 0..{st.n_players - 1}, not {player!r}")
-        player = int(player)
-        hide = lambda pile: tuple(c if c.player == player else PileCard(c.player) for c in pile)  # noqa: E731
-        players = tuple(pl if i == player else replace(pl, overall_cards=st.hand_size(i))
-                        for i, pl in enumerate(st.players))
-        return GameState(st.position, players, st.to_move, hide(st.winner_pile), hide(st.loser_pile))
+        return state_view(st, int(player))
 
     @property
     def rules(self) -> Edition:

@@ -480,3 +480,64 @@ def test_the_review_values_the_leg_by_the_rules_of_the_game():
         floor = rules.money_floor
         want = [-6 + 3, -6 + 2] if floor is None else [max(floor, -3), max(floor, -4)]
         assert game.legs == 2 and game.money() == want
+
+
+# --------------------------------------------------------------------------
+# Cards placed face down unseen at the table, revealed at the race end
+# --------------------------------------------------------------------------
+
+
+def _games_with_cards(seed: int, players: int, edition: str = "second") -> tuple[list[dict], list[dict]]:
+    """One game of random moves, overall cards played often, recorded
+    twice: with every card face down unseen (``winner:?``), the cards
+    revealed colour by colour when the race ends (as the page records a
+    game at the table), and with the same cards played face up."""
+    from advisor.rules.turn import UnrevealedCards
+
+    rng = np.random.default_rng(seed)
+    shown, hidden, placed = Game(edition, players, seed), Game(edition, players, seed), {}
+    while not shown.finished:
+        acts = shown.legal_actions()
+        cards = [a for a in acts if a.startswith(("winner:", "loser:"))]
+        action = cards[rng.integers(len(cards))] if cards and rng.random() < 0.3 else acts[rng.integers(len(acts))]
+        roll = shown.apply(action).get("roll")
+        pile, _, colour = action.partition(":")
+        if pile in ("winner", "loser"):
+            placed[(pile, len(getattr(hidden.state, f"{pile}_pile")))] = colour
+            action = f"{pile}:?"
+        try:
+            hidden.apply(action, Roll.from_json(roll) if roll else None)
+        except UnrevealedCards:
+            for (pile, index), colour in sorted(placed.items()):
+                hidden.reveal(pile, index, colour)
+            hidden.apply(action, Roll.from_json(roll))
+    assert hidden.finished
+    return hidden.record, shown.record
+
+
+@pytest.mark.parametrize("seed, players, edition", [(11, 4, "second"), (13, 3, "first")])
+def test_cards_placed_face_down_are_reviewed_as_their_owner_saw_them(seed, players, edition):
+    """Each player knew the colour of their own face-down card: the review
+    reads it from the reveal lines, so every decision and every player's
+    parts are those of the same game played with the cards face up."""
+    from advisor.reviews.scoresheet import pile_reveal, score_breakdown
+
+    hidden, shown = _games_with_cards(seed, players, edition)
+    assert any(e.get("action", "").endswith("?") for e in hidden)
+    assert sum(e.get("type") == "reveal" for e in hidden) == sum(
+        e.get("action", "").startswith(("winner:", "loser:")) for e in shown)
+    a, b = review(hidden, precision=PRECISION), review(shown, precision=PRECISION)
+    cols = ["turn", "player", "ev", "best_action", "best_ev", "ev_lost", "rank", "options", "skill"]
+    assert a.decisions[cols].equals(b.decisions[cols])
+    assert [x.split(":")[0] for x in a.decisions["action"]] == [x.split(":")[0] for x in b.decisions["action"]]
+    assert a.players.drop(columns="mistake_list").equals(b.players.drop(columns="mistake_list"))
+    assert a.exact == b.exact
+    assert score_breakdown(hidden).equals(score_breakdown(shown))
+    assert pile_reveal(hidden).drop(columns="turn").equals(pile_reveal(shown).drop(columns="turn"))
+
+
+def test_a_face_down_card_never_revealed_is_one_clear_line():
+    record, _ = _games_with_cards(11, 4)
+    cut = next(k for k, e in enumerate(record) if e.get("type") == "reveal")  # the game before its reveals
+    with pytest.raises(RecordError, match="placed face down on the .* pile .* is never revealed in the record"):
+        review(record[:cut], precision=PRECISION)

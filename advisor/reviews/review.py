@@ -38,7 +38,7 @@ the game's rules), ``f`` the money floor of the rules (none in a variant
 without one), the first
 expectation exact over the rest of the leg (integer counts of die
 sequences, so it is a fraction), and ``O_p`` what p's cards on the overall
-piles pay (:func:`advisor.game.overall_rewards`, every card's colour known
+piles pay (:func:`advisor.rules.scoring.overall_rewards`, every card's colour known
 to the review), with the winning and the last camel drawn from the race
 odds (sampled, to ``precision``).  At the end of the game W is the final
 money.  Each turn changes every W_p; for the player q who acts:
@@ -79,7 +79,9 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from advisor.errors import AdvisorError
-from advisor.game import Game, RecordError, Replay, check_entry, overall_rewards, race_order
+from advisor.game import Game, RecordError, Replay, state_view
+from advisor.rules.state import PileCard
+from advisor.rules import scoring
 from advisor.rules.scoring import leg_rewards, settle
 
 __all__ = ["review", "Review", "Valuer", "review_records", "read_games",
@@ -137,8 +139,12 @@ class Valuer:
     :func:`advisor.valuation.fast.fast_values` uses on the same board: one race
     simulation per board serves the decision and the valuation)."""
 
-    def __init__(self, precision: float = 0.002):
+    def __init__(self, precision: float = 0.002, colours: dict | None = None):
         self.precision = precision
+        # the colours of the cards placed face down unseen, as the record's
+        # reveal lines show them at the race end ((pile, index) -> colour):
+        # a card's colour was fixed when it was placed
+        self.colours = dict(colours or {})
         self._legs: dict = {}
 
     def leg(self, position, track: int):
@@ -200,17 +206,42 @@ class Valuer:
         racing = state.position.rules.racing
         out = [Fraction(0)] * n
         for pile, probs in (("winner", race.win), ("loser", race.lose)):
-            cards = getattr(state, f"{pile}_pile")
+            cards = self.revealed(pile, getattr(state, f"{pile}_pile"))
             if not cards:
                 continue
-            alone = replace(state, winner_pile=cards if pile == "winner" else (),
-                            loser_pile=cards if pile == "loser" else ())
             for c, camel in enumerate(racing):
                 p = Fraction(float(probs[c]))
                 if p:
-                    pays = overall_rewards(alone, camel, camel)
+                    pays = scoring.overall_rewards(state.position.rules, n, ((cards, camel),))
                     out = [o + p * x for o, x in zip(out, pays)]
         return out
+
+    def hindsight(self, state):
+        """``state`` with the colour of every face-down card the record
+        reveals, and each hand that was hidden for it the colours its owner
+        has not placed: what each player saw of their own cards."""
+        if not any(c.colour is None for c in state.winner_pile + state.loser_pile) \
+                and not any(state.hand_hidden(p) for p in range(state.n_players)):
+            return state
+        players = tuple(replace(pl, overall_cards=None) if state.hand_hidden(i) else pl
+                        for i, pl in enumerate(state.players))
+        return replace(state, players=players, winner_pile=self.revealed("winner", state.winner_pile),
+                       loser_pile=self.revealed("loser", state.loser_pile))
+
+    def revealed(self, pile: str, cards: tuple) -> tuple:
+        """``cards`` with the colour of each face-down card the record
+        reveals; one it never reveals cannot be valued."""
+        out = []
+        for index, card in enumerate(cards):
+            if card.colour is None:
+                colour = self.colours.get((pile, index))
+                if colour is None:
+                    raise RecordError(f"the card P{card.player + 1} placed face down on the {pile} pile (card "
+                                      f"{index + 1}) is never revealed in the record: its colour is needed to "
+                                      "value the game (review a finished game, whose cards are revealed)")
+                card = replace(card, colour=colour, model=None)
+            out.append(card)
+        return tuple(out)
 
     def values(self, game: Game) -> list[Fraction]:
         """W_p of the game as it stands: the final money once it is over."""
@@ -358,7 +389,8 @@ class _BoardSide:
         self.replayed = Replay(record)
         self.game = self.replayed.game
         self.n = self.game.state.n_players
-        self.valuer = Valuer(precision)
+        self.valuer = Valuer(precision, {(e["pile"], e["index"]): e["colour"]
+                                         for e in record if e.get("type") == "reveal"})
         self.decide = _Decisions(precision, seed, full, details)
         self.start = self.valuer.values(self.game)
 
@@ -367,7 +399,17 @@ class _BoardSide:
             yield _Step(played.turn, played.leg, played.player, played.action, played)
 
     def value_decision(self, step: _Step) -> dict:
-        return self.decide(self.game.view(step.player), step.player, step.action)
+        """The decision valued from what its player saw: their own cards
+        placed face down unseen at the table are theirs to know (the
+        record's reveal lines give the colours; a card ``winner:?`` is the
+        card of the colour revealed)."""
+        st = self.game.state
+        action = step.action
+        kind, _, colour = action.partition(":")
+        if colour == "?":
+            pile = st.winner_pile if kind == "winner" else st.loser_pile
+            action = f"{kind}:{self.valuer.revealed(kind, pile + (PileCard(step.player),))[-1].colour}"
+        return self.decide(state_view(self.valuer.hindsight(st), step.player), step.player, action)
 
     def advance(self, step: _Step) -> tuple[list, list]:
         """Play the step: each player's expected value after it and the

@@ -27,9 +27,9 @@ from dataclasses import replace
 from typing import Sequence
 
 from advisor.game import Game, Replay, overall_rewards, race_order, replay
+from advisor.rules import scoring
 from advisor.rules.scoring import leg_rewards
 from advisor.rules.scoring import settle as settle_money
-from advisor.rules.state import GameState
 
 __all__ = ["PARTS", "score_phases", "score_breakdown", "pile_reveal", "record_seats"]
 
@@ -114,7 +114,7 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
                 if done.get("race_over"):
                     phase = new_phase("race end", None)
                     both = overall_rewards(before, game.winner_camel, game.loser_camel)
-                    winner = overall_rewards(_piles(before, loser=()), game.winner_camel, game.loser_camel)
+                    winner = scoring.overall_rewards(rules, n, ((before.winner_pile, game.winner_camel),))
                     for p in range(n):
                         phase[p]["winner_cards"] = winner[p]
                         phase[p]["loser_cards"] = both[p] - winner[p]
@@ -127,11 +127,6 @@ def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
         for p in range(n):
             phase[p]["money"] = money[p]
     return rows, game
-
-
-def _piles(state: GameState, *, winner=None, loser=None) -> GameState:
-    return replace(state, winner_pile=state.winner_pile if winner is None else tuple(winner),
-                   loser_pile=state.loser_pile if loser is None else tuple(loser))
 
 
 def score_phases(record: Sequence[dict]):
@@ -196,15 +191,15 @@ def pile_reveal(record: Sequence[dict]):
             continue
         camel = game.winner_camel if pile == "winner" else game.loser_camel
         stack = getattr(game.state, f"{pile}_pile")
-        empty = _piles(game.state, winner=(), loser=())
         paid_before = [0] * game.state.n_players
-        if [c.colour for c in stack] != [r["colour"] for r in cards]:  # the record and the replay disagree: a bug
-            raise RuntimeError(f"the {pile} pile of the replay does not match the record's actions")
+        # a card placed face down unseen (``winner:?``) shows the colour its reveal line gave
+        if len(stack) != len(cards) or any(r["colour"] not in ("?", c.colour) for c, r in zip(stack, cards)):
+            raise RuntimeError(f"the {pile} pile of the replay does not match the record's actions")  # a bug
         for k, row in enumerate(cards):
+            row["colour"] = stack[k].colour
             # what the card paid: the pile's payout with it less without it
             # (a card's payout depends only on the cards placed before it)
-            prefix = _piles(empty, **{pile: stack[: k + 1]})
-            paid_now = overall_rewards(prefix, game.winner_camel, game.loser_camel)
+            paid_now = scoring.overall_rewards(game.rules, game.state.n_players, ((stack[: k + 1], camel),))
             row["correct"] = row["colour"] == camel
             row["paid"] = paid_now[row["player"]] - paid_before[row["player"]]
             paid_before = paid_now
