@@ -49,13 +49,130 @@ def test_analyse_race_and_advice_columns_are_seeded_per_row():
     b = analyse(GOOD[1:2], race=True, advice=True, precision=0.02, seed=3)
     assert {"B_win", "B_lose", "race_samples", "best_action", "best_ev"} <= set(a.columns)
     assert a.loc[1, "B_win"] == b.loc[0, "B_win"]  # a row's figures do not depend on its neighbours
-    assert a.loc[:, [c for c in a.columns if c.endswith("_win")]].sum(axis=1).round(9).eq(1).all()
+    camels_win = [c for c in a.columns if c.endswith("_win") and c != "best_win"]  # C_win, one letter C
+    assert a.loc[:, camels_win].sum(axis=1).round(9).eq(1).all()
 
 
 def test_analyse_moves_long_format():
     frame = analyse_moves(GOOD[:1] + BAD[:1], precision=0.05)
     assert set(frame["action"].dropna()) >= {"pyramid", "leg:R"}
     assert frame["error"].ne("").sum() == 1
+
+
+#: A position whose best action for the chance of winning (leg:B) is not the
+#: one with the highest EV (winner:B), at seed 3 and precision 0.1.
+SPLIT = "3:k 5:w 8:G 10:PR 12:Y 15:B -14@0 dice:GYx"
+#: Level EVs (the tiles) that the EV ranking keeps in the legal actions' order.
+LEVEL = "first 1:Y 9:B 10:WG 15:O -3@0 dice:BOW"
+
+
+def _best(text, seed, objective):
+    from advisor import best_moves
+    from advisor.batch.positions import _row_seed
+
+    return best_moves(text, precision=0.1, seed=_row_seed(seed, text), denial=False, objective=objective)
+
+
+def test_advice_plays_to_win_by_default():
+    """The advice ranks by the chance of winning the game, as camelup best
+    does; win_now and best_win are best_moves' chances for the row's seed."""
+    frame = analyse(GOOD + [SPLIT] + BAD, advice=True, precision=0.1, seed=3)
+    assert frame.attrs["objective"] == "win"
+    assert list(frame.columns[-4:]) == ["best_action", "best_ev", "win_now", "best_win"]
+    for i, text in enumerate(GOOD + [SPLIT]):
+        want = _best(frame.at[i, "position"], 3, "win")
+        assert frame.at[i, "best_action"] == want["action"].iloc[0]
+        assert frame.at[i, "best_ev"] == want["ev"].iloc[0]
+        assert frame.at[i, "best_win"] == want["win"].iloc[0]
+        assert frame.at[i, "win_now"] == want.attrs["win_now"]
+        assert 0 < frame.at[i, "win_now"] < 1
+    assert frame.at[3, "best_action"] == "leg:B"  # winner:B has the higher EV
+    assert frame.loc[4:, ["win_now", "best_win"]].isna().all().all()  # bad rows
+
+
+def test_advice_by_ev_keeps_the_ev_ranking():
+    """objective="ev": best_action and best_ev are best_moves(objective="ev")'s
+    first row, as the batch gave them before the objective; the chances are
+    the same as under "win" (best_win: the chance after that action)."""
+    texts = GOOD + [SPLIT, LEVEL]
+    by_ev = analyse(texts, advice=True, precision=0.1, seed=3, objective="ev")
+    by_win = analyse(texts, advice=True, precision=0.1, seed=3)
+    assert by_ev.attrs["objective"] == "ev"
+    for i in range(len(texts)):
+        want = _best(by_ev.at[i, "position"], 3, "ev")
+        chances = _best(by_ev.at[i, "position"], 3, "win").set_index("action")["win"]
+        assert by_ev.at[i, "best_action"] == want["action"].iloc[0]
+        assert by_ev.at[i, "best_ev"] == want["ev"].iloc[0]
+        assert by_ev.at[i, "best_win"] == chances[want["action"].iloc[0]]
+        assert by_ev.at[i, "win_now"] == by_win.at[i, "win_now"]
+    assert by_ev.at[3, "best_action"] == "winner:B" and by_ev.at[3, "best_ev"] > by_win.at[3, "best_ev"]
+    assert by_ev.at[3, "best_win"] < by_win.at[3, "best_win"]
+    # the same seed gives the same answer
+    pd.testing.assert_frame_equal(by_ev, analyse(texts, advice=True, precision=0.1, seed=3, objective="ev"))
+
+
+@pytest.mark.parametrize("objective", ["win", "ev"])
+def test_moves_give_each_actions_chance_of_winning_ranked_by_the_objective(objective):
+    frame = analyse_moves([SPLIT, LEVEL] + BAD[:1], precision=0.1, seed=3, objective=objective)
+    assert list(frame.columns) == ["position", "error", "action", "ev", "win", "sd", "p_loss"]
+    assert frame.attrs["objective"] == objective
+    for text in (SPLIT, LEVEL):
+        rows = frame[frame["position"] == text].reset_index(drop=True)
+        want = _best(text, 3, objective)
+        chances = _best(text, 3, "win").set_index("action")["win"]
+        assert list(rows["action"]) == list(want["action"])  # the order too
+        assert list(rows["ev"]) == list(want["ev"]) and list(rows["sd"]) == list(want["sd"])
+        assert list(rows["win"]) == list(chances[rows["action"]])
+    assert frame["position"].eq(SPLIT).idxmax() == 0
+    assert frame.at[0, "action"] == ("leg:B" if objective == "win" else "winner:B")
+    assert np.isnan(frame["win"].iloc[-1]) and frame["error"].iloc[-1]
+
+
+def test_an_unknown_objective_is_refused():
+    from advisor.errors import AdvisorError
+
+    for call in (analyse, analyse_moves):
+        with pytest.raises(AdvisorError, match="objective must be one of win, ev, not 'coins'"):
+            call(GOOD, objective="coins")
+
+
+def test_cli_batch_objective(tmp_path, capsys):
+    texts = [GOOD[0], SPLIT]
+    write_inputs(tmp_path, texts)
+    for argv, objective in [([], "win"), (["--objective", "ev"], "ev"), (["--objective", "win"], "win")]:
+        out = tmp_path / f"o_{len(argv)}_{objective}.csv"
+        code, _ = run_cli(["batch", tmp_path / "in.txt", "-o", out, "--advice", "--precision", "0.1", "--seed", 3,
+                           *argv], capsys)
+        assert code == 0
+        got = pd.read_csv(out, keep_default_na=False)
+        want = analyse(texts, advice=True, precision=0.1, seed=3, objective=objective)
+        assert list(got["best_action"]) == list(want["best_action"])
+        for column in ("best_ev", "win_now", "best_win"):
+            np.testing.assert_allclose(got[column].to_numpy(float), want[column].to_numpy(float), rtol=1e-15)
+    assert run_cli(["batch", tmp_path / "in.txt", "-o", tmp_path / "x.csv", "--objective", "coins"], capsys)[0] == 2
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_resume_refuses_another_objective(tmp_path, monkeypatch, capsys):
+    texts = many(6)
+    write_inputs(tmp_path, texts)
+    out = tmp_path / "o.jsonl"
+    args = ["batch", tmp_path / "in.txt", "-o", out, "--advice", "--precision", "0.1", "--chunk", 2]
+    stop_after(monkeypatch, 1)
+    assert run_cli([*args, "--objective", "ev"], capsys)[0] == 130
+    monkeypatch.undo()
+    manifest = json.loads((tmp_path / "o.jsonl.part" / "manifest.json").read_text())
+    assert manifest["options"]["objective"] == "ev"
+    before = snapshot(tmp_path)
+    for argv in ([], ["--objective", "win"]):
+        code, err = run_cli([*args, "--resume", *argv], capsys)
+        line = one_line(err)
+        assert code == 2 and "cannot resume" in line and "--objective ev (not win)" in line and "--restart" in line
+        assert snapshot(tmp_path) == before
+    code, _ = run_cli([*args, "--resume", "--objective", "ev"], capsys)
+    assert code == 0
+    run_batch(tmp_path / "in.txt", tmp_path / "want.jsonl", advice=True, precision=0.1, objective="ev")
+    assert out.read_bytes() == (tmp_path / "want.jsonl").read_bytes()
 
 
 def interrupted(call):
@@ -370,7 +487,8 @@ def test_resume_refuses_a_run_that_does_not_match(tmp_path, monkeypatch, capsys,
     assert snapshot(tmp_path) == before
     # each thing a resume must match, one at a time
     for argv, fragment in [(["--seed", "3"], "--seed 0 (not 3)"), (["--precision", "0.02"], "--precision 0.01"),
-                           (["--advice"], "no --advice"), (["--moves"], "no --moves")]:
+                           (["--advice"], "no --advice"), (["--moves"], "no --moves"),
+                           (["--objective", "ev"], "--objective win (not ev)")]:
         code, err = run_cli(["batch", tmp_path / "h50.txt", "-o", out, "--resume", *argv], capsys)
         assert code == 2 and fragment in one_line(err)
     monkeypatch.setattr(batch_module, "__version__", "99.0")

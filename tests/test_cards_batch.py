@@ -33,10 +33,25 @@ def test_cards_race_and_advice_columns():
     assert frame.at[0, "best_ev"] == pytest.approx(best["ev"].iloc[0])
 
 
-def _seed(frame) -> int:
+@pytest.mark.parametrize("objective", ["win", "ev"])
+def test_cards_advice_has_no_chance_of_winning(objective):
+    """The Camel Up Cards advice values turns in coins only: its rows rank by
+    EV whatever the objective, and their chances of winning are empty."""
+    frame = analyse([CARDS], advice=True, precision=0.05, seed=3, objective=objective)
+    best = cards_best(CARDS, seed=_seed(frame), precision=0.05, progress=False)
+    assert frame.at[0, "best_action"] == best["action"].iloc[0]
+    assert {"win_now", "best_win"} <= set(frame.columns)
+    assert np.isnan(frame.at[0, "win_now"]) and np.isnan(frame.at[0, "best_win"])
+    moves = analyse_moves([CARDS], precision=0.05, objective=objective)
+    assert list(moves.columns) == ["position", "error", "action", "ev", "win", "sd", "p_loss"]
+    assert moves["win"].isna().all() and list(moves["action"]) == list(
+        cards_best(CARDS, seed=_seed(frame, 0), precision=0.05, progress=False)["action"])
+
+
+def _seed(frame, seed: int = 3) -> int:
     from advisor.batch.positions import _row_seed
 
-    return _row_seed(3, frame.at[0, "position"])
+    return _row_seed(seed, frame.at[0, "position"])
 
 
 def test_cards_moves_list_every_turn():

@@ -113,6 +113,21 @@ def test_dask_moves_keep_the_other_columns(tmp_path, cluster):
     assert set(pd.read_csv(tmp_path / "dask.csv")["id"]) == set("abcde")
 
 
+@pytest.mark.parametrize("objective", ["win", "ev"])
+def test_dask_advice_takes_the_objective(tmp_path, cluster, objective):
+    texts = positions(6)[:6] + ["3:k 5:w 8:G 10:PR 12:Y 15:B -14@0 dice:GYx", "nonsense"]
+    (tmp_path / "in.txt").write_text("\n".join(texts) + "\n")
+    local, remote = tmp_path / "local.csv", tmp_path / "dask.csv"
+    run_batch(tmp_path / "in.txt", local, advice=True, precision=0.1, seed=3, objective=objective)
+    assert main(["batch", str(tmp_path / "in.txt"), "-o", str(remote), "--advice", "--precision", "0.1",
+                 "--seed", "3", "--objective", objective, "--engine", "dask",
+                 "--scheduler", cluster.scheduler_address]) == 1
+    assert local.read_bytes() == remote.read_bytes()
+    got = pd.read_csv(remote, keep_default_na=False)
+    assert got.at[6, "best_action"] == ("leg:B" if objective == "win" else "winner:B")
+    assert got.loc[:5, "win_now"].astype(float).between(0, 1).all()
+
+
 def snapshot(folder):
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 

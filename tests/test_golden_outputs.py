@@ -5,7 +5,10 @@ compared byte for byte with ``tests/golden/outputs/`` (apart from the
 last bits of its floats (relative difference at most 1e-12) counts as the
 same: NumPy sums and products take a different path on processors with
 wider vector instructions (AVX-512), which changes the rounding of the
-last bit or two, not the behaviour.
+last bit or two, not the behaviour.  A CSV file's line likewise counts as
+the same when its cells are, the numbers with a decimal point or an
+exponent on both sides compared within the same tolerance (the chances of
+winning in ``camelup batch --advice`` are NumPy sums and products too).
 
 A difference is a change of behaviour.  If it is meant, regenerate the
 outputs with ``python tests/golden/make_outputs.py NAME`` and say why in the
@@ -40,8 +43,36 @@ def _same_json(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def same_output(want: str, got: str) -> bool:
-    """Byte for byte, or line by line with JSON lines equal by :func:`_same_json`."""
+def _decimal(cell: str) -> float | None:
+    """A CSV cell's number when it has a decimal point or an exponent."""
+    if not any(c in cell for c in ".eE"):
+        return None
+    try:
+        return float(cell)
+    except ValueError:
+        return None
+
+
+def _same_csv_line(a: str, b: str) -> bool:
+    """Whether two CSV lines hold the same cells, numbers with a decimal
+    point or exponent equal within :data:`FLOAT_TOLERANCE` (relative)."""
+    import csv
+
+    x, y = next(csv.reader([a]), []), next(csv.reader([b]), [])
+    if len(x) != len(y):
+        return False
+    for p, q in zip(x, y):
+        if p == q:
+            continue
+        u, v = _decimal(p), _decimal(q)
+        if u is None or v is None or not _same_json(u, v):
+            return False
+    return True
+
+
+def same_output(want: str, got: str, csv: bool = False) -> bool:
+    """Byte for byte, or line by line with JSON lines equal by
+    :func:`_same_json` (``csv``: CSV lines by :func:`_same_csv_line`)."""
     if want == got:
         return True
     import json
@@ -51,6 +82,10 @@ def same_output(want: str, got: str) -> bool:
         return False
     for x, y in zip(w, g):
         if x == y:
+            continue
+        if csv:
+            if not _same_csv_line(x, y):
+                return False
             continue
         try:
             if not _same_json(json.loads(x), json.loads(y)):
@@ -71,7 +106,7 @@ def test_output_unchanged(name, argv, files, tmp_path):
     for file, text in outputs(name, argv, files, tmp_path).items():
         want = without_schema((OUTPUTS / file).read_text(encoding="utf-8"))
         got = without_schema(text)
-        if not same_output(want, got):
+        if not same_output(want, got, csv=file.endswith(".csv")):
             diff = "".join(difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "now", n=1))
             pytest.fail(f"{file} differs from the golden output:\n{diff[:4000]}")
 
@@ -83,6 +118,13 @@ def test_float_tolerance_is_the_last_bits_only():
     assert not same_output('{"ev": 1}\n', '{"ev": 1.0}\n')  # an int is not a float
     assert not same_output("ev 0.1\n", "ev 0.10000000000000002\n")  # text stays byte for byte
     assert not same_output('{"a": 1}\n', '{"a": 1}\n{"b": 2}\n')
+    # CSV files: decimal cells within the tolerance, every other cell exactly
+    assert same_output("a,0.1,x\n", "a,0.10000000000000002,x\n", csv=True)
+    assert not same_output("a,0.1,x\n", "a,0.10000000000000002,x\n")
+    assert not same_output("a,0.1,x\n", "a,0.1000001,x\n", csv=True)
+    assert not same_output("a,1,x\n", "a,1.0,x\n", csv=True)
+    assert not same_output("a,0.1,x\n", "b,0.1,x\n", csv=True)
+    assert not same_output("a,0.1\n", "a,0.1,\n", csv=True)
 
 
 def test_schema_is_stripped_only_as_a_key():

@@ -27,7 +27,14 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from advisor.batch.positions import analyse, analyse_moves, count_failed, output_columns, run_identity
+from advisor.batch.positions import (
+    analyse,
+    analyse_moves,
+    check_objective,
+    count_failed,
+    output_columns,
+    run_identity,
+)
 from advisor.batch.io import (
     PartialOutput,
     Source,
@@ -58,25 +65,26 @@ def _dask():
     return delayed, read_bytes, Client, parse_bytes
 
 
-def _job(piece, *, source: Source, first: bool, columns, race, precision, seed, advice, moves):
+def _job(piece, *, source: Source, first: bool, columns, race, precision, seed, advice, moves, objective="win"):
     """Analyse one piece of the input on a worker: ``(frame, rows, failed)``."""
     if source.kind == ".parquet":
         frame_in = parquet_part_frame(source, piece)
     else:
         frame_in = block_frame(source, piece, first)
     if moves:
-        frame = analyse_moves(frame_in, precision=precision, seed=seed)
+        frame = analyse_moves(frame_in, precision=precision, seed=seed, objective=objective)
     else:
-        frame = analyse(frame_in, race=race, precision=precision, seed=seed, advice=advice)
+        frame = analyse(frame_in, race=race, precision=precision, seed=seed, advice=advice, objective=objective)
     return frame.reindex(columns=columns), len(frame_in), count_failed(frame)
 
 
 def run_batch_dask(input_path, output_path, *, scheduler: str, race: bool = False, precision: float = 0.01,
-                   seed: int = 0, advice: bool = False, moves: bool = False, restart: bool = False,
-                   blocksize: str = "4MB", progress: bool | None = None,
+                   seed: int = 0, advice: bool = False, moves: bool = False, objective: str = "win",
+                   restart: bool = False, blocksize: str = "4MB", progress: bool | None = None,
                    note: Callable[[str], None] | None = None, overwrite: bool = False) -> tuple[int, int]:
     """Run :func:`advisor.batch.positions.run_batch`'s work on the Dask cluster at
     ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``); returns ``(rows, failed)``.
+    ``objective`` ranks the advice and the moves, as in a local run.
     The same checks before work, the same output and the same refusal to
     discard an unfinished local run's rows (unless ``restart``), the same
     claim on the output and refusal to replace an existing one (unless
@@ -84,22 +92,23 @@ def run_batch_dask(input_path, output_path, *, scheduler: str, race: bool = Fals
     from advisor._tools.files import claim
 
     with claim(output_path):
-        return _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, advice, moves, restart,
-                               blocksize, progress, note, overwrite)
+        return _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, advice, moves, objective,
+                               restart, blocksize, progress, note, overwrite)
 
 
-def _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, advice, moves, restart, blocksize,
-                    progress, note, overwrite) -> tuple[int, int]:
+def _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, advice, moves, objective, restart,
+                    blocksize, progress, note, overwrite) -> tuple[int, int]:
     from tqdm import tqdm
 
     note = note or (lambda message: None)
+    check_objective(objective)
     source = check_input(input_path)
     output = check_output(output_path, source, overwrite=overwrite)
     delayed, read_bytes, Client, parse_bytes = _dask()
     scan(source)
     columns, types, kept, renamed = output_columns(source, race, advice, moves)
     identity = run_identity(source, output, engine="dask", race=race, precision=precision, seed=seed,
-                            advice=advice, moves=moves, columns=columns)
+                            advice=advice, moves=moves, columns=columns, objective=objective)
     try:
         client = Client(scheduler, timeout="10s")
     except (OSError, TimeoutError) as exc:
@@ -119,7 +128,8 @@ def _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, a
                                    sample=False)
             pieces = [(block, i == 0) for i, block in enumerate(blocks[0] if blocks else [])]
         jobs = [delayed(_job)(piece, source=remote, first=first, columns=columns, race=race, precision=precision,
-                              seed=seed, advice=advice, moves=moves) for piece, first in pieces]
+                              seed=seed, advice=advice, moves=moves, objective=objective)
+                for piece, first in pieces]
         if progress is None:
             progress = sys.stderr.isatty()
         bar = tqdm(unit="partition", total=len(jobs), disable=not progress, file=sys.stderr)

@@ -11,12 +11,29 @@ with a ``position`` column) and returns one row per position:
   to ``precision``; seeded per row, so a row's figures do not depend on the
   chunking);
 * with ``advice=True``: ``best_action`` and ``best_ev`` (the advisor's first
-  choice for the player to move, defaults of a bare board).
+  choice for the player to move, defaults of a bare board, and its EV),
+  ``win_now`` (that player's chance of winning the game now) and
+  ``best_win`` (their chance after ``best_action``), as
+  :func:`advisor.best_moves` gives them (``denial=False``, the row's seed).
+  ``objective`` picks the first choice as ``camelup best --objective``
+  does: ``"win"`` (default) the highest chance of winning the game (EV
+  breaking near-ties), ``"ev"`` the highest EV (the batch's choice before
+  the objective existed).  The chances are the same under either
+  objective: ``win_now`` does not depend on it, and ``best_win`` is the
+  chance after whichever action it ranks first.  (``best_win`` is not a
+  camel's column: the race odds are ``C_win``, one letter before ``_win``.)
+
+:func:`analyse_moves` gives every legal action of each position, one row
+each with its ``ev`` and ``win`` (the chance of winning after it), ranked
+by ``objective``.
 
 Camel Up Cards positions (the ``cards`` token) fill the same columns from
 :func:`advisor.cards.cards_odds` (leg odds as ``camelup odds`` gives them,
 race odds to ``precision``) and :func:`advisor.cards.cards_best` (the best
-whole turn); ``analyse_moves`` lists every turn's EV.  One batch analyses
+whole turn); ``analyse_moves`` lists every turn's EV.  The Camel Up Cards
+advice values turns in coins only and gives no chance of winning the
+game: its rows rank by EV whatever the ``objective``, and their
+``win_now``, ``best_win`` and ``win`` are empty (NaN).  One batch analyses
 one game: board-game and Camel Up Cards positions mixed are refused in one
 line saying how to split them.
 
@@ -143,16 +160,19 @@ def _row_seed(seed: int, text: str) -> int:
 
 
 def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int = 0,
-            advice: bool = False):
+            advice: bool = False, objective: str = "win"):
     """Analyse many positions (board strings, Positions, or game states as
     GameState objects or their JSON dicts, whose players, money and piles the
     advice then uses; a list, a Series, or a DataFrame with a ``position``
     column, whose other columns are kept); one DataFrame row per input (see
-    the module docstring for the columns)."""
+    the module docstring for the columns).  ``objective`` (``"win"`` or
+    ``"ev"``) ranks the advice (``advice=True``): the chance of winning the
+    game, or EV.  ``frame.attrs`` holds the options."""
     import pandas as pd
 
     from advisor.odds.exact import RANK_LABELS, leg_odds_many
 
+    check_objective(objective)
     texts, kept = _split(positions, _all_columns(race, advice, False))
     check_one_game(texts)
     parsed: list = []
@@ -195,12 +215,22 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
             if race:
                 _add_race(extra[i], parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
             if advice:
-                _add_advice(extra[i], states[i] or parsed[i], precision, _row_seed(seed, frame.at[i, "position"]))
+                _add_advice(extra[i], states[i] or parsed[i], precision, _row_seed(seed, frame.at[i, "position"]),
+                            objective)
         if race or advice:
             frame = pd.concat([frame, pd.DataFrame(extra)], axis=1)
     frame = _with_kept(kept, frame)
-    frame.attrs.update(race=race, precision=precision, seed=seed, advice=advice)
+    frame.attrs.update(race=race, precision=precision, seed=seed, advice=advice, objective=objective)
     return frame
+
+
+def check_objective(objective: str) -> str:
+    """``objective`` if the advice can rank by it (``"win"``, ``"ev"``)."""
+    from advisor.valuation.engine import OBJECTIVES
+
+    if objective not in OBJECTIVES:
+        raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    return objective
 
 
 def _is_cards_item(item) -> bool:
@@ -233,7 +263,8 @@ def check_one_game(items, where: str = "the positions") -> None:
 def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: float, seed: int):
     """``frame`` with the figures of the Camel Up Cards rows ``cards``
     (row -> CardsPosition): the leg rank columns, and on request the race
-    odds and the best turn."""
+    odds and the best turn (by EV: the Camel Up Cards advice gives no
+    chance of winning the game, so ``win_now`` and ``best_win`` are NaN)."""
     import pandas as pd
 
     from advisor.cards import cards_best, cards_odds
@@ -257,6 +288,7 @@ def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: floa
                 best = cards_best(pos, seed=row_seed, precision=precision, progress=False)
                 row["best_action"] = str(best["action"].iloc[0])
                 row["best_ev"] = float(best["ev"].iloc[0])
+                row["win_now"] = row["best_win"] = np.nan
         except AdvisorError as exc:
             row = {"error": str(exc)}
         rows[i] = row
@@ -278,27 +310,55 @@ def _add_race(row: dict, pos, precision: float, seed: int) -> None:
     row["race_samples"] = res.samples
 
 
-def _add_advice(row: dict, pos_or_state, precision: float, seed: int) -> None:
-    from advisor.valuation.engine import best_moves
+def _advice(pos_or_state, precision: float, seed: int, objective: str):
+    """:func:`advisor.best_moves` of a batch row (``denial=False``), ranked by
+    ``objective``, with the ``win`` column and ``attrs["win_now"]`` under
+    either objective.  ``"ev"``: the rows and their order are
+    ``best_moves(..., objective="ev")``'s (the EV, EVs within
+    :data:`~advisor.valuation.explain.EV_TIE` in the legal actions' order),
+    the chances those of ``objective="win"`` (the same valuation, so the
+    same figures)."""
+    from advisor.valuation.engine import _as_state, best_moves, legal_actions
+    from advisor.valuation.explain import sort_by_ev
 
+    frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective="win")
+    if objective == "win" or frame.attrs.get("objective") != "win":
+        return frame
+    attrs = {**frame.attrs, "objective": "ev"}
+    state, _ = _as_state(pos_or_state)
+    legal = {action: i for i, action in enumerate(legal_actions(state, attrs["player"]))}
+    order = np.argsort(frame["action"].map(legal).to_numpy(), kind="stable")
+    frame = sort_by_ev(frame.iloc[order].reset_index(drop=True))
+    frame.attrs = attrs
+    return frame
+
+
+def _add_advice(row: dict, pos_or_state, precision: float, seed: int, objective: str) -> None:
     try:
-        frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective="ev")
+        frame = _advice(pos_or_state, precision, seed, objective)
     except AdvisorError as exc:  # e.g. a state whose advised player's hand is unknown
         row["error"] = str(exc)
         return
     row["best_action"] = str(frame["action"].iloc[0])
     row["best_ev"] = float(frame["ev"].iloc[0])
+    row["win_now"] = float(frame.attrs.get("win_now", np.nan))
+    row["best_win"] = float(frame["win"].iloc[0]) if "win" in frame else np.nan
 
 
-def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
-    """The EV of every legal action of every position, in long format: one
-    row per (position, action) with ``ev``, ``sd``, ``p_loss``; bad rows
-    give one row with their ``error``.  A DataFrame's other columns are kept
-    as by :func:`analyse`, repeated on each of its position's rows."""
+def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0, objective: str = "win"):
+    """The EV and the chance of winning of every legal action of every
+    position, in long format: one row per (position, action) with ``ev``,
+    ``win`` (the advised player's chance of winning the game after the
+    action), ``sd``, ``p_loss``, each position's rows ranked by
+    ``objective`` (``"win"``: the chance of winning, EV breaking near-ties;
+    ``"ev"``: EV) as :func:`advisor.best_moves` ranks them; bad rows give one
+    row with their ``error``.  Camel Up Cards rows rank by EV and have no
+    ``win`` (NaN): their advice gives no chance of winning.  A DataFrame's
+    other columns are kept as by :func:`analyse`, repeated on each of its
+    position's rows."""
     import pandas as pd
 
-    from advisor.valuation.engine import best_moves
-
+    check_objective(objective)
     items, kept = _split(positions, _all_columns(False, False, True))
     check_one_game(items)
     rows, source_rows = [], []
@@ -310,22 +370,23 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0):
                 cpos = _parse_cards_item(item)
                 label = str(cpos)
                 frame = cards_best(cpos, seed=_row_seed(seed, label), precision=precision, progress=False)
-                frame = frame.reindex(columns=["action", "ev", "sd", "p_loss"])
+                frame = frame.reindex(columns=_MOVE_FIGURES)
             else:
                 pos, state, label = _parse_item(item)
-                frame = best_moves(state or pos, precision=precision, seed=_row_seed(seed, label), denial=False,
-                                   objective="ev")
+                frame = _advice(state or pos, precision, _row_seed(seed, label), objective)
         except AdvisorError as exc:
             rows.append({"position": _label(item), "error": str(exc)})
             source_rows.append(i)
             continue
-        for r in frame[["action", "ev", "sd", "p_loss"]].to_dict(orient="records"):
+        for r in frame.reindex(columns=_MOVE_FIGURES).to_dict(orient="records"):
             rows.append({"position": label, "error": "", **r})
             source_rows.append(i)
     frame = pd.DataFrame(rows, columns=None if rows else ["position", "error"])
     if kept is not None:
         kept = kept.iloc[source_rows].reset_index(drop=True)
-    return _with_kept(kept, frame)
+    frame = _with_kept(kept, frame)
+    frame.attrs.update(precision=precision, seed=seed, objective=objective)
+    return frame
 
 
 
@@ -369,7 +430,7 @@ def output_columns(source: "batchio.Source", race: bool, advice: bool, moves: bo
 
 
 def run_identity(source: "batchio.Source", output: Path, *, engine: str, race: bool, precision: float,
-                 seed: int, advice: bool, moves: bool, columns: list[str]) -> dict:
+                 seed: int, advice: bool, moves: bool, columns: list[str], objective: str = "win") -> dict:
     """What a resume must match, recorded in the partial output's manifest."""
     import os
 
@@ -377,7 +438,8 @@ def run_identity(source: "batchio.Source", output: Path, *, engine: str, race: b
             "resumable": engine == "local", "input": os.path.realpath(source.path),
             "input_size": source.size, "input_sha256": source.sha256, "rows_total": source.rows,
             "output": str(output),
-            "options": {"race": race, "advice": advice, "moves": moves, "precision": precision, "seed": seed},
+            "options": {"race": race, "advice": advice, "moves": moves, "precision": precision, "seed": seed,
+                        "objective": objective},
             "columns": columns}
 
 
@@ -398,6 +460,10 @@ def _differences(old: dict, new: dict) -> str | None:
     for opt in ("precision", "seed"):
         if was.get(opt) != now[opt]:
             diffs.append(f"--{opt} {was.get(opt)} (not {now[opt]})")
+    # a manifest written before the objective option records none: where it mattered (advice, moves)
+    # the output columns differ, which the check below reports
+    if "objective" in was and was["objective"] != now["objective"]:
+        diffs.append(f"--objective {was['objective']} (not {now['objective']})")
     if old.get("version") != new["version"]:
         diffs.append(f"camelup-advisor {old.get('version')} (this is {new['version']})")
     if not diffs and old.get("columns") != new["columns"]:
@@ -406,12 +472,13 @@ def _differences(old: dict, new: dict) -> str | None:
 
 
 def run_batch(input_path, output_path, *, race: bool = False, precision: float = 0.01, seed: int = 0,
-              advice: bool = False, moves: bool = False, resume: bool = False, restart: bool = False,
-              chunk: int = CHUNK, progress: bool | None = None,
+              advice: bool = False, moves: bool = False, objective: str = "win", resume: bool = False,
+              restart: bool = False, chunk: int = CHUNK, progress: bool | None = None,
               note: Callable[[str], None] | None = None, overwrite: bool = False) -> tuple[int, int]:
     """Stream ``input_path`` through :func:`analyse` (or :func:`analyse_moves`
     with ``moves``) in chunks of ``chunk`` rows into ``output_path``; memory
     stays flat.  Returns ``(rows, failed)`` of the whole output.
+    ``objective`` ranks the advice and the moves (see :func:`analyse`).
 
     Everything is checked before any work (formats, the input readable and
     not the output, the output's folder writable, Parquet support).  The
@@ -420,33 +487,36 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
     leaves an existing OUTPUT untouched.  ``resume`` continues the unfinished
     run found there from its last complete chunk, after checking that it
     was started with this input (same path and content), these options and
-    this version (the chunk size may differ); with no unfinished run it
-    starts from the first row (saying so through ``note``).  A plain run
-    refuses to discard an unfinished run's rows: ``restart`` does.  An
-    existing OUTPUT is replaced only with ``overwrite`` (or by the resumed
-    run started on it), and while the run lasts OUTPUT is claimed
+    this version (the chunk size may differ; the manifest of the partial
+    output records the options race, advice, moves, precision, seed and
+    objective); with no unfinished run it starts from the first row
+    (saying so through ``note``).  A plain run refuses to discard an
+    unfinished run's rows: ``restart`` does.  An existing OUTPUT is
+    replaced only with ``overwrite`` (or by the resumed run started on it),
+    and while the run lasts OUTPUT is claimed
     (:func:`advisor._tools.files.claim`): another run on it is refused.
     Ctrl-C raises :class:`~advisor.errors.Interrupted` saying what was kept."""
     from advisor._tools import files
 
     with files.claim(output_path):
-        return _run_batch(input_path, output_path, race, precision, seed, advice, moves, resume, restart, chunk,
-                          progress, note, overwrite)
+        return _run_batch(input_path, output_path, race, precision, seed, advice, moves, objective, resume, restart,
+                          chunk, progress, note, overwrite)
 
 
-def _run_batch(input_path, output_path, race, precision, seed, advice, moves, resume, restart, chunk, progress,
-               note, overwrite) -> tuple[int, int]:
+def _run_batch(input_path, output_path, race, precision, seed, advice, moves, objective, resume, restart, chunk,
+               progress, note, overwrite) -> tuple[int, int]:
     from tqdm import tqdm
 
     if resume and restart:
         raise AdvisorError("--resume and --restart exclude each other")
+    check_objective(objective)
     note = note or (lambda message: None)
     source = batchio.check_input(input_path)
     output = batchio.check_output(output_path, source, overwrite=overwrite, resume=resume)
     batchio.scan(source)
     columns, types, kept, renamed = output_columns(source, race, advice, moves)
     identity = run_identity(source, output, engine="local", race=race, precision=precision, seed=seed,
-                            advice=advice, moves=moves, columns=columns)
+                            advice=advice, moves=moves, columns=columns, objective=objective)
     partial = batchio.PartialOutput(output, columns, types, text=kept)
     partial.open(identity, resume=resume, restart=restart, note=note,
                  mismatch=lambda old: _differences(old, identity))
@@ -459,9 +529,10 @@ def _run_batch(input_path, output_path, race, precision, seed, advice, moves, re
     try:
         for frame_in in batchio.read_frames(source, chunk, skip=partial.rows_in):
             if moves:
-                frame = analyse_moves(frame_in, precision=precision, seed=seed)
+                frame = analyse_moves(frame_in, precision=precision, seed=seed, objective=objective)
             else:
-                frame = analyse(frame_in, race=race, precision=precision, seed=seed, advice=advice)
+                frame = analyse(frame_in, race=race, precision=precision, seed=seed, advice=advice,
+                                objective=objective)
             partial.append(frame, len(frame_in), count_failed(frame))
             bar.update(len(frame_in))
         partial.commit()
@@ -484,6 +555,8 @@ def _run_batch(input_path, output_path, race, precision, seed, advice, moves, re
 
 
 _TEXT_COLUMNS = {"position", "error", "best_action", "action"}
+#: The figures of each action with ``moves``, in this order.
+_MOVE_FIGURES = ["action", "ev", "win", "sd", "p_loss"]
 
 
 def _all_columns(race: bool, advice: bool, moves: bool) -> list[str]:
@@ -493,7 +566,7 @@ def _all_columns(race: bool, advice: bool, moves: bool) -> list[str]:
     from advisor.rules.editions import EDITIONS
 
     if moves:
-        return ["position", "error", "action", "ev", "sd", "p_loss"]
+        return ["position", "error", *_MOVE_FIGURES]
     camels = []
     for ed in EDITIONS.values():
         camels += [c for c in ed.racing if c not in camels]
@@ -501,5 +574,5 @@ def _all_columns(race: bool, advice: bool, moves: bool) -> list[str]:
     if race:
         cols += [f"{c}_{w}" for c in camels for w in ("win", "lose")] + ["race_samples"]
     if advice:
-        cols += ["best_action", "best_ev"]
+        cols += ["best_action", "best_ev", "win_now", "best_win"]
     return cols

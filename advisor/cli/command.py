@@ -244,8 +244,9 @@ def _build_parser() -> _Parser:
         "batch", help="analyse a file of positions into CSV, JSON lines or Parquet",
         description="Analyse every position of INPUT (.txt: one board string per line; .csv or "
         ".parquet: a 'position' column; .jsonl: a 'position' key, or a game state) into OUTPUT (.csv, "
-        ".jsonl or .parquet): exact leg rank probabilities, and on request race odds, the best action, "
-        "or every action's EV (--moves, long format). The input's other columns are kept. Bad rows get "
+        ".jsonl or .parquet): exact leg rank probabilities, and on request race odds, the best action "
+        "with the chance of winning the game (--advice, ranked as --objective says), or every action's EV "
+        "and chance of winning (--moves, long format). The input's other columns are kept. Bad rows get "
         "an 'error' and do not stop the batch; the exit status is 1 when any row failed. Rows are "
         "written in chunks to OUTPUT.part, which replaces OUTPUT only when complete; --resume "
         "continues an interrupted run.")
@@ -253,8 +254,14 @@ def _build_parser() -> _Parser:
     batch.add_argument("-o", "--output", required=True, help="output file (.csv, .jsonl or .parquet; Parquet "
                        "needs pip install 'camelup-advisor[parquet]')")
     batch.add_argument("--race", action="store_true", help="add race win/lose odds")
-    batch.add_argument("--advice", action="store_true", help="add the best action and its EV")
-    batch.add_argument("--moves", action="store_true", help="write every action's EV (long format) instead")
+    batch.add_argument("--advice", action="store_true",
+                       help="add the best action, its EV, the chance of winning now (win_now) and after it (best_win)")
+    batch.add_argument("--moves", action="store_true",
+                       help="write every action's EV and chance of winning (long format) instead")
+    batch.add_argument("--objective", choices=("win", "ev"), default="win",
+                       help="what ranks --advice and --moves: the chance of winning the game (win, default: EV "
+                            "breaking near-ties) or expected coins (ev); Camel Up Cards advice ranks by EV and has "
+                            "no chance of winning")
     batch.add_argument("--precision", type=_precision, default=0.01,
                        help="race odds precision (default 0.01 = +-1 percentage point)")
     batch.add_argument("--seed", type=_seed, default=0, help="seed of the race odds (default 0)")
@@ -968,14 +975,15 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         rows, failed = run_batch_dask(args.input, args.output, scheduler=args.scheduler, race=args.race,
                                       precision=args.precision, seed=args.seed, advice=args.advice,
-                                      moves=args.moves, restart=args.restart, note=note,
+                                      moves=args.moves, objective=args.objective, restart=args.restart, note=note,
                                       overwrite=args.overwrite)
     else:
         if args.scheduler:
             raise AdvisorError("--scheduler applies to --engine dask only")
         rows, failed = run_batch(args.input, args.output, race=args.race, precision=args.precision,
-                                 seed=args.seed, advice=args.advice, moves=args.moves, resume=args.resume,
-                                 restart=args.restart, chunk=args.chunk, note=note, overwrite=args.overwrite)
+                                 seed=args.seed, advice=args.advice, moves=args.moves, objective=args.objective,
+                                 resume=args.resume, restart=args.restart, chunk=args.chunk, note=note,
+                                 overwrite=args.overwrite)
     print(f"{rows} position(s) analysed into {args.output}; {failed} failed.", file=sys.stderr)
     return 1 if failed else 0
 

@@ -76,12 +76,19 @@ CASES: list[tuple[str, list[str], list[str]]] = [
     ("best_win_example", ["best", EXAMPLE, "--seed", "1", *RACE], []),
     ("best_win_state_json", ["best", "{inputs}/first.json", "--json", "--seed", "8", *RACE], []),
     ("best_win_broke", ["best", "{inputs}/broke.json", "--seed", "7", *RACE], []),
-    # batch: CSV and JSON lines, race odds, advice, every move
+    # batch: CSV and JSON lines, race odds, advice, every move; ranked by EV (--objective ev: the best
+    # actions and EVs the batch gave before the objective, with the chances of winning beside them)
     ("batch_csv", ["batch", "{inputs}/batch.jsonl", "-o", "{out}/rows.csv", "--race", "--advice",
-                   "--precision", "0.05", "--seed", "9"], ["rows.csv"]),
+                   "--precision", "0.05", "--seed", "9", "--objective", "ev"], ["rows.csv"]),
     ("batch_moves_jsonl", ["batch", "{inputs}/batch.jsonl", "-o", "{out}/moves.jsonl", "--moves",
-                           "--precision", "0.05", "--seed", "10"], ["moves.jsonl"]),
-    ("batch_txt_jsonl", ["batch", "{inputs}/boards.txt", "-o", "{out}/legs.jsonl", "--advice"], ["legs.jsonl"]),
+                           "--precision", "0.05", "--seed", "10", "--objective", "ev"], ["moves.jsonl"]),
+    ("batch_txt_jsonl", ["batch", "{inputs}/boards.txt", "-o", "{out}/legs.jsonl", "--advice", "--objective", "ev"],
+     ["legs.jsonl"]),
+    # batch ranked by the chance of winning the game (the default objective): the advice and every move
+    ("batch_win_csv", ["batch", "{inputs}/batch.jsonl", "-o", "{out}/rows.csv", "--race", "--advice",
+                       "--precision", "0.05", "--seed", "9"], ["rows.csv"]),
+    ("batch_win_moves_jsonl", ["batch", "{inputs}/batch.jsonl", "-o", "{out}/moves.jsonl", "--moves",
+                               "--precision", "0.05", "--seed", "10"], ["moves.jsonl"]),
     # whole games
     ("tournament_json", ["tournament", "--bots", "advisor,heuristic,random", "--players", "3", "--games", "3",
                          "--seed", "11", "--processes", "1", "--json"], []),
