@@ -318,14 +318,14 @@ def _advice(pos_or_state, precision: float, seed: int, objective: str):
     :data:`~advisor.valuation.explain.EV_TIE` in the legal actions' order),
     the chances those of ``objective="win"`` (the same valuation, so the
     same figures)."""
-    from advisor.valuation.engine import _as_state, best_moves, legal_actions
+    from advisor.valuation.engine import as_state, best_moves, legal_actions
     from advisor.valuation.explain import sort_by_ev
 
     frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective="win")
     if objective == "win" or frame.attrs.get("objective") != "win":
         return frame
     attrs = {**frame.attrs, "objective": "ev"}
-    state, _ = _as_state(pos_or_state)
+    state, _ = as_state(pos_or_state)
     legal = {action: i for i, action in enumerate(legal_actions(state, attrs["player"]))}
     order = np.argsort(frame["action"].map(legal).to_numpy(), kind="stable")
     frame = sort_by_ev(frame.iloc[order].reset_index(drop=True))

@@ -287,7 +287,7 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
 
     if objective not in OBJECTIVES:
         raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-    state, assumptions = _as_state(state, rules)
+    state, assumptions = as_state(state, rules)
     player = state.check_player(player)
     ctx = Valuation(state, player, check_precision(precision), seed)
     actions = core.legal_actions(state, player)
@@ -321,7 +321,7 @@ def evaluate(state: GameState | Position | str, action: str, player: int | None 
              precision: float = 0.002, seed: int | None = None, denial: bool = True,
              rules: Edition | None = None) -> dict:
     """The valuation of one action (a row of :func:`best_moves`)."""
-    state, _ = _as_state(state, rules)
+    state, _ = as_state(state, rules)
     player = state.check_player(player)
     legal = legal_actions(state, player)
     if action not in legal:
@@ -331,7 +331,7 @@ def evaluate(state: GameState | Position | str, action: str, player: int | None 
     return _advice_rows(Valuation(state, player, check_precision(precision), seed), [action], denial)[0]
 
 
-def _as_state(state, rules: Edition | None = None) -> tuple[GameState, list[str]]:
+def as_state(state, rules: Edition | None = None) -> tuple[GameState, list[str]]:
     if isinstance(state, GameState):
         if rules is not None and state.position.rules != rules:
             raise StateError("rules", "the game state is under other rules than those given")
