@@ -56,9 +56,9 @@ def test_docs_build_without_warnings(tmp_path):
     for page in PAGES:
         assert (tmp_path / "html" / f"{page}.html").is_file(), page
     cli = (tmp_path / "html" / "reference" / "cli.html").read_text()
-    from advisor.cli.command import _build_parser
+    from advisor.cli.parser import build_parser
 
-    sub = next(a for a in _build_parser()._actions if a.dest == "command")
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
     for command in sub.choices:  # every subcommand's --help is on the page
         assert f"usage: camelup {command}" in cli, command
 
@@ -125,9 +125,9 @@ def test_the_readme_links_point_at_files_that_exist():
 def test_the_user_guide_documents_every_command():
     """Every subcommand of camelup is explained in the getting-started page
     or the user guide (the README only lists them)."""
-    from advisor.cli.command import _build_parser
+    from advisor.cli.parser import build_parser
 
     text = (DOCS / "getting-started.md").read_text() + "".join(
         p.read_text() for p in sorted((DOCS / "user-guide").glob("*.md")))
-    sub = next(a for a in _build_parser()._actions if a.dest == "command")
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
     assert [c for c in sub.choices if f"camelup {c}" not in text] == []

@@ -6,15 +6,23 @@ from pathlib import Path
 import pytest
 
 from advisor.bots.policies import BOTS
-from advisor.cli.command import _build_parser, main
+from advisor.cli.command import main
+from advisor.cli.parser import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def commands():
-    parser = _build_parser()
+    parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     return sorted(sub.choices)
+
+
+def test_every_command_has_a_handler():
+    """The parser's commands and the handlers of main are the same."""
+    from advisor.cli.command import COMMANDS
+
+    assert sorted(COMMANDS) == commands()
 
 
 def help_of(command, capsys):

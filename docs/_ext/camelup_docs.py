@@ -33,9 +33,9 @@ def _fence(text: str) -> str:
 
 def cli_page() -> str:
     os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal width: fix it
-    from advisor.cli.command import _build_parser
+    from advisor.cli.parser import build_parser
 
-    parser = _build_parser()
+    parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     out = ["# Command line (`camelup`)", "",
            "Every command's `--help`, generated from the command line parser when the documentation is "
