@@ -623,7 +623,7 @@ def create_app(*, workers: int | None = None, warm: bool = True, on_ready: Calla
             if own:
                 app.state.lanes.shutdown()
             if app.state.readiness is not None:
-                app.state.readiness.stop()
+                await app.state.readiness.stop()
 
     routes = [Route(path, endpoint, methods=methods) for path, methods, endpoint in ROUTES]
     routes.append(Mount("/static", StaticFiles(directory=static_dir(), follow_symlink=False), name="static"))

@@ -34,6 +34,8 @@ ORDER = ("leg", "race", "joint", "moves", "cards_legs", "cards_races", "bots", "
 _BOARD_GAME = ("moves", "leg", "joint", "race", "bots")
 _CARDS = ("cards_legs", "cards_races")
 _GAMES = _BOARD_GAME + _CARDS + ("cards_bots",)
+#: how long the preparer is given to end when the server stops, before it is killed
+STOP_SECONDS = 5.0
 
 #: The groups each worker task needs (a task not named here needs none).
 TASK_GROUPS: dict[str, tuple[str, ...]] = {
@@ -128,14 +130,27 @@ class Readiness:
                 if self.state[name] != "ready":
                     self.update(group=name, state="ready", seconds=None)
 
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            try:
-                self.proc.terminate()
-            except ProcessLookupError:
-                pass
+    async def stop(self) -> None:
+        """End the preparer and wait for it, in the running event loop (a
+        process left to the garbage collector after the loop has closed
+        prints a traceback on the way out)."""
         if self.reader is not None:
             self.reader.cancel()
+            try:
+                await self.reader
+            except BaseException:  # cancelled, or the preparer's pipe broke: it is ending either way
+                pass
+        if self.proc is not None:
+            if self.proc.returncode is None:
+                try:
+                    self.proc.terminate()
+                except ProcessLookupError:
+                    pass
+            try:
+                await asyncio.wait_for(self.proc.wait(), STOP_SECONDS)
+            except asyncio.TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
 
     # --------------------------------------------------------------- state
     def update(self, group: str, state: str, seconds: float | None = None) -> None:
