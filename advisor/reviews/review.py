@@ -80,7 +80,6 @@ import numpy as np
 
 from advisor.errors import AdvisorError
 from advisor.game import Game, RecordError, Replay, state_view
-from advisor.rules.state import PileCard
 from advisor.rules import scoring
 from advisor.rules.scoring import leg_rewards, settle
 
@@ -231,17 +230,19 @@ class Valuer:
     def revealed(self, pile: str, cards: tuple) -> tuple:
         """``cards`` with the colour of each face-down card the record
         reveals; one it never reveals cannot be valued."""
-        out = []
-        for index, card in enumerate(cards):
-            if card.colour is None:
-                colour = self.colours.get((pile, index))
-                if colour is None:
-                    raise RecordError(f"the card P{card.player + 1} placed face down on the {pile} pile (card "
-                                      f"{index + 1}) is never revealed in the record: its colour is needed to "
-                                      "value the game (review a finished game, whose cards are revealed)")
-                card = replace(card, colour=colour, model=None)
-            out.append(card)
-        return tuple(out)
+        return tuple(card if card.colour is not None
+                     else replace(card, colour=self.colour_of(pile, index, card.player), model=None)
+                     for index, card in enumerate(cards))
+
+    def colour_of(self, pile: str, index: int, player: int) -> str:
+        """The colour the record reveals for card ``index`` of ``pile``,
+        placed face down by ``player``."""
+        colour = self.colours.get((pile, index))
+        if colour is None:
+            raise RecordError(f"the card P{player + 1} placed face down on the {pile} pile (card "
+                              f"{index + 1}) is never revealed in the record: its colour is needed to "
+                              "value the game (review a finished game, whose cards are revealed)")
+        return colour
 
     def values(self, game: Game) -> list[Fraction]:
         """W_p of the game as it stands: the final money once it is over."""
@@ -407,8 +408,8 @@ class _BoardSide:
         action = step.action
         kind, _, colour = action.partition(":")
         if colour == "?":
-            pile = st.winner_pile if kind == "winner" else st.loser_pile
-            action = f"{kind}:{self.valuer.revealed(kind, pile + (PileCard(step.player),))[-1].colour}"
+            index = len(st.winner_pile if kind == "winner" else st.loser_pile)  # the card goes on top
+            action = f"{kind}:{self.valuer.colour_of(kind, index, step.player)}"
         return self.decide(state_view(self.valuer.hindsight(st), step.player), step.player, action)
 
     def advance(self, step: _Step) -> tuple[list, list]:
