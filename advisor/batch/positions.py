@@ -318,19 +318,9 @@ def _advice(pos_or_state, precision: float, seed: int, objective: str):
     :data:`~advisor.valuation.explain.EV_TIE` in the legal actions' order),
     the chances those of ``objective="win"`` (the same valuation, so the
     same figures)."""
-    from advisor.valuation.engine import as_state, best_moves, legal_actions
-    from advisor.valuation.explain import sort_by_ev
+    from advisor.valuation.engine import best_moves
 
-    frame = best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective="win")
-    if objective == "win" or frame.attrs.get("objective") != "win":
-        return frame
-    attrs = {**frame.attrs, "objective": "ev"}
-    state, _ = as_state(pos_or_state)
-    legal = {action: i for i, action in enumerate(legal_actions(state, attrs["player"]))}
-    order = np.argsort(frame["action"].map(legal).to_numpy(), kind="stable")
-    frame = sort_by_ev(frame.iloc[order].reset_index(drop=True))
-    frame.attrs = attrs
-    return frame
+    return best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective=objective, chances=True)
 
 
 def _add_advice(row: dict, pos_or_state, precision: float, seed: int, objective: str) -> None:

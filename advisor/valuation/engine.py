@@ -259,7 +259,7 @@ def rank_rows(frame):
 
 def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
                seed: int | None = None, denial: bool = True, race: bool = True, rules: Edition | None = None,
-               objective: str = "win"):
+               objective: str = "win", chances: bool = False):
     """Every legal action of ``player`` (default: the player to move) with
     its EV and the figures behind it, as a pandas DataFrame, best first.
     A bare position gets the defaults of
@@ -272,6 +272,8 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     ``objective="ev"``: the rows sorted by EV (highest first), no ``win``
     column.  ``frame.attrs["objective"]`` says which ranked the rows; the
     quick half (``race=False``) has no race odds and is ranked by EV.
+    ``chances=True``: the ``win`` column and ``win_now`` under either
+    objective (the rows ranked as ``objective`` says).
 
     ``race=False`` gives the quick half of the advice, everything valued
     without the race simulation: the leg tiles, the pyramid, the tiles and
@@ -301,15 +303,14 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
         rows = _advice_rows(ctx, [a for a in actions if a.kind not in PILES], False, race=False)
         for row in rows:
             row["denial"] = np.nan
-    if race and objective == "win":
+    if race and (objective == "win" or chances):
         now, after = after_actions(ctx, [r["ev"] for r in rows], [r["sd"] for r in rows], [r.get("cov") for r in rows])
         for row, win in zip(rows, after):
             row["win"] = float(win)
-        frame = rank_rows(pd.DataFrame(rows))
         extra["win_now"] = now
-    else:
+    if not race:
         objective = "ev"
-        frame = rank_rows(pd.DataFrame(rows))
+    frame = rank_rows(pd.DataFrame(rows)) if objective == "win" else sort_by_ev(pd.DataFrame(rows))
     frame.attrs.update(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
         race_samples=ctx.race_samples, objective=objective, **extra,
