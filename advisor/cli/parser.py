@@ -70,6 +70,7 @@ _JSON_HELP = "print one JSON object (see docs/notation.md, \"Machine output\")"
 _OTHERS_HELP = ("Camel Up Cards: the other players' race actions: random (a random race action in this leg and later "
                 "legs; the default of best), later (this leg: the deck alone; later legs random; the default of odds) "
                 "or reveal (they only reveal)")
+_EDITION_HELP = "second (default), first, or cards: Camel Up Cards with its default set-up"
 _RULES_HELP = ("a rule variant (house rule): a JSON file such as {\"name\": \"house\", \"money_floor\": null} "
                "or inline key=value pairs such as 'name=house money_floor=none pile_payouts=8,5,3,1' "
                "(see docs/user-guide/variants.md)")
@@ -114,17 +115,48 @@ def _precision(text: str) -> float:
     return value
 
 
-def _overwrite_arg(cmd, what: str = "OUTPUT") -> None:
+def _add_overwrite_option(cmd, what: str = "OUTPUT") -> None:
     cmd.add_argument("--overwrite", action="store_true",
                      help=f"replace {what} if it exists (without it an existing file is never replaced; a file "
                      "another run is writing is refused either way)")
 
 
-def _engine_args(cmd) -> None:
+def _add_engine_options(cmd, note: str = "") -> None:
+    """``--engine`` and ``--scheduler``: where the work runs (``note`` ends
+    the engine's help)."""
     cmd.add_argument("--engine", choices=("local", "dask"), default="local",
-                     help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler); the games "
-                     "are the same")
+                     help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)" + note)
     cmd.add_argument("--scheduler", help="address of the Dask scheduler, e.g. tcp://10.0.0.5:8786")
+
+
+def _add_processes_option(cmd) -> None:
+    cmd.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
+                     help="worker processes (default: one per core)")
+
+
+def _add_sampling_options(cmd, precision_help: str, seed_help: str) -> None:
+    """``--precision``, ``--seed`` and ``--threads`` of a position's odds or advice."""
+    cmd.add_argument("--precision", type=_precision, default=0.002, help=precision_help)
+    cmd.add_argument("--seed", type=_seed, help=seed_help)
+    cmd.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
+
+
+def _add_edition_options(cmd) -> None:
+    """``--edition``, ``--rules`` and ``--seed`` of a run of games."""
+    cmd.add_argument("--edition", choices=("second", "first", "cards"), default="second", help=_EDITION_HELP)
+    cmd.add_argument("--rules", help=_RULES_HELP)
+    cmd.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
+
+
+def _add_records_output_options(cmd, output_help: str, required: bool = False) -> None:
+    """Where a run of games writes its records, and how it runs: ``--processes``,
+    ``-o``, ``--resume``, ``--overwrite``, ``--engine``, ``--scheduler``."""
+    _add_processes_option(cmd)
+    cmd.add_argument("-o", "--output", help=output_help, required=required)
+    cmd.add_argument("--resume", action="store_true",
+                     help="continue an interrupted run: keep the complete games of OUTPUT.part")
+    _add_overwrite_option(cmd)
+    _add_engine_options(cmd, "; the games are the same")
 
 
 def _add_odds(sub, name: str) -> None:
@@ -145,13 +177,9 @@ def _add_odds(sub, name: str) -> None:
         help="sample N legs instead of enumerating the leg, and simulate N races (rounded up to a "
         "multiple of 32 replicates) instead of sampling to --precision",
     )
-    odds.add_argument(
-        "--precision", type=_precision, default=0.002,
-        help="race odds: stop once every win/lose probability has a 95%% half-width below P "
-        "(default 0.002 = +-0.2 percentage points)",
-    )
-    odds.add_argument("--seed", type=_seed, help="seed of every random figure (default: drawn and reported)")
-    odds.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
+    _add_sampling_options(odds, "race odds: stop once every win/lose probability has a 95%% half-width below P "
+                          "(default 0.002 = +-0.2 percentage points)",
+                          "seed of every random figure (default: drawn and reported)")
     odds.add_argument("--leg-only", action="store_true", help="leg odds only, no race odds")
     odds.add_argument("--others", choices=("random", "later", "reveal"), help=_OTHERS_HELP)
     odds.add_argument("--rules", help=_RULES_HELP)
@@ -171,10 +199,8 @@ def _add_best(sub, name: str) -> None:
     best.add_argument("--player", type=_nonneg_int, help="the advised player (default: the player to move)")
     best.add_argument("--players", type=_positive_int, help="number of players for a bare board (default 4)")
     best.add_argument("--json", action="store_true", help=_JSON_HELP)
-    best.add_argument("--precision", type=_precision, default=0.002,
-                      help="race odds precision for overall cards (default 0.002)")
-    best.add_argument("--seed", type=_seed, help="seed of the race simulation (default: drawn and reported)")
-    best.add_argument("--threads", type=_positive_int, help="threads for the simulation (default: all cores)")
+    _add_sampling_options(best, "race odds precision for overall cards (default 0.002)",
+                          "seed of the race simulation (default: drawn and reported)")
     best.add_argument("--no-denial", action="store_true", help="skip the denial column (faster)")
     best.add_argument("--objective", choices=("win", "ev"), default="win",
                       help="rank by the chance of winning the game (win, default: a win column, EV breaking "
@@ -185,7 +211,7 @@ def _add_best(sub, name: str) -> None:
     best.add_argument("--turn", type=_nonneg_int,
                       help="with a file of game records (.jsonl): the advice before this turn (default 0)")
     best.add_argument("--rules", help=_RULES_HELP)
-    _overwrite_arg(best, "the --chart file")
+    _add_overwrite_option(best, "the --chart file")
     best.add_argument("--no-infer", action="store_true",
                       help="with game records: model other players' face-down overall cards by the race odds "
                            "instead of inferring their colours from the game's history")
@@ -217,12 +243,9 @@ def _add_review(sub, name: str) -> None:
                         help="value every decision with best's full valuation (slower)")
     review.add_argument("--details", action=argparse.BooleanOptionalAction, default=None,
                         help="the figures behind the action taken and the best one (default: on for one game)")
-    review.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
-                        help="worker processes (default: one per core)")
-    review.add_argument("--engine", choices=("local", "dask"), default="local",
-                        help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
-    review.add_argument("--scheduler", help="address of the Dask scheduler, e.g. tcp://10.0.0.5:8786")
-    _overwrite_arg(review, "the -o and --chart files")
+    _add_processes_option(review)
+    _add_engine_options(review)
+    _add_overwrite_option(review, "the -o and --chart files")
 
 
 def _games_parser(sub, name: str, text: str, output_required: bool = False):
@@ -238,18 +261,9 @@ def _games_parser(sub, name: str, text: str, output_required: bool = False):
                      "the other seats; with --edition cards: greedy,heuristic then random)")
     cmd.add_argument("--games", type=_int_option(1, MAX_GAMES, f"1..{MAX_GAMES:,} (more would take weeks)"),
                      default=100, help="games to play (default 100)")
-    cmd.add_argument("--edition", choices=("second", "first", "cards"), default="second",
-                     help="second (default), first, or cards: Camel Up Cards with its default set-up")
-    cmd.add_argument("--rules", help=_RULES_HELP)
-    cmd.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
-    cmd.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
-                     help="worker processes (default: one per core)")
-    cmd.add_argument("-o", "--output", help="JSON lines file (.jsonl) for the game records"
-                     + (" (required)" if output_required else ""), required=output_required)
-    cmd.add_argument("--resume", action="store_true",
-                     help="continue an interrupted run: keep the complete games of OUTPUT.part")
-    _overwrite_arg(cmd)
-    _engine_args(cmd)
+    _add_edition_options(cmd)
+    _add_records_output_options(cmd, "JSON lines file (.jsonl) for the game records"
+                                + (" (required)" if output_required else ""), required=output_required)
     cmd.add_argument("--dice", choices=("game", "leg"), default="game",
                      help="game (default): one random stream per game; leg: each leg's dice (Camel Up "
                      "Cards: its deal and deck order) fixed by the game's seed and the leg's number, whatever "
@@ -299,10 +313,7 @@ def _add_duel(sub, name: str) -> None:
                       "bot for all of them (default: rival in every other seat; Camel Up Cards: greedy)")
     duel.add_argument("--games", type=_int_option(1, MAX_GAMES // 2, f"1..{MAX_GAMES // 2:,}"), default=500,
                       help="pairs of games to play (default 500; each pair is two games); with --sprt the most")
-    duel.add_argument("--edition", choices=("second", "first", "cards"), default="second",
-                      help="second (default), first, or cards: Camel Up Cards with its default set-up")
-    duel.add_argument("--rules", help=_RULES_HELP)
-    duel.add_argument("--seed", type=_seed, default=0, help="seed of the run (default 0)")
+    _add_edition_options(duel)
     duel.add_argument("--sprt", metavar="D0,D1",
                       help="stop early by the sequential test of H0: A's win rate exceeds B's by D0 points, "
                       "against H1: by D1 points (e.g. 0,2; a negative D0 as --sprt=-1,1)")
@@ -314,13 +325,7 @@ def _add_duel(sub, name: str) -> None:
                       help="with --sprt: pairs before the test is first looked at (default 100)")
     duel.add_argument("--json", action="store_true",
                       help="print the result as one JSON object (null where there is no figure)")
-    duel.add_argument("--processes", type=_int_option(1, MAX_PROCESSES, f"1..{MAX_PROCESSES}"),
-                      help="worker processes (default: one per core)")
-    duel.add_argument("-o", "--output", help="JSON lines file (.jsonl) for the game records (pair i: games 2i, 2i+1)")
-    duel.add_argument("--resume", action="store_true",
-                      help="continue an interrupted run: keep the complete games of OUTPUT.part")
-    _overwrite_arg(duel)
-    _engine_args(duel)
+    _add_records_output_options(duel, "JSON lines file (.jsonl) for the game records (pair i: games 2i, 2i+1)")
 
 
 def _add_bot(sub, name: str) -> None:
@@ -370,11 +375,9 @@ def _add_batch(sub, name: str) -> None:
                        help="continue the interrupted run in OUTPUT.part (same input and options), or start")
     batch.add_argument("--restart", action="store_true",
                        help="discard the interrupted run in OUTPUT.part and start again")
-    _overwrite_arg(batch)
+    _add_overwrite_option(batch)
     batch.add_argument("--chunk", type=_positive_int, default=10_000, help="rows per chunk (default 10000)")
-    batch.add_argument("--engine", choices=("local", "dask"), default="local",
-                       help="local (all cores of this machine) or dask (a Dask cluster, see --scheduler)")
-    batch.add_argument("--scheduler", help="address of the Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    _add_engine_options(batch)
 
 
 def _add_chart(sub, name: str) -> None:
@@ -389,7 +392,7 @@ def _add_chart(sub, name: str) -> None:
     chart.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
     chart.add_argument("--game", type=_nonneg_int, default=0, help="which game of the file (default 0)")
     chart.add_argument("--precision", type=_precision, default=0.01, help="race odds precision (default 0.01)")
-    _overwrite_arg(chart)
+    _add_overwrite_option(chart)
 
 
 def _add_show(sub, name: str) -> None:
@@ -402,7 +405,7 @@ def _add_show(sub, name: str) -> None:
     show.add_argument("position", nargs="*", help="board string (default: the built-in example)")
     show.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
     show.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
-    _overwrite_arg(show)
+    _add_overwrite_option(show)
 
 
 def _add_play(sub, name: str) -> None:
@@ -417,8 +420,7 @@ def _add_play(sub, name: str) -> None:
     play.add_argument("--seats", help="comma-separated seats: human or a bot (default: human,advisor,heuristic,"
                       "random; Camel Up Cards: human,greedy,heuristic,random; with --load: the seats saved in the "
                       "record)")
-    play.add_argument("--edition", choices=("second", "first", "cards"),
-                      help="second (default), first, or cards: Camel Up Cards with its default set-up")
+    play.add_argument("--edition", choices=("second", "first", "cards"), help=_EDITION_HELP)
     play.add_argument("--rules", help=_RULES_HELP)
     play.add_argument("--seed", type=_seed, help="seed of the game (default: drawn and shown)")
     play.add_argument("--load", metavar="FILE", help="continue a saved game (JSON lines game records)")
