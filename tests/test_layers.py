@@ -35,7 +35,9 @@ FLOORS = [
      "advisor.reviews.*", "advisor.warm"],
     # 7: pictures and reports
     ["advisor.present", "advisor.present.*", "advisor.plotting"],
-    # 8: front ends and the public API
+    # 8: one reader of user input (which input a text is, and the input read) for the front ends
+    ["advisor.inputs"],
+    # 9: front ends and the public API
     ["advisor", "advisor.cli", "advisor.cli.*", "advisor.web", "advisor.web.*"],
 ]
 

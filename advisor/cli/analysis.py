@@ -13,7 +13,8 @@ import sys
 from advisor._tools.files import check_input
 from advisor._tools.jsonio import dumps
 from advisor._tools.sampling import kernel_threads
-from advisor.cli.args import cards_text, is_file, position_arg, records_arg, state_arg
+from advisor import inputs as reader
+from advisor.cli.args import cards_text, position_arg, position_kind, state_arg
 from advisor.cli.pictures import figure, picture_path, save_picture
 from advisor.cli.review import record_state
 from advisor.errors import AdvisorError
@@ -50,10 +51,10 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
-    from advisor.cards import cards_odds, format_cards_odds, parse_cards
+    from advisor.cards import cards_odds, format_cards_odds
     from advisor.cards.odds import ODDS_OTHERS
 
-    pos = parse_cards(text)
+    pos = reader.read_input(text, kind="cards").value
     with kernel_threads(args.threads):
         odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, precision=args.precision,
                           seed=args.seed, others=args.others or ODDS_OTHERS, race=not args.leg_only)
@@ -71,17 +72,16 @@ def cmd_best(args: argparse.Namespace) -> int:
     text = cards_text(args)
     if text is not None:
         return _cmd_best_cards(args, text)
-    if len(args.position) == 1 and args.position[0].lower().endswith(".jsonl") and is_file(args.position[0]):
-        from advisor.cards.record import is_cards_file
-
-        if is_cards_file(args.position[0]):
-            return _cmd_best_cards_record(args)
+    kind = position_kind(args)
+    if kind == "cards-records":
+        return _cmd_best_cards_record(args)
     if args.chart:
         picture_path(args.chart, overwrite=args.overwrite)
-    if records_arg(args):
+    if kind == "records":
         state, assumptions = record_state(args)
     else:
-        state, assumptions = state_arg(args)
+        _no_record_options(args)
+        state, assumptions = state_arg(args, kind)
     if args.no_infer:  # a state file's own card models too
         from advisor.bots.inference import without_models
 
@@ -110,7 +110,7 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 
 def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
-    from advisor.cards import cards_best, format_cards_advice, parse_cards
+    from advisor.cards import cards_best, format_cards_advice
     from advisor.cards.odds import ADVICE_OTHERS
 
     if args.player:
@@ -121,7 +121,7 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
         if getattr(args, option) is not None:
             raise AdvisorError(f"--{option} does not apply to Camel Up Cards")
     _no_record_options(args)
-    pos = parse_cards(text)
+    pos = reader.read_input(text, kind="cards").value
     with kernel_threads(args.threads):
         frame = cards_best(pos, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision)
     if args.json:

@@ -2,6 +2,10 @@
 an option (or a few checked together) into what the command works on, and
 refuses a bad one with one line (:class:`advisor.errors.AdvisorError`).
 
+Which input a position argument is (a board string, a Camel Up Cards
+position, a game state file, a file of game records) and the input read
+come from :mod:`advisor.inputs`, the reader the web page uses too.
+
 Nothing heavy is imported here: the board and game state readers are plain
 Python.
 """
@@ -12,10 +16,9 @@ import argparse
 import sys
 
 from advisor import EXAMPLE_POSITION
-from advisor._tools.files import file_kind
+from advisor import inputs as reader
 from advisor._tools.jsonio import MAX_BYTES, loads
 from advisor.errors import AdvisorError
-from advisor.notation import parse_position
 from advisor.rules.editions import parse_rules_text, rules_from_json
 from advisor.rules.state import DEFAULT_PLAYERS, GameState
 
@@ -28,7 +31,7 @@ def rules_arg(args: argparse.Namespace, edition: str):
     source = getattr(args, "rules", None)
     if source is None:
         return None
-    if source.endswith(".json") or is_file(source):
+    if source.endswith(".json") or reader.is_file(source):
         try:
             with open(source, "rb") as fh:
                 data = fh.read(MAX_BYTES + 1)
@@ -55,15 +58,19 @@ def position_arg(args: argparse.Namespace):
         else:
             print(f"camelup: no position given: analysing the built-in example '{EXAMPLE_POSITION}'", file=sys.stderr)
         text = EXAMPLE_POSITION
-    return parse_position(text, rules_arg(args, _board_edition(text)))
+    return reader.read_input(text, kind="board", rules=rules_arg(args, _board_edition(text))).value
+
+
+def position_kind(args: argparse.Namespace) -> str:
+    """The kind of input of the ``position`` words (:func:`advisor.inputs.input_kind`;
+    one word may name a file)."""
+    return reader.input_kind(" ".join(args.position), files=len(args.position) == 1)
 
 
 def cards_text(args: argparse.Namespace) -> str | None:
     """The position text if it is a Camel Up Cards position."""
-    from advisor.cards import is_cards
-
     text = " ".join(args.position) if args.position else ""
-    if is_cards(text):
+    if reader.input_kind(text) == "cards":
         if getattr(args, "rules", None) is not None:
             raise AdvisorError("--rules applies to the board games (first and second editions), not to Camel Up Cards")
         return text
@@ -72,22 +79,14 @@ def cards_text(args: argparse.Namespace) -> str | None:
     return None
 
 
-def is_file(text: str) -> bool:
-    """``text`` names an existing file (a board string never does; a name
-    the system refuses, e.g. too long, is not one)."""
-    try:
-        return file_kind(text) == "file"
-    except AdvisorError:
-        return False
-
-
-def state_arg(args: argparse.Namespace):
-    """A GameState from a JSON file or a board string, and the defaults used."""
+def state_arg(args: argparse.Namespace, kind: str):
+    """A GameState from a JSON file (``kind`` ``state``) or a board string
+    (``board``), and the defaults used."""
     text = " ".join(args.position)
-    if len(args.position) == 1 and (text.endswith(".json") or is_file(text)):
+    if kind == "state":
         if args.players is not None:
             raise AdvisorError("--players applies to a bare board string, not to a game state file")
-        state = GameState.load(text)
+        state = reader.read_input(text, kind="state").value
         rules = rules_arg(args, state.rules.name)
         if rules is not None and rules != state.rules:
             if not state.rules.is_standard:
@@ -101,16 +100,6 @@ def state_arg(args: argparse.Namespace):
     n = args.players or DEFAULT_PLAYERS
     state = GameState.from_board(position, players=n)
     return state, board_assumptions(n, args.player, position.rules)
-
-
-def records_arg(args: argparse.Namespace) -> bool:
-    """``camelup best GAMES.jsonl --game N --turn T``: advice at a turn of a record."""
-    given = args.game is not None or args.turn is not None
-    if len(args.position) == 1 and args.position[0].lower().endswith(".jsonl"):
-        return True
-    if given:
-        raise AdvisorError("--game and --turn apply to a file of game records (.jsonl)")
-    return False
 
 
 def edition_arg(args: argparse.Namespace):

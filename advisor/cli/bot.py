@@ -5,23 +5,11 @@ that host the bots (:func:`advisor.bots.policies.ask` in Python)."""
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from advisor.errors import AdvisorError
 
 __all__ = ["run_bot", "bot_json", "format_bot"]
-
-
-def _read_state(source: str):
-    from advisor.rules.state import GameState
-
-    if source == "-":
-        from advisor._tools.jsonio import MAX_BYTES, loads
-
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
-        return GameState.from_json(loads(data, "standard input"))
-    return GameState.load(source)
 
 
 def run_bot(args: argparse.Namespace) -> int:
@@ -30,7 +18,9 @@ def run_bot(args: argparse.Namespace) -> int:
 
     if args.name not in BOTS:  # before the state is read
         raise AdvisorError(f"unknown bot {args.name!r} (bots: {', '.join(BOTS)})")
-    state = _read_state(args.state)
+    from advisor.inputs import load_state
+
+    state = load_state(args.state)
     player = state.check_player(args.player)
     bot = make_bot(args.name)
     import numpy as np

@@ -128,7 +128,7 @@ def _claims(args: argparse.Namespace):
 def _compile_notice(args: argparse.Namespace):
     """Says on stderr while kernels compile (the first run after an install,
     with the time the command's kernels usually take); nothing otherwise."""
-    from advisor.cards import is_cards
+    from advisor.inputs import input_kind
     from advisor.warm import CompileNotice, needs
 
     if args.command == "warmup":  # reports its own progress
@@ -141,7 +141,7 @@ def _compile_notice(args: argparse.Namespace):
         bots = [args.name]
     race = getattr(args, "race", True) and not getattr(args, "leg_only", False)
     advice = getattr(args, "advice", False) or getattr(args, "moves", False)
-    cards = is_cards(position) or getattr(args, "edition", None) == "cards"
+    cards = input_kind(position) == "cards" or getattr(args, "edition", None) == "cards"
     return CompileNotice(needs(args.command, cards=cards, race=race, advice=advice,
                                samples=getattr(args, "samples", None) is not None,
                                bots=[b.strip() for b in bots if b.strip()]))

@@ -19,11 +19,11 @@ __all__: list[str] = []
 def cmd_play(args: argparse.Namespace) -> int:
     """``camelup play``: a game at the terminal, every option checked before it starts."""
     from advisor.bots.policies import BOTS
-    from advisor.cards.record import is_cards_file
     from advisor.cli.table import load_game, play
+    from advisor.inputs import record_kind
 
     seats = None if args.seats is None else [x.strip() for x in args.seats.split(",") if x.strip()]
-    if args.edition == "cards" or (args.load is not None and is_cards_file(args.load)):
+    if args.edition == "cards" or (args.load is not None and record_kind(args.load) == "cards-records"):
         return _cmd_play_cards(args, seats)
     for seat in seats or ():
         if seat != "human" and seat not in BOTS:

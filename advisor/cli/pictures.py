@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from advisor._tools.files import atomic_output, check_input, check_output
+from advisor import inputs as reader
 from advisor.cli.args import cards_text, position_arg
 from advisor.errors import AdvisorError
 
@@ -42,14 +43,14 @@ def save_picture(fig, path: str) -> None:
 
 def cmd_chart(args: argparse.Namespace) -> int:
     """``camelup chart``: the leg, win and lose curves of one recorded game."""
-    from advisor.cards.record import is_cards_file, iter_cards_records
+    from advisor.cards.record import iter_cards_records
     from advisor.game import iter_records
     from advisor.plotting import game_odds, plot_game_odds
 
     picture_path(args.output, inputs=[args.record], overwrite=args.overwrite)
     check_input(args.record, "game records")
     count, chosen = 0, None
-    games = iter_cards_records if is_cards_file(args.record) else iter_records
+    games = iter_cards_records if reader.record_kind(args.record) == "cards-records" else iter_records
     for line, record in games(args.record):  # one game in memory at a time
         if count == args.game:
             chosen = line, record
@@ -78,9 +79,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     picture_path(args.output, overwrite=args.overwrite)
     text = cards_text(args)
     if text is not None:
-        from advisor.cards import parse_cards
-
-        position = parse_cards(text)
+        position = reader.read_input(text, kind="cards").value
         fig = figure((12, 3.8))
         plot_cards_board(position, fig.add_subplot())
         save_picture(fig, args.output)

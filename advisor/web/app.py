@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from advisor._version import __version__
 from advisor.errors import AdvisorError
 from advisor._tools.jsonio import dumps
+from advisor import inputs as reader
 from advisor.web import inputs
 from advisor.web.inputs import InputError, get_bool, get_int, get_str, parse_body
 from advisor.web.pool import Busy, Lanes
@@ -206,8 +207,6 @@ async def games_info(request: Request) -> Response:
 async def position(request: Request) -> Response:
     """Read a board string, or write the editor's position object; either
     way the canonical string and the object come back."""
-    from advisor.cards import is_cards, parse_cards
-    from advisor.notation import parse_position
     from advisor.web.work import cards_json, position_json
 
     body = await _body(request)
@@ -216,9 +215,8 @@ async def position(request: Request) -> Response:
     if (text is None) == (obj is None):
         raise InputError("give either board (a board string) or position (a position object)")
     if text is not None:
-        if is_cards(text):
-            return JSONResponse(cards_json(parse_cards(text)))
-        return JSONResponse(position_json(parse_position(text)))
+        read = reader.read_input(text)
+        return JSONResponse(cards_json(read.value) if read.kind == "cards" else position_json(read.value))
     if isinstance(obj, dict) and obj.get("game") == "cards":
         return JSONResponse(cards_json(inputs.cards_from_json(obj)))
     return JSONResponse(position_json(inputs.position_from_json(obj)))
@@ -232,7 +230,7 @@ async def state(request: Request) -> Response:
     body = await _body(request)
     if "state" not in body:
         raise InputError("give state (a game state object)")
-    st = inputs._state(body["state"])
+    st = reader.state_from_json(body["state"])
     try:
         legal = legal_actions(st)
     except AdvisorError as exc:  # e.g. the hand of the player to move is unknown
@@ -384,14 +382,11 @@ async def curve(request: Request) -> Response:
         raise InputError("boards: expected a list of board strings")
     if len(boards) > MAX_CURVE_BOARDS:
         raise InputError(f"boards: at most {MAX_CURVE_BOARDS} per request, got {len(boards)}")
-    from advisor.cards import is_cards, parse_cards
-    from advisor.notation import parse_position
-
-    cards = bool(boards) and is_cards(boards[0])
+    cards = bool(boards) and reader.input_kind(boards[0]) == "cards"
     for b in boards:  # every board checked before any work
-        if is_cards(b) != cards:
+        if (reader.input_kind(b) == "cards") != cards:
             raise InputError("boards: positions of one game (Camel Up Cards positions or board-game boards)")
-        parse_cards(b) if cards else parse_position(b)
+        reader.read_input(b, kind="cards" if cards else "board")
     result = await _unless_gone(request, _lanes(request).run(
         "slow", "cards_curve" if cards else "curve", boards=boards, precision=inputs.get_precision(body, 0.01),
         seed=inputs.get_seed(body, 0)))
@@ -425,9 +420,7 @@ async def game_new(request: Request) -> Response:
             if value is not None:
                 raise InputError(f"{name} applies to Camel Up Cards games (edition cards)")
     if board is not None:
-        from advisor.notation import parse_position
-
-        parse_position(board)
+        reader.read_input(board, kind="board")
     result = await _lanes(request).run("game", "game_new", edition=edition, players=players, seed=seed, start=start,
                                        board=board, seats=seats, track=track)
     return JSONResponse(result)

@@ -1,9 +1,9 @@
 """Validation of the API's request bodies, in the server's own process.
 
-Positions and game states are read by the package's own parsers
-(:func:`advisor.parse_position`, :func:`advisor.cards.parse_cards`,
-:meth:`advisor.GameState.from_json`), so the API accepts exactly what the
-command line accepts and answers with the same one-line messages.  The
+Positions and game states are read by the reader the command line uses
+(:mod:`advisor.inputs`: which input a board string is, and the input read),
+so the API accepts exactly what the command line accepts and answers with
+the same one-line messages.  The
 other fields are checked here; each error names the field.
 """
 
@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor import inputs as reader
 from advisor.errors import AdvisorError, PositionError
 from advisor._tools.jsonio import check_depth
 from advisor.web.cardsgame import SEATS_TEXT
@@ -209,25 +210,9 @@ class Subject:
     assumptions: list[str] = field(default_factory=list)
 
 
-def _state(raw: Any):
-    """A GameState from its JSON object (the same checks as the CLI)."""
-    from advisor.rules.state import GameState, StateError
-
-    if not isinstance(raw, dict):
-        raise StateError("(top)", "must be a JSON object")
-    try:
-        return GameState.from_json(raw)
-    except AdvisorError:
-        raise
-    except (TypeError, ValueError, OverflowError) as exc:  # a field of an unexpected type
-        raise StateError("(state)", f"a field has the wrong type or size ({exc})") from None
-
-
 def subject(body: dict) -> Subject:
     """The position or state a request asks about (``board`` or ``state``,
     ``players``, ``player``)."""
-    from advisor.cards import is_cards, parse_cards
-    from advisor.notation import parse_position
     from advisor.present.jsonout import board_assumptions
     from advisor.rules.state import GameState
 
@@ -237,21 +222,22 @@ def subject(body: dict) -> Subject:
     if (board is None) == (raw_state is None):
         raise InputError("give either board (a board string) or state (a game state object)")
     if board is not None:
-        if is_cards(board):
+        kind = reader.input_kind(board)
+        if kind == "cards":
             for name in ("players", "player"):
                 if name in body:
                     raise InputError(f"{name} does not apply to Camel Up Cards (the players are in the "
                                      f"board string; the advised player is player 0)")
-            pos = parse_cards(board)
+        pos = reader.read_input(board, kind=kind).value
+        if kind == "cards":
             return Subject("cards", str(pos))
-        pos = parse_position(board)
         players = get_int(body, "players", 4, low=1, high=64)
         st = GameState.from_board(pos, players=players)
         st.check_player(player)
         return Subject(pos.rules.name, str(pos), st.to_json(), player, board_assumptions(players, player))
     if "players" in body:
         raise InputError("players applies to a bare board string, not to a game state")
-    st = _state(raw_state)
+    st = reader.state_from_json(raw_state)
     who = st.to_move if player is None else player
     if not (who < st.n_players and st.hand_hidden(who)):  # a hidden hand is modelled (work.hidden_hand_advice)
         st.check_player(player)

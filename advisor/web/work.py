@@ -466,14 +466,15 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
 def game_load(text: str, index: int, infer: bool = True) -> dict:
     """The games of a JSON-lines file (as ``camelup simulate`` writes it)
     sent by the browser: a summary of each and the view of game ``index``."""
-    from advisor.cards.record import is_cards_file, read_cards_records
+    from advisor.cards.record import read_cards_records
     from advisor.game import read_records
+    from advisor.inputs import input_kind
 
     fd, path = tempfile.mkstemp(suffix=".jsonl", prefix="camelup-upload-")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        cards = is_cards_file(path)
+        cards = input_kind(path, files=True) == "cards-records"
         try:
             games = read_cards_records(path) if cards else read_records(path)
         except AdvisorError as exc:
