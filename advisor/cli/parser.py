@@ -121,6 +121,10 @@ def _add_overwrite_option(cmd, what: str = "OUTPUT") -> None:
                      "another run is writing is refused either way)")
 
 
+def _add_picture_output(cmd) -> None:
+    cmd.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
+
+
 def _add_engine_options(cmd, note: str = "") -> None:
     """``--engine`` and ``--scheduler``: where the work runs (``note`` ends
     the engine's help)."""
@@ -389,7 +393,7 @@ def _add_chart(sub, name: str) -> None:
         "(Camel Up Cards: the odds a spectator can give, from the shown, revealed and played cards). "
         "The format follows the extension of OUTPUT (.png, .svg, .pdf).")
     chart.add_argument("record", help="game records (JSON lines)")
-    chart.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
+    _add_picture_output(chart)
     chart.add_argument("--game", type=_nonneg_int, default=0, help="which game of the file (default 0)")
     chart.add_argument("--precision", type=_precision, default=0.01, help="race odds precision (default 0.01)")
     _add_overwrite_option(chart)
@@ -403,7 +407,7 @@ def _add_show(sub, name: str) -> None:
         "for a Camel Up Cards position (the token cards) its track cards, sandstorms, camels, palm and fennec "
         "and race deck.")
     show.add_argument("position", nargs="*", help="board string (default: the built-in example)")
-    show.add_argument("-o", "--output", required=True, help="picture file (.png, .svg or .pdf)")
+    _add_picture_output(show)
     show.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     _add_overwrite_option(show)
 
