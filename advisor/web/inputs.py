@@ -3,8 +3,8 @@
 Positions and game states are read by the reader the command line uses
 (:mod:`advisor.inputs`: which input a board string is, and the input read),
 so the API accepts exactly what the command line accepts and answers with
-the same one-line messages.  The
-other fields are checked here; each error names the field.
+the same one-line messages.  The other fields are checked here; each error
+names the field.
 """
 
 from __future__ import annotations
