@@ -107,3 +107,17 @@ def test_the_page_restates_no_rule():
 ])
 def test_the_scan_finds_a_planted_copy(planted):
     assert rule_copies(f"const a = 1;\n{planted}\n") and not rule_copies("const a = info.start_money;\n")
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_the_game_log_names_the_editions_tiles(edition):
+    from advisor.web.work import game_view
+
+    game = Game(edition, 3, 0)
+    first, plus = game.to_move, next(a for a in game.legal_actions() if a.startswith("tile:+"))
+    game.apply(plus)
+    second, minus = game.to_move, next(a for a in game.legal_actions() if a.startswith("tile:-"))
+    game.apply(minus)
+    names = EDITIONS[edition].tile_names
+    assert game_view(game, infer=False)["log"][-2:] == [f"P{first + 1} put their {names[0]} tile on {plus[6:]}",
+                                                         f"P{second + 1} put their {names[1]} tile on {minus[6:]}"]
