@@ -64,6 +64,8 @@ __all__ = [
 
 #: The built-in example position (second edition, mid-leg).
 EXAMPLE_POSITION = "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"
+#: An example leg start of the first edition (the page's example of that game).
+EXAMPLE_FIRST = "first 1:B 2:YG 3:OW"
 
 _LAZY = {
     "LegOdds": "advisor.odds.exact",

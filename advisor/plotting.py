@@ -21,7 +21,7 @@ import numpy as np
 
 from advisor.rules.position import DISPLAY_HOOKS
 
-__all__ = ["CAMEL_COLOURS", "plot_board", "plot_game_odds", "game_odds", "cards_game_odds", "plot_advice",
+__all__ = ["CAMEL_COLOURS", "CAMEL_INK", "plot_board", "plot_game_odds", "game_odds", "cards_game_odds", "plot_advice",
            "plot_landings", "plot_review", "PLAYER_COLOURS", "position_svg", "plot_cards_board"]
 
 #: Drawing colours of the players (seat 0, 1, ...).
@@ -32,6 +32,9 @@ CAMEL_COLOURS = {
     "B": "#1f5fbf", "G": "#2e9e44", "P": "#8a3fb5", "R": "#d62728", "Y": "#f2c014",
     "O": "#f07f16", "W": "#f4f4f4", "w": "#ffffff", "k": "#202020",
 }
+
+#: The page's text colour on each camel's colour (light on the dark ones).
+CAMEL_INK = {c: "#fff" if c in "BGPROk" else "#111" for c in CAMEL_COLOURS}
 
 
 def _axes(ax, size=(10, 3)):

@@ -67,14 +67,14 @@ import numpy as np
 
 from advisor.errors import IllegalActionError
 from advisor.cards.actions import Card, CardsAction, card_text
-from advisor.cards.position import CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, default_deck
+from advisor.cards.position import (CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, MONEY_FLOOR, PLAYERS, START_MONEY,
+                                    default_deck)
 
 __all__ = ["CardsSetup", "CardsPlayer", "CardsState", "CardsGame", "start_game", "deal", "shuffle", "apply",
            "legal_actions", "figure_spaces", "leg_payouts", "overall_payouts", "floor_money", "ranking", "MONEY_FLOOR",
            "leg_card_payout", "race_choices", "bet_choices", "FIGURE_PENALTY", "LEG_SECOND", "LEG_OTHER",
            "FULL_CARDS", "MID_PAY", "WINNER_PAY", "LOSER_PAY", "UNSEEN"]
 
-MONEY_FLOOR = 1
 #: payouts by rank 1st..5th
 MID_PAY = (-1, 1, 2, 1, -1)
 WINNER_PAY = (7, 3, -1, -1, -1)
@@ -100,14 +100,14 @@ class CardsSetup:
 
     players: int = 4
     track: str = ""
-    start_money: int = 3
+    start_money: int = START_MONEY
     dealt: int | None = None
     shown: int | None = None
     down: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
-            raise IllegalActionError("Camel Up Cards is for 2..6 players")
+        if not isinstance(self.players, int) or self.players not in PLAYERS:
+            raise IllegalActionError(f"Camel Up Cards is for {PLAYERS[0]}..{PLAYERS[-1]} players")
         share = default_deck(self.players) // self.players
         shown = (1 if self.players > 2 else 0) if self.shown is None else self.shown
         down = share - shown if self.down is None else self.down
@@ -234,7 +234,7 @@ class CardsState:
         if self.phase != "turn":
             raise IllegalActionError(f"a position is seen during a leg's turns (phase {self.phase})")
         n = self.setup.players
-        me = CardsPlayer(money=3) if player is None else self.players[player]
+        me = CardsPlayer(money=START_MONEY) if player is None else self.players[player]
         seat = 0 if player is None else player
         known = Counter(me.down) + Counter(self.shown)
         known.subtract(Counter(self.revealed))

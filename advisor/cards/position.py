@@ -62,13 +62,20 @@ from dataclasses import dataclass, field
 from advisor.errors import PositionError
 from advisor._tools.tokens import is_number, split_tokens, whole_number
 
-__all__ = ["CardsPosition", "CAMELS", "LEG_STACK", "DEFAULT_TRACK", "parse_cards", "is_cards"]
+__all__ = ["CardsPosition", "CAMELS", "LEG_STACK", "DEFAULT_TRACK", "parse_cards", "is_cards", "PLAYERS", "START_MONEY",
+           "MONEY_FLOOR", "EXAMPLE_CARDS"]
 
 CAMELS = "BGOWY"
 LEG_STACK = (5, 3, 2, 2)
 LEG_VALUES = "".join(dict.fromkeys(map(str, LEG_STACK)))  # the values as bet digits: "532"
 FULL_DECK = {(c, 1): 5 for c in CAMELS} | {(c, 2): 1 for c in CAMELS}
 PLAYERS = range(2, 7)
+#: Each player's money at the start of a game (the advised player's money when a position does not say).
+START_MONEY = 3
+#: Money never drops below this (docs/rules.md, Camel Up Cards).
+MONEY_FLOOR = 1
+#: A position to show how the notation reads (the page's example).
+EXAMPLE_CARDS = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"
 MAX_TRACK_CARDS = 32  # the kernels hold 64 track cards: room for the extensions of later legs
 MAX_MONEY = 10_000
 
@@ -107,7 +114,7 @@ class CardsPosition:
     winners: str = CAMELS
     losers: str = CAMELS
     bets: tuple[str, ...] = ()
-    money: int = 3
+    money: int = START_MONEY
     hands: tuple[Card | str | None, ...] | None = None
     next: int = 0
 
@@ -286,8 +293,8 @@ class CardsPosition:
                 self._fail(None, f"a player holds at most one overall {name} card")
             if held[kind] and held[kind][0] in table:
                 self._fail(f"bets:{kind}{held[kind][0]}", f"that overall {name} card is on the table")
-        if isinstance(self.money, bool) or not isinstance(self.money, int) or self.money < 1:
-            self._fail(f"money:{self.money}", "money never drops below 1")
+        if isinstance(self.money, bool) or not isinstance(self.money, int) or self.money < MONEY_FLOOR:
+            self._fail(f"money:{self.money}", f"money never drops below {MONEY_FLOOR}")
         if self.money > MAX_MONEY:
             self._fail(f"money:{self.money}", f"at most {MAX_MONEY:,} coins")
 
@@ -348,7 +355,7 @@ class CardsPosition:
                 parts.append(f"{name}:{letters}")
         if self.bets:
             parts.append("bets:" + ",".join(self.bets))
-        if self.money != 3:
+        if self.money != START_MONEY:
             parts.append(f"money:{self.money}")
         return " ".join(parts)
 

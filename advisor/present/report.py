@@ -5,18 +5,17 @@ from __future__ import annotations
 
 __all__ = ["format_leg_odds", "format_race_odds", "format_advice"]
 
+from advisor.rules.editions import CAMEL_NAMES
 from advisor.valuation.explain import action_details as _details  # the figures behind an EV, one line
-
-_COLOURS = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white"}
 
 
 def describe_action(action: str) -> str:
     """An action in words: ``leg:R`` -> "Take the red leg tile"."""
     kind, _, rest = action.partition(":")
     if kind == "leg":
-        return f"Take the {_COLOURS.get(rest, rest)} leg tile"
+        return f"Take the {CAMEL_NAMES.get(rest, rest)} leg tile"
     if kind in ("winner", "loser"):
-        return f"Bet {_COLOURS.get(rest, rest)} to {'win' if kind == 'winner' else 'lose'} the race"
+        return f"Bet {CAMEL_NAMES.get(rest, rest)} to {'win' if kind == 'winner' else 'lose'} the race"
     if kind == "tile":
         return f"Place your tile {rest[0]} on space {rest[1:]}"
     if kind == "pyramid":

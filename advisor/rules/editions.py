@@ -26,13 +26,19 @@ from typing import Any, Mapping
 from advisor.errors import AdvisorError
 
 __all__ = ["Edition", "EDITIONS", "FIRST", "SECOND", "get_edition", "TRACK_LENGTH", "GREY_DIE", "RULE_FIELDS",
-           "RulesError", "rules_from_json", "parse_rules_text"]
+           "RulesError", "rules_from_json", "parse_rules_text", "CAMEL_NAMES"]
 
 #: Spaces 1..16; the finish line lies after space 16.
 TRACK_LENGTH = 16
 
 #: The letter of the grey die in ``dice:`` (second edition).
 GREY_DIE = "x"
+
+#: Every camel letter of every game (both editions and Camel Up Cards) by the
+#: name a person reads: a camel is never called by its letter alone in text
+#: (the purple camel "P" beside player "P1" would mislead).
+CAMEL_NAMES = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white",
+               "w": "white crazy", "k": "black crazy"}
 
 #: The rule values a variant may change (every other field is the game itself).
 RULE_FIELDS = ("start_money", "money_floor", "leg_stack", "leg_second", "leg_other", "leg_unlimited",
@@ -72,6 +78,10 @@ class Edition:
         Player counts for whole games.
     partnership_players:
         Smallest player count with partnerships (``None``: never).
+    tile_names:
+        What the edition calls the two sides of a player's tile, ``+`` side
+        first: spectator tiles (cheering, booing) or desert tiles (oasis,
+        mirage).
 
     The rule values (:data:`RULE_FIELDS`)
     -------------------------------------
@@ -109,6 +119,7 @@ class Edition:
     min_players: int
     max_players: int
     partnership_players: int | None
+    tile_names: tuple[str, str]
     variant: str = ""
     start_money: int = 3
     money_floor: int | None = 0
@@ -218,6 +229,7 @@ SECOND = Edition(
     min_players=3,
     max_players=8,
     partnership_players=6,
+    tile_names=("cheering", "booing"),
 )
 
 FIRST = Edition(
@@ -230,6 +242,7 @@ FIRST = Edition(
     min_players=2,
     max_players=8,
     partnership_players=None,
+    tile_names=("oasis", "mirage"),
 )
 
 EDITIONS: dict[str, Edition] = {e.name: e for e in (SECOND, FIRST)}

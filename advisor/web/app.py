@@ -174,33 +174,36 @@ async def status(request: Request) -> Response:
 
 
 async def games_info(request: Request) -> Response:
-    """The games as data for the editor: camels, dice, tile stacks, players."""
-    from advisor.cards.position import CAMELS as CARD_CAMELS, DEFAULT_TRACK, LEG_STACK, default_deck
-    from advisor.plotting import CAMEL_COLOURS
-    from advisor.rules.editions import EDITIONS, TRACK_LENGTH
+    """The games as data for the page (``/api/games``, ``/api/rules``):
+    camels and their names, dice, tile stacks and tile names, player counts,
+    start money and the money floor, each read from the rules that play the
+    game, so the page holds no copy of a rule."""
+    from advisor import EXAMPLE_FIRST, EXAMPLE_POSITION
+    from advisor.cards.position import (CAMELS as CARD_CAMELS, DEFAULT_TRACK, EXAMPLE_CARDS, FULL_DECK, LEG_STACK,
+                                        MONEY_FLOOR, PLAYERS, START_MONEY, default_deck)
+    from advisor.plotting import CAMEL_COLOURS, CAMEL_INK
+    from advisor.rules.editions import CAMEL_NAMES, EDITIONS, TRACK_LENGTH
 
-    names = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white",
-             "w": "white crazy", "k": "black crazy"}
     out: dict[str, Any] = {}
     for ed in EDITIONS.values():
         out[ed.name] = {
             "title": ed.title, "racing": ed.racing, "crazy": ed.crazy, "dice": ed.dice,
             "leg_stack": list(ed.leg_stack), "min_players": ed.min_players, "max_players": ed.max_players,
             "partnership_players": ed.partnership_players, "track": TRACK_LENGTH, "dice_left": ed.dice_left,
-            "tile_names": ["cheering", "booing"] if ed.crazy else ["oasis", "mirage"],
+            "rolls_per_leg": ed.rolls_per_leg, "tile_names": list(ed.tile_names), "start_money": ed.start_money,
+            "money_floor": ed.money_floor,
         }
     out["cards"] = {
         "title": "Camel Up Cards", "racing": CARD_CAMELS, "crazy": "", "leg_stack": list(LEG_STACK),
-        "min_players": 2, "max_players": 6,
-        "default_track": {n: DEFAULT_TRACK(n) for n in range(2, 7)},
-        "default_deck": {n: default_deck(n) for n in range(2, 7)},
+        "min_players": PLAYERS[0], "max_players": PLAYERS[-1], "start_money": START_MONEY, "money_floor": MONEY_FLOOR,
+        "card_values": sorted({value for _, value in FULL_DECK}),
+        "default_track": {n: DEFAULT_TRACK(n) for n in PLAYERS},
+        "default_deck": {n: default_deck(n) for n in PLAYERS},
     }
     out["colours"] = CAMEL_COLOURS
-    out["names"] = names
-    from advisor import EXAMPLE_POSITION
-
-    out["examples"] = {"second": EXAMPLE_POSITION, "first": "first 1:B 2:YG 3:OW",
-                       "cards": "cards 0:BG 2:OW 3:Y deck:4 known:B1G2"}
+    out["ink"] = CAMEL_INK
+    out["names"] = CAMEL_NAMES
+    out["examples"] = {"second": EXAMPLE_POSITION, "first": EXAMPLE_FIRST, "cards": EXAMPLE_CARDS}
     return JSONResponse(out)
 
 
@@ -512,6 +515,7 @@ ROUTES: list[tuple[str, list[str], Callable]] = [
     ("/api/health", ["GET"], health),
     ("/api/status", ["GET"], status),
     ("/api/games", ["GET"], games_info),
+    ("/api/rules", ["GET"], games_info),
     ("/api/openapi.json", ["GET"], openapi),
     ("/api/position", ["POST"], position),
     ("/api/state", ["POST"], state),

@@ -34,6 +34,7 @@ import numpy as np
 
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.game import RecordError
+from advisor.rules.editions import CAMEL_NAMES
 
 __all__ = ["SEATS", "SEATS_TEXT", "VALUING", "DEFAULT_SEATS", "check_seats", "record_seats_of", "cards_new", "cards_replay",
            "cards_act", "cards_view", "cards_table", "cards_summaries", "advice_step", "MAX_CARDS_RECORD"]
@@ -49,8 +50,6 @@ SEATS_TEXT = f"human or a bot ({', '.join(SEATS[1:])})"
 DEFAULT_SEATS = ("human", "heuristic", "greedy", "random", "random", "random")
 #: Longest record replayed (a game has about 150 lines).
 MAX_CARDS_RECORD = 5000
-
-NAMES = {"B": "blue", "G": "green", "O": "orange", "W": "white", "Y": "yellow"}
 
 
 def _card(card) -> str:
@@ -268,7 +267,7 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
     who = f"P{entry['player'] + 1}"  # players are read from 1; the record counts from 0
     action = CardsAction.parse(entry["action"])
     kind = action.kind
-    name = NAMES.get(action.colour or "", "")
+    name = CAMEL_NAMES.get(action.colour or "", "")
     if kind == "build":
         if over:
             text = (f"{who} built the race deck: kept {_card(action.hand)} in hand"
@@ -280,10 +279,10 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
                     + f"put {len(action.down)} face down, discarded {len(action.discard)}")
     elif kind == "reveal":
         card = entry["card"]
-        text = f"{who} revealed {card[0]}+{card[1]}: {NAMES[card[0]]} moves {card[1]}"
+        text = f"{who} revealed {card[0]}+{card[1]}: {CAMEL_NAMES[card[0]]} moves {card[1]}"
     elif kind == "hand":
         card = entry["card"]
-        text = f"{who} played their hand card {card[0]}+{card[1]}: {NAMES[card[0]]} moves 1"
+        text = f"{who} played their hand card {card[0]}+{card[1]}: {CAMEL_NAMES[card[0]]} moves 1"
     elif kind in ("palm", "fennec"):
         text = f"{who} put the {kind} on space {action.space}"
     elif kind == "leg":
@@ -293,7 +292,7 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
         text = f"{who} took the {name} midfield card"
     elif kind in ("winner", "loser"):
         old = getattr(before.players[entry["player"]], kind)
-        text = f"{who} took the {name} overall {kind} card" + (f" (the {NAMES[old]} one goes back)" if old else "")
+        text = f"{who} took the {name} overall {kind} card" + (f" (the {CAMEL_NAMES[old]} one goes back)" if old else "")
     else:
         text = f"{who} ended the turn without a bet"
     extra = []
@@ -304,7 +303,7 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
     if after.phase == "over" or after.leg != before.leg:
         if after.phase == "over":
             order = ranking(after.sp, after.ht)
-            extra.append(f"the race is over: {NAMES[order[0]]} wins, {NAMES[order[-1]]} comes last; "
+            extra.append(f"the race is over: {CAMEL_NAMES[order[0]]} wins, {CAMEL_NAMES[order[-1]]} comes last; "
                          f"the leg and the overall cards are scored")
         else:
             extra.append(f"leg {before.leg} is over and scored")

@@ -16,6 +16,8 @@ DESCRIPTIONS = {
                    "curve, cards, game) with the seconds it still needs (from measured compile times); "
                    "`groups`: each kernel group's state. A request whose kernels are not ready waits for them.",
     "/api/games": "The three games as data for the editor: camels, dice, leg tile stacks, player counts, colours.",
+    "/api/rules": "The same document as `/api/games`: each game's rules as the page reads them (camel and tile "
+                  "names, player counts, start money, money floor, leg tile stacks), taken from the rules modules.",
     "/api/openapi.json": "This document.",
     "/api/position": "Read a board string (`board`) or write the editor's position object (`position`): answers "
                      "the canonical board string and the object; 400 names the token at fault.",

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from advisor.errors import AdvisorError
 from advisor.rules.actions import Action, Roll
+from advisor.rules.editions import CAMEL_NAMES
 
 __all__ = ["run", "TASKS", "MAX_RECORD_ENTRIES", "MAX_CURVE_BOARDS", "game_view", "position_json",
            "cards_json"]
@@ -285,13 +286,9 @@ def curve(boards: list[str], precision: float, seed: int) -> dict:
 # --------------------------------------------------------------------------
 
 
-#: camels by name in the text a person reads (the purple camel "P" beside player "P1" would mislead)
-CAMEL_NAMES = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yellow", "O": "orange", "W": "white",
-               "w": "white crazy", "k": "black crazy"}
-
-
-def _describe(entry: dict) -> str:
-    """One line about a record entry, for the page's game log."""
+def _describe(entry: dict, tile_names: tuple[str, str]) -> str:
+    """One line about a record entry, for the page's game log; ``tile_names``:
+    the edition's names of a tile's ``+`` and ``-`` sides."""
     who = f"P{entry['player'] + 1}"  # players are read from 1; the record counts from 0
     action = Action.parse(entry["action"])
     kind = action.kind
@@ -312,7 +309,7 @@ def _describe(entry: dict) -> str:
     if kind == "leg":
         return f"{who} took the {CAMEL_NAMES.get(action.colour, action.colour)} leg tile"
     if kind == "tile":
-        return f"{who} put their {'cheering' if action.sign == '+' else 'booing'} tile on {action.space}"
+        return f"{who} put their {tile_names[0] if action.sign == '+' else tile_names[1]} tile on {action.space}"
     if kind in ("winner", "loser"):
         return f"{who} placed a card on the overall {kind} pile"
     return f"{who} formed a partnership with P{action.partner + 1}"
@@ -347,7 +344,7 @@ def game_view(game, infer: bool = True) -> dict:
         "legal": game.legal_actions(),
         "boards": game.boards(),
         "leg_of_turn": legs,
-        "log": [_describe(e) for e in game.record if e.get("type") == "action"],
+        "log": [_describe(e, st.position.rules.tile_names) for e in game.record if e.get("type") == "action"],
         "summary": game.summary() if game.finished else None,
         "final_stacks": [list(x) for x in game.final_stacks] if game.finished else None,
     }

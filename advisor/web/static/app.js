@@ -6,7 +6,7 @@
 // every figure (/api/analyse).  No rule of the game is written here.
 
 import { ApiError, getJSON, postJSON, streamJSON } from "./api.js";
-import { drawBoardGame, drawCardsBoard, namePlayers, pct, setPlayerNames, textColour, who, wireGestures } from "./board.js";
+import { drawBoardGame, drawCardsBoard, ink, namePlayers, pct, setCamelInk, setPlayerNames, textColour, who, wireGestures } from "./board.js";
 import { adviceList, actionWords, chip, figureHeat, h, legTable, raceTable, signed, tileHeat } from "./results.js";
 import { renderCardsPanel, renderPlayers } from "./panels.js";
 import { renderGame } from "./game.js";
@@ -61,6 +61,7 @@ const isCardsGame = () => S.mode === "game" && S.view?.edition === "cards";
 
 async function init() {
   S.info = await getJSON("/api/games");
+  setCamelInk(S.info.ink);
   wireGestures($("board-area"), () => (S.mode === "analyse" ? boardHandlers : null));
   for (const b of document.querySelectorAll("#game-tabs button")) b.addEventListener("click", () => switchGame(b.dataset.game));
   for (const b of document.querySelectorAll("#mode-tabs button")) b.addEventListener("click", () => switchMode(b.dataset.mode));
@@ -132,7 +133,7 @@ function defaultTable() {
   const n = Math.max(ed.min_players, 4);
   return {
     n, to_move: 0, advised: 0,
-    players: Array.from({ length: n }, () => ({ money: 3, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null })),
+    players: Array.from({ length: n }, () => ({ money: ed.start_money, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null })),
     winner_pile: [], loser_pile: [],
   };
 }
@@ -772,7 +773,7 @@ export function renderBoard() {
     for (const c of off) {
       tray.append(h("button", {
         type: "button", class: `tray-camel${S.selected === c ? " selected" : ""}`, "data-camel": c,
-        style: `background:${info.colours[c]};color:${"BGPRkO".includes(c) ? "#fff" : "#111"}`,
+        style: `background:${info.colours[c]};color:${ink(c)}`,
         "aria-label": `${info.names[c]} camel, off the board`,
       }, c));
     }

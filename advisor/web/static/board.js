@@ -40,8 +40,24 @@ export function namePlayers(text) {
   return String(text).replace(/\bP(\d+)\b/g, (m, k) => who(Number(k) - 1));
 }
 
+// Each camel's text colour on its own colour, as the server gives it
+// (/api/games "ink": light on the dark camels); set once at start.
+let INK = {};
+export function setCamelInk(ink) {
+  INK = ink ?? {};
+}
+
+export function ink(camel) {
+  return INK[camel] ?? "#111";
+}
+
+// the player counts a game is for, fewest first (the server's rules)
+export function playerCounts(info) {
+  return Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => k + info.min_players);
+}
+
 export function textColour(camel) {
-  return "BGPRkO".includes(camel) ? "#ffffff" : "#1b1b1b";
+  return ink(camel) === "#111" ? "#1b1b1b" : "#ffffff";
 }
 
 export function pct(p, digits = 0) {
@@ -100,7 +116,7 @@ function stackBars(camels, x, bottom, w, room, o) {
 
 function tileMark(tile, cx, cy, size, o) {
   const plus = tile.sign === "+";
-  const names = o.info.tile_names ?? ["cheering", "booing"];
+  const names = o.info.tile_names;
   const fill = plus ? "#2e7d32" : "#c62828";
   const owner = tile.owner === null || tile.owner === undefined ? "" : `${who(tile.owner)}`;
   return svg("g", { class: "tile", "data-tile": tile.space, "pointer-events": "none" },
@@ -190,7 +206,7 @@ export function drawBoardGame(model, o) {
         x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", "font-size": 17, fill: "#5a3a00",
         "font-weight": 700, "font-family": FONT, "pointer-events": "none",
       }, heatText(heat[space])));
-      cell.append(svg("title", {}, `A ${o.heatSign === "-" ? "booing" : "cheering"} tile here: ${heat[space].toFixed(2)} expected landings this leg`));
+      cell.append(svg("title", {}, `A ${o.info.tile_names[o.heatSign === "-" ? 1 : 0]} tile here: ${heat[space].toFixed(2)} expected landings this leg`));
     }
     if (tiles.get(space)) cell.append(tileMark(tiles.get(space), x + CELL / 2, y + CELL / 2 + 6, 52, o));
     cell.append(...stackBars(camels, x + 7, y + CELL - 8, CELL - 14, CELL - 32, o));

@@ -7,9 +7,8 @@
 // then saw it.
 
 import { chip, h } from "./results.js";
-import { namePlayers, who } from "./board.js";
+import { ink, namePlayers, playerCounts, who } from "./board.js";
 
-const NAMES = { B: "blue", G: "green", O: "orange", W: "white", Y: "yellow" };
 const SEAT_NAMES = ["human", "margin", "shark", "greedy", "heuristic", "random"];
 const SEAT_HELP = {
   human: "a player at this screen",
@@ -25,7 +24,6 @@ function btn(label, attrs = {}) {
 }
 
 const cardsOf = (text) => (text ? text.match(/../g) : []);
-const ink = (c) => ("BGO".includes(c) ? "#fff" : "#111");
 
 function cardChip(info, card, extra = {}) {
   return h("span", {
@@ -157,10 +155,7 @@ function newGameForm(S, act, info) {
   // the choices live in the page state: a redraw while the user picks keeps them
   const form = (S.cardsForm ??= { players: 4, seats: ["human", "heuristic", "greedy", "random", "random", "random"], seed: "" });
   const players = h("select", { id: "cards-players", "aria-label": "players" },
-    Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => {
-      const n = k + info.min_players;
-      return h("option", { value: n, selected: n === form.players }, `${n} players`);
-    }));
+    playerCounts(info).map((n) => h("option", { value: n, selected: n === form.players }, `${n} players`)));
   players.addEventListener("change", () => { form.players = Number(players.value); act.render(); });
   const seats = Array.from({ length: form.players }, (_, i) => {
     const sel = h("select", { id: `cards-seat-${i}`, "aria-label": `seat of ${who(i)}` },
@@ -248,7 +243,7 @@ function turnActions(S, act, v, info) {
     const race = h("div", { class: "group", id: "race-actions" }, h("span", { class: "label" }, `${actor}'s race action:`),
       btn(`Reveal the top card (${snap.deck} left)`, { "data-action": "reveal", class: "primary", disabled: busy, onclick: () => act.act("reveal") }));
     if (legal.has("hand") && me.hand) {
-      race.append(btn(`Play your hand card ${me.hand[0]}+${me.hand[1]} (${NAMES[me.hand[0]]} moves 1)`, {
+      race.append(btn(`Play your hand card ${me.hand[0]}+${me.hand[1]} (${info.names[me.hand[0]]} moves 1)`, {
         "data-action": "hand", disabled: busy, onclick: () => act.act("hand"),
       }));
     }
@@ -270,7 +265,7 @@ function turnActions(S, act, v, info) {
       if (!colours.length) return;
       group.append(h("span", { class: "sub betline" }, h("span", { class: "betlabel" }, label), colours.map((c) => btn(text(c), {
         class: "camelbtn small", "data-action": `${kind}:${c}`, disabled: busy,
-        title: `${label} ${NAMES[c]}`,
+        title: `${label} ${info.names[c]}`,
         style: `background:${info.colours[c]};color:${ink(c)}`,
         onclick: () => act.act(`${kind}:${c}`),
       }))));
@@ -312,7 +307,7 @@ function review(S, act, v, info) {
   const what = k === 0 ? "The set-up: the camels moved by five cards, the cards dealt." : namePlayers(v.log[k - 1]);
   const mover = snap.viewer === null ? "" : `${who(snap.viewer)} to move (${v.seats[snap.viewer]})${snap.position ? ": the advice is for their view" : ": deck building"}`;
   return h("div", { class: "review", id: "review" },
-    h("p", { class: "lead" }, `${v.summary.order ? `${NAMES[v.summary.winner_camel]} won the race, ${NAMES[v.summary.loser_camel]} came last. ` : ""}`,
+    h("p", { class: "lead" }, `${v.summary.order ? `${info.names[v.summary.winner_camel]} won the race, ${info.names[v.summary.loser_camel]} came last. ` : ""}`,
       h("b", {}, `${v.summary.winners.map((x) => who(x)).join(" and ")} win${v.summary.winners.length > 1 ? "" : "s"}`),
       ` with ${Math.max(...v.summary.money)} coins (money ${v.summary.money.join(", ")}).`),
     h("div", { class: "row wrap stepper" },

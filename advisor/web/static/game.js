@@ -3,7 +3,7 @@
 // camels, pays the tiles, scores the legs and keeps the record.
 
 import { chip, h } from "./results.js";
-import { namePlayers, who } from "./board.js";
+import { ink, namePlayers, playerCounts, who } from "./board.js";
 
 function btn(label, attrs = {}) {
   return h("button", { type: "button", ...attrs }, label);
@@ -78,10 +78,7 @@ function newGameForm(S, act, info) {
   const form = (S.newGameForm ??= { players: null, start: "" });
   const players = Math.min(info.max_players, Math.max(info.min_players, form.players ?? S.table?.n ?? 4));
   const n = h("select", { id: "game-players", "aria-label": "players", onchange: (e) => { form.players = Number(e.target.value); } },
-    Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => {
-      const p = k + info.min_players;
-      return h("option", { value: p, selected: p === players }, `${p} players`);
-    }));
+    playerCounts(info).map((p) => h("option", { value: p, selected: p === players }, `${p} players`)));
   const start = h("select", { id: "game-start", "aria-label": "first player", onchange: (e) => { form.start = e.target.value; } },
     h("option", { value: "", selected: form.start === "" }, "first player: drawn"),
     Array.from({ length: info.max_players }, (_, p) => h("option", { value: p, selected: form.start === String(p) }, `first player: ${who(p)}`)));
@@ -108,7 +105,7 @@ function actionsFor(v, legal, info, act, busy, me = null) {
     wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} took a leg tile:`),
       legs.map((c) => btn(`${c} ${top[c]}`, {
         class: "camelbtn", "data-action": `leg:${c}`, disabled: busy,
-        style: `background:${info.colours[c]};color:${"BGPRO".includes(c) ? "#fff" : "#111"}`,
+        style: `background:${info.colours[c]};color:${ink(c)}`,
         onclick: () => act.act(`leg:${c}`),
       }))));
   }
@@ -119,7 +116,7 @@ function actionsFor(v, legal, info, act, busy, me = null) {
       const grey = d === "x";
       const faces = grey ? [["white", 1], ["white", 2], ["white", 3], ["black", 1], ["black", 2], ["black", 3]] : [[null, 1], [null, 2], [null, 3]];
       return h("div", { class: "dierow" },
-        h("span", { class: "die", style: `background:${grey ? "#9e9e9e" : info.colours[d]};color:${grey || "BGPRO".includes(d) ? "#fff" : "#111"}` }, grey ? "grey" : d),
+        h("span", { class: "die", style: `background:${grey ? "#9e9e9e" : info.colours[d]};color:${grey ? "#fff" : ink(d)}` }, grey ? "grey" : d),
         faces.map(([colour, value]) => btn(colour ? `${colour === "white" ? "W" : "B"}${value}` : String(value), {
           class: `face${colour ? ` ${colour}` : ""}`, disabled: busy, "data-roll": `${d}${value}${colour ? colour[0] : ""}`,
           title: colour ? `the grey die showed ${colour} ${value}` : `${info.names[d]} die showed ${value}`,
@@ -135,7 +132,7 @@ function actionsFor(v, legal, info, act, busy, me = null) {
   if (tiles.length) {
     const spaces = [...new Set(tiles.map((a) => Number(a.slice(6))))];
     const sel = h("select", { id: "tile-space", "aria-label": "space" }, spaces.map((s) => h("option", { value: s }, `space ${s}`)));
-    const names = info.tile_names ?? ["cheering", "booing"];
+    const names = info.tile_names;
     wrap.append(h("div", { class: "group" }, h("span", { class: "label" }, `${actor} put their tile on`), sel,
       btn(`+ ${names[0]}`, { disabled: busy, onclick: () => act.act(`tile:+${sel.value}`) }),
       btn(`− ${names[1]}`, { disabled: busy, onclick: () => act.act(`tile:-${sel.value}`) })));
@@ -147,7 +144,7 @@ function actionsFor(v, legal, info, act, busy, me = null) {
       const colours = v.legal.filter((a) => a.startsWith(`${name}:`)).map((a) => a.slice(name.length + 1));
       return h("span", { class: "sub" }, label, colours.map((c) => btn(c, {
         class: "camelbtn small", disabled: busy, "data-action": `${name}:${c}`,
-        style: `background:${info.colours[c]};color:${"BGPRO".includes(c) ? "#fff" : "#111"}`,
+        style: `background:${info.colours[c]};color:${ink(c)}`,
         onclick: () => act.act(`${name}:${c}`),
       })));
     };

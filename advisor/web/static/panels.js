@@ -4,7 +4,7 @@
 // checked by the server before it is analysed.
 
 import { chip, h } from "./results.js";
-import { namePlayers, who } from "./board.js";
+import { ink, namePlayers, playerCounts, who } from "./board.js";
 
 function select(id, label, options, value, onchange) {
   const el = h("select", { id, "aria-label": label },
@@ -45,7 +45,7 @@ function players(S, ctx) {
   const changed = () => { ctx.changed(); ctx.render(); };
   const ps = (n) => Array.from({ length: n }, (_, i) => [i, `${who(i)}`]);
   const resize = (n) => {
-    while (t.players.length < n) t.players.push({ money: 3, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null });
+    while (t.players.length < n) t.players.push({ money: info.start_money, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null });
     t.players.length = n;
     t.n = n;
     t.to_move = Math.min(t.to_move, n - 1);
@@ -57,17 +57,17 @@ function players(S, ctx) {
   };
   const head = h("div", { class: "row wrap" },
     h("label", {}, "Players ", select("players-n", "number of players",
-      Array.from({ length: info.max_players - info.min_players + 1 }, (_, k) => [k + info.min_players, k + info.min_players]), t.n, (v) => resize(Number(v)))),
+      playerCounts(info).map((n) => [n, n]), t.n, (v) => resize(Number(v)))),
     h("label", {}, "Advice for ", select("advised", "advised player", ps(t.n), t.advised, (v) => { t.advised = Number(v); changed(); })),
     h("label", {}, "To move ", select("to-move", "player to move", ps(t.n), t.to_move, (v) => { t.to_move = Number(v); changed(); })),
     h("label", {}, "Names ", namesInput(t, ctx)));
   const hands = S.tableInfo?.hands ?? [];
   const free = S.tableInfo?.free_leg_tiles ?? [];
-  const partners = info.partnership_players !== null && t.n >= (info.partnership_players ?? 99);
+  const partners = info.partnership_players !== null && t.n >= info.partnership_players;
   const rows = t.players.map((p, i) => {
     const hand = hands[i] ?? (p.overall_cards ?? info.racing);
     const held = p.leg_tiles.map((tile, k) => h("button", {
-      type: "button", class: "chip removable", style: `background:${info.colours[tile[0]]};color:${"BGPRO".includes(tile[0]) ? "#fff" : "#111"}`,
+      type: "button", class: "chip removable", style: `background:${info.colours[tile[0]]};color:${ink(tile[0])}`,
       title: "click to give it back", "aria-label": `${who(i)} holds ${tile}; remove`,
       onclick: () => { p.leg_tiles.splice(k, 1); changed(); },
     }, tile));
@@ -78,16 +78,16 @@ function players(S, ctx) {
       const has = hand.includes(c);
       return h("button", {
         type: "button", class: `cardtoggle${has ? " on" : ""}`, "aria-pressed": String(has),
-        style: has ? `background:${info.colours[c]};color:${"BGPRO".includes(c) ? "#fff" : "#111"}` : null,
+        style: has ? `background:${info.colours[c]};color:${ink(c)}` : null,
         title: has ? `${who(i)} still holds the ${info.names[c]} overall card` : `${who(i)} no longer holds the ${info.names[c]} card`,
         onclick: () => { p.overall_cards = has ? hand.replace(c, "") : [...info.racing].filter((x) => hand.includes(x) || x === c).join(""); changed(); },
       }, c);
     });
     return h("tr", { class: i === t.advised ? "advised" : "" },
       h("th", {}, `${who(i)}`, i === t.to_move ? h("small", {}, " to move") : ""),
-      h("td", {}, number(`money-${i}`, `${who(i)} money`, p.money, 0, 999, (v) => { p.money = v; ctx.changed(); })),
+      h("td", {}, number(`money-${i}`, `${who(i)} money`, p.money, info.money_floor, 999, (v) => { p.money = v; ctx.changed(); })),
       h("td", { class: "held" }, held, add),
-      h("td", {}, number(`pyr-${i}`, `${who(i)} pyramid tiles`, p.pyramid_tiles, 0, 5, (v) => { p.pyramid_tiles = v; ctx.changed(); })),
+      h("td", {}, number(`pyr-${i}`, `${who(i)} pyramid tiles`, p.pyramid_tiles, 0, info.rolls_per_leg, (v) => { p.pyramid_tiles = v; ctx.changed(); })),
       h("td", { class: "hand" }, cards),
       partners ? h("td", {}, select(`partner-${i}`, `${who(i)} partner`, [["", "–"], ...Array.from({ length: t.n }, (_, q) => [q, `${who(q)}`]).filter(([q]) => q !== i)],
         p.partner ?? "", (v) => {
@@ -154,14 +154,15 @@ function namesInput(t, ctx) {
 
 function defaultPlayers(S, n) {
   return {
-    players: Array.from({ length: n }, () => ({ money: 3, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null })),
+    players: Array.from({ length: n }, () => ({ money: S.info[S.game].start_money, leg_tiles: [], pyramid_tiles: 0, overall_cards: null, partner: null })),
     winner_pile: [], loser_pile: [], to_move: 0, advised: 0,
   };
 }
 
 // ---------------------------------------------------------------- Camel Up Cards
 
-const CARD_KINDS = ["B1", "B2", "G1", "G2", "O1", "O2", "W1", "W2", "Y1", "Y2"];
+// every kind of racing card: each camel's card values (the server's rules)
+const cardKinds = (info) => [...info.racing].flatMap((c) => info.card_values.map((v) => `${c}${v}`));
 
 function cardList(text) {
   return text ? text.match(/../g) : [];
@@ -177,11 +178,11 @@ function cardsPanel(S, ctx) {
   const commit = () => ctx.commit();
   const cardChip = (card, onclick, label) => h("button", {
     type: "button", class: "chip removable", onclick, "aria-label": label,
-    style: `background:${info.colours[card[0]]};color:${"BGO".includes(card[0]) ? "#fff" : "#111"}`,
+    style: `background:${info.colours[card[0]]};color:${ink(card[0])}`,
   }, `${card[0]}+${card[1]}`);
   const list = (key, name, help) => {
     const cards = cardList(d[key] ?? "");
-    const add = select(`add-${key}`, `add a card to ${name}`, [["", "+ card"], ...CARD_KINDS.map((k) => [k, `${k[0]} +${k[1]}`])], "", (v) => {
+    const add = select(`add-${key}`, `add a card to ${name}`, [["", "+ card"], ...cardKinds(info).map((k) => [k, `${k[0]} +${k[1]}`])], "", (v) => {
       if (v) { d[key] = (d[key] ?? "") + v; commit(); }
     });
     return h("div", { class: "row wrap" }, h("b", { title: help }, `${name}: `),
@@ -204,7 +205,7 @@ function cardsPanel(S, ctx) {
       const left = d.legtiles[c] ?? [];
       return h("button", {
         type: "button", class: "chip", title: "click to take the top card",
-        style: left.length ? `background:${info.colours[c]};color:${"BGO".includes(c) ? "#fff" : "#111"}` : "opacity:.5",
+        style: left.length ? `background:${info.colours[c]};color:${ink(c)}` : "opacity:.5",
         onclick: () => { d.legtiles[c] = left.length ? left.slice(1) : [...info.leg_stack]; commit(); },
       }, `${c} ${left.length ? left.join(",") : "none"}`);
     }));
@@ -213,7 +214,7 @@ function cardsPanel(S, ctx) {
       const on = (d[key] ?? "").includes(c);
       return h("button", {
         type: "button", class: `cardtoggle${on ? " on" : ""}`, "aria-pressed": String(on),
-        style: on ? `background:${info.colours[c]};color:${"BGO".includes(c) ? "#fff" : "#111"}` : null,
+        style: on ? `background:${info.colours[c]};color:${ink(c)}` : null,
         onclick: () => { d[key] = on ? d[key].replace(c, "") : d[key] + c; commit(); },
       }, c);
     }));
@@ -222,15 +223,15 @@ function cardsPanel(S, ctx) {
       type: "button", class: "chip removable", onclick: () => { d.bets.splice(k, 1); commit(); },
     }, b)),
     select("add-bet", "add a bet you hold", [["", "+ bet"],
-      ...[...info.racing].flatMap((c) => [[`${c}5`, `${c} 5 leg winner`], [`${c}3`, `${c} 3`], [`${c}2`, `${c} 2`], [`m${c}`, `${c} midfield`], [`w${c}`, `${c} overall winner`], [`l${c}`, `${c} overall loser`]])],
+      ...[...info.racing].flatMap((c) => [...[...new Set(info.leg_stack)].map((v, k) => [`${c}${v}`, k ? `${c} ${v}` : `${c} ${v} leg winner`]), [`m${c}`, `${c} midfield`], [`w${c}`, `${c} overall winner`], [`l${c}`, `${c} overall loser`]])],
     "", (v) => { if (v) { d.bets = [...(d.bets ?? []), v]; commit(); } }));
   return h("details", { open: true, class: "card", id: "cards-panel" },
     h("summary", {}, h("h2", {}, "Cards, deck and bets")),
     h("div", { class: "row wrap" },
-      h("label", {}, "Players ", select("cards-players", "players", [2, 3, 4, 5, 6].map((n) => [n, n]), d.players, (v) => {
+      h("label", {}, "Players ", select("cards-players", "players", playerCounts(info).map((n) => [n, n]), d.players, (v) => {
         d.players = Number(v); d.track = info.default_track[v]; d.decksize = info.default_deck[v]; d.deck = Math.min(d.deck, d.decksize); commit();
       })),
-      h("label", {}, "Your money ", number("cards-money", "your money", d.money, 1, 999, (v) => { d.money = v; }, commit)),
+      h("label", {}, "Your money ", number("cards-money", "your money", d.money, info.money_floor, 999, (v) => { d.money = v; }, commit)),
       h("label", {}, "Race deck: ", number("cards-deck", "cards left in the race deck", d.deck, 1, 14, (v) => { d.deck = v; }, commit),
         " left of ", number("cards-decksize", "cards per leg's deck", d.decksize, 8, 14, (v) => { d.decksize = v; }, commit))),
     track,
@@ -238,7 +239,7 @@ function cardsPanel(S, ctx) {
     list("revealed", "Revealed this leg", "the revealed pile"),
     list("out", "Seen elsewhere", "cards known not to be in the deck"),
     h("div", { class: "row wrap" }, h("b", {}, "Your hand card: "),
-      select("cards-hand", "your hand card", [["", "none"], ...CARD_KINDS.map((k) => [k, `${k[0]} +${k[1]}`])], d.hand ?? "", (v) => { d.hand = v || null; commit(); })),
+      select("cards-hand", "your hand card", [["", "none"], ...cardKinds(info).map((k) => [k, `${k[0]} +${k[1]}`])], d.hand ?? "", (v) => { d.hand = v || null; commit(); })),
     stacks,
     toggles("mid", "Midfield cards on offer"),
     toggles("winners", "Overall winner cards on the table"),

@@ -28,7 +28,7 @@ const signed = (x, d = 2) => (x === null || x === undefined ? "…" : `${x >= 0 
 
 export function actionWords(action, info, game, row = {}) {
   const name = (c) => info.names[c] ?? c;
-  const tileNames = game === "first" ? ["oasis", "mirage"] : ["cheering", "booing"];
+  const tileNames = info.tile_names; // the edition's names of a tile's + and - sides
   if (game === "cards") return cardsWords(action, name);
   const [kind, arg] = action.split(":");
   switch (kind) {
