@@ -125,6 +125,12 @@ class Edition:
         return bool(self.crazy)
 
     @cached_property
+    def tile_names(self) -> tuple[str, str]:
+        """The desert tiles' names, + side then − side: cheering and booing
+        (2nd edition), oasis and mirage (1st)."""
+        return ("cheering", "booing") if self.crazy else ("oasis", "mirage")
+
+    @cached_property
     def camels(self) -> str:
         """Every camel letter: racing first, then crazy."""
         return self.racing + self.crazy

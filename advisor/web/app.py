@@ -187,7 +187,7 @@ async def games_info(request: Request) -> Response:
             "title": ed.title, "racing": ed.racing, "crazy": ed.crazy, "dice": ed.dice,
             "leg_stack": list(ed.leg_stack), "min_players": ed.min_players, "max_players": ed.max_players,
             "partnership_players": ed.partnership_players, "track": TRACK_LENGTH, "dice_left": ed.dice_left,
-            "tile_names": ["cheering", "booing"] if ed.crazy else ["oasis", "mirage"],
+            "tile_names": list(ed.tile_names),
         }
     out["cards"] = {
         "title": "Camel Up Cards", "racing": CARD_CAMELS, "crazy": "", "leg_stack": list(LEG_STACK),

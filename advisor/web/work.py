@@ -290,8 +290,9 @@ CAMEL_NAMES = {"B": "blue", "G": "green", "P": "purple", "R": "red", "Y": "yello
                "w": "white crazy", "k": "black crazy"}
 
 
-def _describe(entry: dict) -> str:
-    """One line about a record entry, for the page's game log."""
+def _describe(entry: dict, tiles: tuple[str, str]) -> str:
+    """One line about a record entry, for the page's game log; ``tiles``:
+    the names of the edition's desert tiles (+ and −)."""
     who = f"P{entry['player'] + 1}"  # players are read from 1; the record counts from 0
     action = Action.parse(entry["action"])
     kind = action.kind
@@ -312,7 +313,7 @@ def _describe(entry: dict) -> str:
     if kind == "leg":
         return f"{who} took the {CAMEL_NAMES.get(action.colour, action.colour)} leg tile"
     if kind == "tile":
-        return f"{who} put their {'cheering' if action.sign == '+' else 'booing'} tile on {action.space}"
+        return f"{who} put their {tiles[action.sign != '+']} tile on {action.space}"
     if kind in ("winner", "loser"):
         return f"{who} placed a card on the overall {kind} pile"
     return f"{who} formed a partnership with P{action.partner + 1}"
@@ -347,7 +348,7 @@ def game_view(game, infer: bool = True) -> dict:
         "legal": game.legal_actions(),
         "boards": game.boards(),
         "leg_of_turn": legs,
-        "log": [_describe(e) for e in game.record if e.get("type") == "action"],
+        "log": [_describe(e, st.position.rules.tile_names) for e in game.record if e.get("type") == "action"],
         "summary": game.summary() if game.finished else None,
         "final_stacks": [list(x) for x in game.final_stacks] if game.finished else None,
     }

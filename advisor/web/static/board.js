@@ -190,7 +190,9 @@ export function drawBoardGame(model, o) {
         x: x + CELL / 2, y: y + CELL / 2 + 4, "text-anchor": "middle", "font-size": 17, fill: "#5a3a00",
         "font-weight": 700, "font-family": FONT, "pointer-events": "none",
       }, heatText(heat[space])));
-      cell.append(svg("title", {}, `A ${o.heatSign === "-" ? "booing" : "cheering"} tile here: ${heat[space].toFixed(2)} expected landings this leg`));
+      const names = info.tile_names ?? ["cheering", "booing"];
+      const name = names[o.heatSign === "-" ? 1 : 0];
+      cell.append(svg("title", {}, `A ${name} tile here: ${heat[space].toFixed(2)} expected landings this leg`));
     }
     if (tiles.get(space)) cell.append(tileMark(tiles.get(space), x + CELL / 2, y + CELL / 2 + 6, 52, o));
     cell.append(...stackBars(camels, x + 7, y + CELL - 8, CELL - 14, CELL - 32, o));
