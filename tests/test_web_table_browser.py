@@ -28,6 +28,8 @@ try:
 except ImportError:  # pragma: no cover - test_web_browser skips or fails first
     expect = None
 
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
+
 BIG_SEED = 9099855075906872930
 
 
