@@ -515,6 +515,8 @@ def test_game_from_a_board_and_first_edition(client):
     view = client.post("/api/game/act", json={"record": view["record"], "action": "pyramid",
                                               "roll": {"die": "W", "value": 3}}).json()
     assert view["board"].startswith("first 1:B 2:YG 3:O 6:W")
+    view = client.post("/api/game/act", json={"record": view["record"], "action": "tile:-9"}).json()
+    assert view["log"][-1] == "P1 put their mirage tile on 9"  # the 1st edition's desert tiles: oasis and mirage
 
 
 def test_a_whole_simulated_game_loads_and_its_end_is_reported(client):

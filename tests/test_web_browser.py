@@ -30,6 +30,7 @@ from advisor.web.app import seeds_as_numbers
 
 import advisor
 from advisor.game import replay
+from cards_page import cards_build, cards_deal, cards_step, cards_view
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -648,81 +649,47 @@ def test_phone_game_mode(browser, server):
 # --------------------------------------------------------------------------
 
 
-def _cards_view(p) -> dict:
-    return p.evaluate("() => window.camelup.S.view")
-
-
-def _cards_step(p, click: str) -> None:
-    """Click, then wait until the server's answer is on the page (the record
-    grew and nothing is pending)."""
-    n = p.evaluate("() => window.camelup.S.view.record.length")
-    p.click(click)
-    p.wait_for_function("n => window.camelup.S.view.record.length > n && !window.camelup.S.gameBusy", arg=n,
-                        timeout=120_000)
-
-
-def _cards_build(p) -> None:
-    """Deck building by clicks: the first dealt card in hand, the next shown,
-    the next ones face down, the rest discarded."""
-    build = _cards_view(p)["build"]
-    roles = ["hand"] + ["show"] * build["shown"] + ["deck"] * build["down"]
-    for i, role in enumerate(roles):
-        p.click(f'#build-form .buildcard[data-index="{i}"] [data-role="{role}"]')
-        expect(p.locator(f'#build-form .buildcard[data-index="{i}"] [data-role="{role}"]')).to_have_attribute(
-            "aria-pressed", "true")
-    expect(p.locator("#build-go")).to_be_enabled()
-    _cards_step(p, "#build-go")
-
-
 def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_path):
     from advisor.cards.record import replay_cards
 
     p = page.page
-    p.click('#game-tabs [data-game="cards"]')
-    p.click('#mode-tabs [data-mode="game"]')
-    p.select_option("#cards-players", "3")
-    p.select_option("#cards-seat-0", "human")
-    p.select_option("#cards-seat-1", "heuristic")
-    p.select_option("#cards-seat-2", "random")
-    p.fill("#cards-seed", "12")
-    p.click("#cards-new")
-    expect(p.locator("#build-form")).to_be_visible()
+    cards_deal(p, ["human", "heuristic", "random"], 12)
     # the build is checked before it is sent: nothing chosen yet
     expect(p.locator("#build-go")).to_be_disabled()
     expect(p.locator("#build-status")).to_contain_text("choose 1 card in hand")
-    _cards_build(p)
+    cards_build(p)
     expect(p.locator("#turn-actions")).to_be_visible()
     expect(p.locator("#to-move")).to_have_text("P1 to move")
     # a bet first, then the race action; then reveal turns until the leg ends
-    _cards_step(p, '#bet-actions [data-action^="leg:"] >> nth=0')
+    cards_step(p, '#bet-actions [data-action^="leg:"] >> nth=0')
     expect(p.locator("#turn-actions")).to_contain_text("now your race action")
     page.done("advice")  # the advice for the race action alone (the bet is taken)
     best = p.evaluate("() => window.camelup.S.results.advice.best")
     assert best["step"] == "race" and all(not m["bet"] for m in best["moves"])
-    _cards_step(p, '#race-actions [data-action="reveal"]')
+    cards_step(p, '#race-actions [data-action="reveal"]')
     for _ in range(30):  # turns: reveal, then no bet
-        view = _cards_view(p)
+        view = cards_view(p)
         if view["phase"] == "build" or view["legs"] > 1:
             break
-        _cards_step(p, '#race-actions [data-action="reveal"]')
-        if _cards_view(p)["table"]["step"] == "bet":
+        cards_step(p, '#race-actions [data-action="reveal"]')
+        if cards_view(p)["table"]["step"] == "bet":
             expect(p.locator("#turn-actions")).to_contain_text("take a bet, or end the turn")
-            _cards_step(p, "#pass")
-    view = _cards_view(p)
+            cards_step(p, "#pass")
+    view = cards_view(p)
     assert view["legs"] == 2, "the first leg ended by reveals"
     # the table shows P1's own cards and hides the others'
     assert view["viewer"] == 0 and all("hand" not in pl for pl in view["table"]["players"][1:])
     for row in (1, 2):
         expect(p.locator(f"#cards-table tbody tr >> nth={row} >> .racecard")).to_have_count(0)
     if view["phase"] == "build":
-        _cards_build(p)
+        cards_build(p)
     expect(p.locator("#turn-actions")).to_be_visible()
     page.done("advice")
     expect(p.locator("#best-move")).not_to_be_empty()
     expect(p.locator(".curves svg.curve")).to_have_count(3, timeout=180_000)
     shot(p, "desktop-cards-game")
     # the board drawn is the game's
-    view = _cards_view(p)
+    view = cards_view(p)
     game = replay_cards(seeds_as_numbers(view["record"]))  # the page keeps seeds as digit strings
     for space, camels in game.state.stacks():
         for c in camels:
@@ -741,14 +708,14 @@ def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_pat
     p.set_input_files("#load-game", str(path))
     expect(p.locator("#game-log li")).to_have_count(len(view["log"]))
     expect(p.locator("#to-move")).to_have_text("P1 to move")
-    assert seeds_as_numbers(_cards_view(p)["record"]) == record
-    _cards_step(p, '#race-actions [data-action="reveal"]')
+    assert seeds_as_numbers(cards_view(p)["record"]) == record
+    cards_step(p, '#race-actions [data-action="reveal"]')
     # undo: back to before P1's reveal
     expect(p.locator("#undo")).to_be_enabled()
     p.click("#undo")
     p.wait_for_function("n => window.camelup.S.view.record.length === n && !window.camelup.S.gameBusy",
                         arg=len(record), timeout=60_000)
-    assert seeds_as_numbers(_cards_view(p)["record"]) == record
+    assert seeds_as_numbers(cards_view(p)["record"]) == record
     # the same game at phone size: one column, nothing wider than the screen
     p.set_viewport_size({"width": 390, "height": 844})
     page.done("advice")
