@@ -123,9 +123,13 @@ def is_cards_setup(entry) -> bool:
                                         and entry.get("edition") == "cards")
 
 DECISION_COLUMNS = ["game", "turn", "leg", "player", "seat", "action", "kind", "ev", "best_action", "best_ev",
-                    "ev_lost", "rank", "options", "skill", "details", "best_details"]
+                    "ev_lost", "rank", "options", "skill", "details", "best_details",
+                    "win", "best_win_action", "best_win", "win_lost"]
 PLAYER_COLUMNS = ["game", "player", "seat", "decisions", "ev_lost_total", "ev_lost_mean", "mistakes",
-                  "blunders", "accurate", "mistake_list", "start", "skill", "others", "luck", "final", "won"]
+                  "blunders", "accurate", "mistake_list", "start", "skill", "others", "luck", "final", "won",
+                  "win_lost_total", "win_lost_mean"]
+#: The chance-of-winning figures of a decision no win model values (Camel Up Cards).
+NO_WIN = {"win": np.nan, "best_win_action": None, "best_win": np.nan, "win_lost": np.nan}
 STEP_COLUMNS = ["game", "turn", "leg", "actor", "player", "skill", "others", "luck", "value"]
 
 
@@ -319,8 +323,23 @@ def _details(row) -> str:
         return ""
 
 
+def win_figures(actions: list[str], win, chosen: int) -> dict:
+    """A decision's chance-of-winning figures from the chance after each of
+    ``actions`` (``win``; ``chosen``: the index of the action taken): the
+    chance after the action taken, the action of the highest chance (the
+    action taken when it is one of the highest) and that chance, and the
+    chance lost (0 when the action taken is one of the highest)."""
+    win = np.asarray(win, float)
+    best = int(np.argmax(win))
+    if win[best] - win[chosen] <= 1e-12:
+        best = chosen
+    return {"win": float(win[chosen]), "best_win_action": actions[best], "best_win": float(win[best]),
+            "win_lost": float(win[best] - win[chosen])}
+
+
 class _Decisions:
-    """Values the decisions of one game (fast or full)."""
+    """Values the decisions of one game (fast or full): the EV of every
+    legal action and the chance of winning after it (one valuation)."""
 
     def __init__(self, precision: float, seed: int, full: bool, details: bool):
         self.precision, self.seed, self.full, self.details = precision, seed, full, details
@@ -328,7 +347,7 @@ class _Decisions:
     def __call__(self, view, player: int, action: str) -> dict:
         if self.full:
             return self._full(view, player, action)
-        from advisor.valuation.fast import fast_values
+        from advisor.valuation.engine import fast_chances, fast_values
 
         values = fast_values(view, player, precision=self.precision)
         ev = np.asarray(values.ev, float)
@@ -338,7 +357,8 @@ class _Decisions:
         if ev[best] - ev[chosen] <= 1e-12:
             best = chosen  # the action taken is (one of) the best
         row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
-               "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions)}
+               "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions),
+               **win_figures(actions, fast_chances(values)[1], chosen)}
         if self.details:
             rows = self._detail_rows(view, player, {action, actions[best]}, dict(zip(actions, ev)))
             row["details"], row["best_details"] = _details(rows[action]), _details(rows[actions[best]])
@@ -375,13 +395,16 @@ class _Decisions:
     def _full(self, view, player: int, action: str) -> dict:
         from advisor.valuation.engine import best_moves
 
-        frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False, objective="ev")
+        # one valuation gives both: the rows ranked by EV, with their chance of winning
+        frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False, objective="ev",
+                           chances=True)
         ev = frame["ev"].to_numpy(float)
         chosen = int(np.flatnonzero(frame["action"].to_numpy() == action)[0])
         best = 0 if ev[0] - ev[chosen] > 1e-12 else chosen
         rows = frame.to_dict(orient="records")
         return {"ev": float(ev[chosen]), "best_action": rows[best]["action"], "best_ev": float(ev[best]),
                 "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(rows),
+                **win_figures(list(frame["action"]), frame["win"].to_numpy(float), chosen),
                 "details": _details(rows[chosen]) if self.details else None,
                 "best_details": _details(rows[best]) if self.details else None}
 
@@ -500,7 +523,7 @@ class _CardsSide:
         turns = list(frame["turn"])
         row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
                "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions),
-               "skill": float(frame["own"].iloc[chosen])}
+               "skill": float(frame["own"].iloc[chosen]), **NO_WIN}
         if self.details:
             row["details"] = _cards_details(actions[chosen], turns[chosen])
             row["best_details"] = _cards_details(actions[best], turns[best])
@@ -643,6 +666,14 @@ def _mistake_list(rows) -> str:
                      for r in rows.itertuples() if r.ev_lost > MISTAKE)
 
 
+def _win_totals(lost) -> dict:
+    """A player's chance of winning lost over their decisions: the total and
+    the mean (NaN where no decision has the figure: Camel Up Cards)."""
+    if not len(lost) or lost.isna().all():
+        return {"win_lost_total": np.nan, "win_lost_mean": np.nan}
+    return {"win_lost_total": float(lost.sum()), "win_lost_mean": float(lost.mean())}
+
+
 def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], game_index: int):
     import pandas as pd
 
@@ -656,5 +687,5 @@ def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], gam
                      "accurate": float((lost <= CLOSE).mean()) if len(mine) else np.nan,
                      "mistake_list": _mistake_list(mine),
                      **{k: float(parts[k]) for k in ("start", "skill", "others", "luck", "final")},
-                     "won": won[p]})
+                     "won": won[p], **_win_totals(mine["win_lost"])})
     return pd.DataFrame(rows, columns=PLAYER_COLUMNS)
