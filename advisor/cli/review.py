@@ -18,7 +18,7 @@ PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
 
 def _pick(path, game: int):
     """``(line, record)`` of game ``game`` of a file of records."""
-    from advisor.reviews.runs import read_games
+    from advisor.reviews.review import read_games
 
     count = 0
     for index, line, record in read_games(path):
@@ -252,7 +252,7 @@ def run_review(args) -> int:
     reviewed (the others are)."""
     import pandas as pd
 
-    from advisor.reviews.runs import count_games, review_records
+    from advisor.reviews.review import count_games, review_records
 
     _check_paths(args)
     games = None if args.game is None else {args.game}

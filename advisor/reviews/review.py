@@ -69,43 +69,24 @@ information and the figures are sampled, so ``skill`` is the sum of the
 own EV of the player's actions (floats) and ``others`` and ``luck`` are
 NaN (docs/user-guide/review.md).
 
-A file of games, on every core or on a Dask cluster, is
-:mod:`advisor.reviews.runs` (:func:`review_records`, :func:`read_games`,
-:func:`count_games`; this module gives those names too).
+The mark-to-market value W is :class:`Valuer`
+(:mod:`advisor.reviews.value`; this module gives the name too).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator, Sequence
 
 import numpy as np
 
 from advisor.errors import AdvisorError
-from advisor.game import Game, RecordError, Replay, state_view
-from advisor.rules import scoring
-from advisor.rules.scoring import leg_rewards, settle
+from advisor.game import RecordError, Replay, state_view
+from advisor.reviews.value import Valuer
 
 __all__ = ["review", "Review", "Valuer", "review_records", "read_games",
            "MISTAKE", "BLUNDER", "CLOSE", "DECISION_COLUMNS", "PLAYER_COLUMNS"]
-
-#: The names of :mod:`advisor.reviews.runs` (a file of games, on every core
-#: or on a Dask cluster) read from here too: it imports this module, so they
-#: are looked up when first asked for (:func:`__getattr__`).
-_RUNS = ("review_records", "read_games", "count_games", "review_one", "Reviewed")
-
-
-def __getattr__(name: str):
-    if name in _RUNS:
-        from advisor.reviews import runs
-
-        return getattr(runs, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_RUNS))
 
 #: EV lost (coins) above which a decision is a mistake, and a blunder.
 MISTAKE = 0.5
@@ -113,7 +94,7 @@ BLUNDER = 1.5
 #: A decision within this many coins of the best counts as accurate.
 CLOSE = 0.1
 
-def is_cards_setup(entry) -> bool:
+def _cards_setup(entry) -> bool:
     """Whether ``entry`` is the setup line of a Camel Up Cards game: the
     Cards record format (``game: cards``, :mod:`advisor.cards.record`) or a
     board-game setup line naming the edition ``cards``."""
@@ -149,142 +130,6 @@ class Review:
     def __iter__(self):
         yield self.decisions
         yield self.players
-
-
-# --------------------------------------------------------------------------
-# The mark-to-market value
-# --------------------------------------------------------------------------
-
-
-class Valuer:
-    """W_p(s) for every player of a game state (module docstring).
-
-    ``precision``: of the race odds behind the overall cards (those
-    :func:`advisor.valuation.fast.fast_values` uses on the same board: one race
-    simulation per board serves the decision and the valuation)."""
-
-    def __init__(self, precision: float = 0.002, colours: dict | None = None):
-        self.precision = precision
-        # the colours of the cards placed face down unseen, as the record's
-        # reveal lines show them at the race end ((pile, index) -> colour):
-        # a card's colour was fixed when it was placed
-        self.colours = dict(colours or {})
-        self._legs: dict = {}
-
-    def leg(self, position, track: int):
-        """The leg's outcomes from ``position``, landings counted on the
-        tile at ``track`` (0: none), with their integer counts."""
-        from advisor.valuation.legs import LegOutcomes
-
-        key = (str(position), track)
-        if key not in self._legs:
-            if len(self._legs) > 64:
-                self._legs.clear()
-            self._legs[key] = LegOutcomes.of(position, track)
-        return self._legs[key]
-
-    def leg_values(self, state, players=None) -> list[Fraction]:
-        """E[max(floor, m + L + R)] per player (the floor of the game's
-        rules; none in a variant without one), exactly (``players``: the
-        holdings to value, default the state's)."""
-        players = tuple(state.players if players is None else players)
-        pos = state.position
-        owners = {t.owner: t.space for t in pos.tiles if t.owner is not None}
-        held = [bool(p.leg_tiles or p.pyramid_tiles) for p in players]
-        out = []
-        racing = pos.rules.racing
-        scored: dict = {}
-        for p, pl in enumerate(players):
-            partner_holds = pl.partner is not None and held[pl.partner]
-            if not (held[p] or partner_holds or p in owners):
-                out.append(Fraction(pl.money))  # nothing pending this leg
-                continue
-            track = owners.get(p, 0)
-            leg = self.leg(pos, track)
-            if track not in scored:
-                # leg scoring sees only which camel is 1st and which 2nd (a
-                # tile pays its value, 1 or -1): one call of the rule per pair
-                pairs = np.argmin(leg.ranks, axis=1) * 8 + np.argmax(leg.ranks == 1, axis=1)
-                keys, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
-                rewards = np.array([leg_rewards(pos.rules, players, [racing[c] for c in np.argsort(leg.ranks[k])])
-                                    for k in first], np.int64).reshape(len(keys), len(players))
-                scored[track] = rewards[np.asarray(inverse).ravel()]
-            own = leg.landings if track else 0
-            # the money floor of the game's rules (none in a variant without one)
-            values = settle(pos.rules, pl.money + own, scored[track][:, p])
-            out.append(leg.exact_mean(values))
-        return out
-
-    def race(self, position):
-        from advisor.valuation.fast import shared_race_odds
-
-        return shared_race_odds(position, self.precision)
-
-    def overall_values(self, state) -> list[Fraction]:
-        """E[O_p] per player: each player's cards on both piles, every colour
-        known, against the race odds' winning and last camel."""
-        n = state.n_players
-        if not (state.winner_pile or state.loser_pile):
-            return [Fraction(0)] * n
-        race = self.race(state.position)
-        racing = state.position.rules.racing
-        out = [Fraction(0)] * n
-        for pile, probs in (("winner", race.win), ("loser", race.lose)):
-            cards = self.revealed(pile, getattr(state, f"{pile}_pile"))
-            if not cards:
-                continue
-            for c, camel in enumerate(racing):
-                p = Fraction(float(probs[c]))
-                if p:
-                    pays = scoring.overall_rewards(state.position.rules, n, ((cards, camel),))
-                    out = [o + p * x for o, x in zip(out, pays)]
-        return out
-
-    def hindsight(self, state):
-        """``state`` with the colour of every face-down card the record
-        reveals, and each hand that was hidden for it the colours its owner
-        has not placed: what each player saw of their own cards."""
-        if not any(c.colour is None for c in state.winner_pile + state.loser_pile) \
-                and not any(state.hand_hidden(p) for p in range(state.n_players)):
-            return state
-        players = tuple(replace(pl, overall_cards=None) if state.hand_hidden(i) else pl
-                        for i, pl in enumerate(state.players))
-        return replace(state, players=players, winner_pile=self.revealed("winner", state.winner_pile),
-                       loser_pile=self.revealed("loser", state.loser_pile))
-
-    def revealed(self, pile: str, cards: tuple) -> tuple:
-        """``cards`` with the colour of each face-down card the record
-        reveals; one it never reveals cannot be valued."""
-        return tuple(card if card.colour is not None
-                     else replace(card, colour=self.colour_of(pile, index, card.player), model=None)
-                     for index, card in enumerate(cards))
-
-    def colour_of(self, pile: str, index: int, player: int) -> str:
-        """The colour the record reveals for card ``index`` of ``pile``,
-        placed face down by ``player``."""
-        colour = self.colours.get((pile, index))
-        if colour is None:
-            raise RecordError(f"the card P{player + 1} placed face down on the {pile} pile (card "
-                              f"{index + 1}) is never revealed in the record: its colour is needed to "
-                              "value the game (review a finished game, whose cards are revealed)")
-        return colour
-
-    def values(self, game: Game) -> list[Fraction]:
-        """W_p of the game as it stands: the final money once it is over."""
-        if game.finished:
-            return [Fraction(m) for m in game.money()]
-        st = game.state
-        return [a + b for a, b in zip(self.leg_values(st), self.overall_values(st))]
-
-    def expected_roll(self, game: Game) -> list[Fraction]:
-        """E[W_p after a roll] of the player to move, per player: W_p with
-        the roller holding one more pyramid tile (same board; exact for the
-        leg, and the race odds' average over the roll is the odds now)."""
-        st = game.state
-        q = game.to_move
-        plus = list(st.players)
-        plus[q] = replace(plus[q], pyramid_tiles=plus[q].pyramid_tiles + 1)
-        return [a + b for a, b in zip(self.leg_values(st, plus), self.overall_values(st))]
 
 
 # --------------------------------------------------------------------------
@@ -575,7 +420,7 @@ def _side(record: list[dict], precision: float, seed: int, full: bool, details: 
         if full:
             raise AdvisorError("full applies to the board games' review (a Camel Up Cards step has one valuation)")
         return _CardsSide(record, precision, seed, full, details)
-    if record and is_cards_setup(record[0]):
+    if record and _cards_setup(record[0]):
         raise RecordError("line 1 of the game: a Camel Up Cards record's setup line says game: cards "
                           "(as camelup simulate --edition cards writes it)")
     return _BoardSide(record, precision, seed, full, details)
@@ -689,3 +534,170 @@ def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], gam
                      **{k: float(parts[k]) for k in ("start", "skill", "others", "luck", "final")},
                      "won": won[p], **_win_totals(mine["win_lost"])})
     return pd.DataFrame(rows, columns=PLAYER_COLUMNS)
+
+
+# --------------------------------------------------------------------------
+# A file of games, on every core or on a Dask cluster
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One game of a file: its index and setup line, and its
+    :class:`Review` or, for a record that does not replay, the ``error``
+    (naming the turn at fault)."""
+
+    index: int
+    line: int
+    review: Review | None = None
+    error: str | None = None
+
+
+def read_games(path) -> Iterator[tuple[int, int, list[dict]]]:
+    """``(index, line, record)`` for each game of a JSON-lines file, one in
+    memory at a time: a file of board-game records
+    (:func:`advisor.game.iter_records`) or of Camel Up Cards records
+    (:func:`advisor.cards.record.iter_cards_records`, told by its first
+    setup line).  A file that is not a file of game records raises
+    :class:`RecordError`."""
+    from advisor.cards.record import is_cards_file, iter_cards_records
+    from advisor.game import iter_records
+
+    if is_cards_file(path):
+        for index, (line, record) in enumerate(iter_cards_records(path)):
+            yield index, line, record
+        return
+    try:
+        for index, (line, record) in enumerate(iter_records(path)):
+            yield index, line, record
+    except RecordError as exc:
+        if _cards_line(path, exc):
+            raise RecordError(f"{exc}: a Camel Up Cards game among board-game records (review one kind of "
+                              "game per file)") from None
+        raise
+
+
+def _cards_line(path, exc: RecordError) -> bool:
+    """Whether ``exc`` (from reading ``path``) is about a Camel Up Cards setup line."""
+    import json
+    import re
+
+    found = re.match(rf"{re.escape(str(path))}:(\d+):", str(exc))
+    if not found:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            for k, line in enumerate(fh, 1):
+                if k == int(found.group(1)):
+                    entry = json.loads(line)
+                    return _cards_setup(entry)
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
+        return False
+    return False
+
+
+def count_games(path, games: set[int] | None = None) -> int:
+    """How many games of the file a review covers (reads it through: its
+    format is checked before any work)."""
+    return sum(1 for index, _, _ in read_games(path) if games is None or index in games)
+
+
+def review_one(index: int, line: int, record: list[dict], options: dict) -> Reviewed:
+    """Review one game of a file; a bad record becomes a :class:`Reviewed`
+    with its error (the other games go on)."""
+    try:
+        return Reviewed(index, line, review(record, game_index=index, **options))
+    except AdvisorError as exc:
+        return Reviewed(index, line, error=f"game {index} (line {line}): {exc}")
+
+
+def _review_many(jobs: list) -> list[Reviewed]:
+    return [review_one(*job) for job in jobs]
+
+
+def _worker_init() -> None:
+    """Worker set-up: Ctrl-C is the parent's to handle, nothing from a
+    worker once the parent is gone (:mod:`advisor._tools.workers`); one numba
+    thread per worker (the processes share the cores; results never depend
+    on the thread count)."""
+    import numba
+
+    from advisor._tools.workers import worker_init
+
+    worker_init()
+    numba.set_num_threads(1)
+
+
+def review_records(path, *, games: set[int] | None = None, processes: int | None = None,
+                   engine: str = "local", scheduler: str | None = None, progress: bool | None = None,
+                   total: int | None = None, **options) -> Iterator[Reviewed]:
+    """Review the games of a JSON-lines file (``games``: the indices to
+    review, default all), yielding a :class:`Reviewed` per game in file
+    order.  ``engine="local"``: on every core (``processes`` worker
+    processes, default one per core; 1: in this process);
+    ``engine="dask"``: on the Dask cluster at ``scheduler``.  ``options``:
+    those of :func:`review`.  ``progress``: a bar on stderr (default: when
+    stderr is a terminal)."""
+    import os
+    import sys
+
+    from tqdm import tqdm
+
+    if engine not in ("local", "dask"):
+        raise AdvisorError(f"engine must be 'local' or 'dask', not {engine!r}")
+    jobs = ((index, line, record, options) for index, line, record in read_games(path)
+            if games is None or index in games)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = tqdm(total=total, unit="game", disable=not progress, file=sys.stderr)
+    try:
+        if engine == "dask":
+            source = _on_dask(jobs, scheduler)
+        elif processes == 1 or (total is not None and total <= 1) or (os.cpu_count() or 1) == 1 and not processes:
+            source = (review_one(*job) for job in jobs)
+        else:
+            from advisor.cards.record import is_cards_file
+
+            source = _on_processes(jobs, processes, is_cards_file(path))
+        for result in source:
+            bar.update()
+            yield result
+    finally:
+        bar.close()
+
+
+def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[Reviewed]:
+    import multiprocessing as mp
+    import os
+    from collections import deque
+
+    from advisor.warm import cold_groups, needs, warmup
+
+    cold = cold_groups(needs("review", cards=cards))
+    if cold:  # compile once here, not in every worker
+        warmup(groups=cold)
+    from advisor._tools.workers import quiet_tracker
+
+    quiet_tracker()
+    workers = processes or os.cpu_count() or 1
+    with mp.get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
+        pending: deque = deque()
+        for job in jobs:
+            pending.append(pool.apply_async(review_one, job))
+            if len(pending) >= 4 * workers:  # a few games in flight per worker: memory stays flat
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+def _on_dask(jobs, scheduler: str | None, per_task: int = 4) -> Iterator[Reviewed]:
+    """Games in tasks of ``per_task`` on the cluster, results in file order."""
+    from advisor._tools.cluster import connect, ordered_tasks
+
+    if not scheduler:
+        raise AdvisorError("the dask engine needs a scheduler address (--scheduler tcp://HOST:8786)")
+    client = connect(scheduler)
+    try:
+        yield from ordered_tasks(client, _review_many, jobs, per_task)
+    finally:
+        client.close()
