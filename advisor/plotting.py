@@ -12,7 +12,8 @@ omitted) and returns the Axes it drew on.
 * :func:`plot_landings`: a heat map of the track for tile placement
   (expected landings of a cheering and a booing tile on every legal space);
 * :func:`plot_review`: a reviewed game: the EV lost on every turn (bars,
-  coloured by player) and each player's cumulative skill and luck (lines).
+  coloured by player), the chance of winning lost (markers, right axis) and
+  each player's cumulative skill and luck (lines).
 """
 
 from __future__ import annotations
@@ -317,9 +318,13 @@ def plot_landings(frame, ax=None):
 
 def plot_review(review, ax=None):
     """A reviewed game (:func:`advisor.review`): per turn, the EV lost
-    by the player who acted (bars below zero, in that player's colour), and
-    each player's cumulative skill (solid line) and luck (dashed) in coins;
-    leg ends as grey dotted lines."""
+    by the player who acted (bars below zero, in that player's colour) and
+    the chance of winning they lost (black-edged markers below zero, in
+    percentage points on a second axis at the right, its zero level with
+    the coins'; none for Camel Up Cards, which has no win model), and each
+    player's cumulative skill (solid line) and luck (dashed) in coins; leg
+    ends as grey dotted lines.  Returns the coins' Axes (the second one, in
+    the same figure, has the label ``"win chance lost"``)."""
     ax = _axes(ax, (11, 5))
     dec, steps, info = review.decisions, review.steps, review.info
     seats = info["seats"]
@@ -337,7 +342,39 @@ def plot_review(review, ax=None):
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("turn")
     ax.set_ylabel("coins: cumulative skill and luck; EV lost (bars, below 0)")
-    ax.legend(loc="upper left", fontsize=7, ncol=max(1, info["players"] // 2))
+    handles = _plot_win_lost(ax, dec, colours)
+    ax.legend(handles=ax.get_legend_handles_labels()[0] + handles, loc="upper left", fontsize=7,
+              ncol=max(1, info["players"] // 2))
     end = ("final money " + " ".join(str(m) for m in info["money"])) if info["finished"] else "unfinished record"
     ax.set_title(f"Game {info['game']} review: {end}; dotted: leg ends", fontsize=9)
     return ax
+
+
+def _plot_win_lost(ax, dec, colours) -> list:
+    """The chance of winning lost per turn on a second axis at the right of
+    ``ax`` (labelled ``"win chance lost"``; markers below zero where a
+    chance was lost, the zero level with the coins'); the legend's handles
+    of it (none when no decision has the figure: Camel Up Cards)."""
+    lost = dec["win_lost"].to_numpy(float) * 100
+    if np.isnan(lost).all():
+        return []
+    from matplotlib.lines import Line2D
+
+    right = ax.twinx()
+    right.set_label("win chance lost")
+    shown = lost > 0.05  # a chance lost, to a twentieth of a percentage point (as a bar of EV lost shows)
+    right.scatter(dec["turn"][shown], -lost[shown], s=18, marker="v",
+                  color=[colours[p] for p in dec["player"][shown]], edgecolors="black", linewidths=0.6,
+                  zorder=3, label="win chance lost")
+    low, high = ax.get_ylim()
+    if low > -0.1 * (high - low):  # room below zero for the markers
+        low = -0.1 * (high - low)
+        ax.set_ylim(low, high)
+    deepest = max(float(np.nanmax(lost)), 0.5) * 1.1
+    scale = deepest / -low  # percentage points per coin: the zero level with the coins'
+    right.set_ylim(low * scale, high * scale)
+    ticks = [t for t in right.get_yticks() if low * scale <= t <= 0]  # a chance lost reads downwards from 0
+    right.set_yticks(ticks, [f"{abs(t):g}" for t in ticks])
+    right.set_ylabel("win chance lost: percentage points, down from 0 (markers)")
+    return [Line2D([], [], linestyle="", marker="v", markerfacecolor="white", markeredgecolor="black",
+                   label="win chance lost (right axis, player's colour)")]

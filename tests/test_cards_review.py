@@ -111,6 +111,20 @@ def test_the_players_table_and_what_is_not_computed(short):
         assert players.loc[p, "mistakes"] == int((mine["ev_lost"] > 0.5).sum())
     assert players["start"].tolist() == [3.0, 3.0, 3.0]
     assert players[["others", "luck", "final"]].isna().all().all()  # unfinished: no final money either
+    # no win model for Camel Up Cards: the chance of winning is not computed
+    assert rev.decisions[["win", "best_win_action", "best_win", "win_lost"]].isna().all().all()
+    assert players[["win_lost_total", "win_lost_mean"]].isna().all().all()
+
+
+def test_the_chart_has_no_win_chance_axis(short):
+    from matplotlib.figure import Figure
+
+    from advisor.plotting import plot_review
+
+    _, rev = short
+    ax = Figure().add_subplot()
+    assert plot_review(rev, ax=ax) is ax
+    assert ax.figure.axes == [ax] and len(ax.patches) == len(rev.decisions)
 
 
 def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(short):
@@ -139,6 +153,8 @@ def test_the_text_of_a_review(short):
     assert "one row per action of a turn" in text
     assert "others and luck are not computed for Camel Up Cards" in text
     assert "exactly" not in text.splitlines()[-1]
+    assert "win%: not computed for Camel Up Cards" in text
+    assert text.splitlines()[6].endswith("|     -  -              -     -")
 
 
 def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
@@ -162,6 +178,7 @@ def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
     assert {d["player"] for d in game["decisions"]} == {1}
     (row,) = game["players"]
     assert row["final"] == record[-1]["money"][1] and row["luck"] is None and game["exact"] == []
+    assert row["win_lost_total"] is None and {d["win_lost"] for d in game["decisions"]} == {None}
 
 
 def test_two_cards_games_on_two_processes_equal_one_process(tmp_path):
@@ -223,3 +240,10 @@ def test_bad_cards_files_are_refused_in_one_line(tmp_path, capsys, short):
     assert main(["review", str(mixed)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "a Camel Up Cards game among board-game records" in err
+
+
+def test_the_help_says_the_cards_chance_of_winning_is_not_computed(capsys):
+    assert main(["review", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "their chance of winning is not computed (the win columns are empty" in out
+    assert "the chance of winning lost" in out

@@ -225,6 +225,100 @@ def test_leg_only_figures_are_the_exact_fractions():
 
 
 # --------------------------------------------------------------------------
+# The chance of winning lost
+# --------------------------------------------------------------------------
+
+
+def test_the_win_lost_of_a_decision_is_best_moves_chances_by_hand():
+    # full: one best_moves valuation per decision gives both the EV and the chance of winning
+    from advisor.game import replay
+
+    game = blunder_record()
+    rev = review(game.record, precision=PRECISION, seed=1, full=True, details=False)
+    row = rev.decisions.set_index("turn").loc[1]
+    view = replay(game.record, upto=1).view(1)
+    frame = best_moves(view, 1, precision=PRECISION, seed=1, denial=False, objective="ev", chances=True)
+    win = frame.set_index("action")["win"]
+    assert row["action"] == "leg:B"
+    assert row["win"] == win["leg:B"]
+    assert row["best_win"] == win.max() and row["best_win_action"] == win.idxmax()
+    assert row["win_lost"] == pytest.approx(win.max() - win["leg:B"], abs=1e-15) and row["win_lost"] > 0.01
+    assert row["ev"] == frame.set_index("action")["ev"]["leg:B"]  # the same call's EV
+
+
+def test_the_fast_review_takes_the_advices_chances_on_its_own_valuation():
+    # the one-pass valuation's chances: the advice's win model on its EVs (fast_chances); where its
+    # EVs are best_moves' (a leg of at most EXACT_ROLLS rolls, no own card on a pile) and the seeds
+    # agree, they are best_moves' chances
+    from advisor.game import replay
+    from advisor.valuation.engine import fast_chances
+    from advisor.valuation.memo import board_key_of, seed_for
+
+    game = blunder_record()
+    rev = review(game.record, precision=PRECISION, details=False)
+    row = rev.decisions.set_index("turn").loc[1]
+    view = replay(game.record, upto=1).view(1)
+    values = fast_values(view, 1, precision=PRECISION)
+    now, after = fast_chances(values)
+    chance = dict(zip(values.actions, after))
+    assert row["win"] == chance["leg:B"] and row["best_win"] == after.max()
+    assert row["win_lost"] == pytest.approx(after.max() - chance["leg:B"], abs=1e-15)
+    frame = best_moves(view, 1, precision=PRECISION, seed=seed_for(board_key_of(view.position)), denial=False,
+                       objective="ev", chances=True).set_index("action")
+    assert frame.loc[values.actions, "win"].tolist() == pytest.approx(list(after), abs=1e-12)
+    assert frame.attrs["win_now"] == pytest.approx(now, abs=1e-12)
+
+
+def best_win_for_zero(game, rng):
+    """Player 0 takes the action of the highest chance of winning; the others play at random."""
+    from advisor.valuation.engine import fast_chances
+
+    if game.to_move != 0:
+        return random_policy(game, rng)
+    values = fast_values(game.view(0), 0, precision=PRECISION)
+    return values.actions[int(np.argmax(fast_chances(values)[1]))]
+
+
+def test_a_move_best_by_the_chance_of_winning_loses_none_and_the_totals_are_the_sums():
+    game = play("second", 3, "9:B 10:YG 11:PR 16:w 15:k", best_win_for_zero, seed=2, turns=9)
+    rev = review(game.record, precision=PRECISION, details=False)
+    dec = rev.decisions
+    mine = dec[dec["player"] == 0]
+    assert len(mine) == 3 and (mine["win_lost"] == 0).all()
+    assert (mine["best_win_action"] == mine["action"]).all() and (mine["best_win"] == mine["win"]).all()
+    assert (dec["win_lost"] >= 0).all() and dec["win"].between(0, 1).all()
+    for p, row in rev.players.set_index("player").iterrows():
+        lost = dec.loc[dec["player"] == p, "win_lost"]
+        assert row["win_lost_total"] == pytest.approx(lost.sum(), abs=1e-12)
+        assert row["win_lost_mean"] == pytest.approx(lost.mean(), abs=1e-12)
+    assert rev.players.loc[1:, "win_lost_total"].sum() > 0  # random play loses some
+    assert_exact(rev, game)  # the chances are an extra column: the decomposition is untouched
+
+
+def test_the_chart_shows_the_win_chance_lost_on_a_second_axis():
+    from matplotlib.figure import Figure
+
+    from advisor.plotting import plot_review
+
+    rev = review(blunder_record().record, precision=PRECISION, details=False)
+    ax = Figure().add_subplot()
+    assert plot_review(rev, ax=ax) is ax
+    (right,) = [a for a in ax.figure.axes if a is not ax]
+    assert right.get_label() == "win chance lost"
+    (markers,) = right.collections
+    lost = rev.decisions["win_lost"].to_numpy() * 100
+    shown = lost > 0.05
+    assert shown.sum() == 1  # the blunder's turn
+    assert markers.get_offsets().tolist() == [[1.0, pytest.approx(-lost[1])]]
+    assert right.get_ylim()[0] < -lost[1]
+    # the zero of the chance lost is level with the coins'
+    low, high = ax.get_ylim()
+    r_low, r_high = right.get_ylim()
+    assert -low / (high - low) == pytest.approx(-r_low / (r_high - r_low))
+    assert "win chance lost" in " ".join(t.get_text() for t in ax.get_legend().get_texts())
+
+
+# --------------------------------------------------------------------------
 # Files and the command line
 # --------------------------------------------------------------------------
 
@@ -265,6 +359,9 @@ def test_review_json_is_strict_and_matches_python(tmp_path, capsys):
     rev = review(games[2], precision=0.05, game_index=2)
     assert [d["action"] for d in game["decisions"]] == rev.decisions["action"].tolist()
     assert [Fraction(p["final"]) for p in game["exact"]] == games[2][-1]["money"]
+    assert [d["win_lost"] for d in game["decisions"]] == pytest.approx(rev.decisions["win_lost"].tolist())
+    assert {"win", "best_win_action", "best_win"} <= set(game["decisions"][0])
+    assert [p["win_lost_total"] for p in game["players"]] == pytest.approx(rev.players["win_lost_total"].tolist())
     for parts in game["exact"]:
         f = {k: Fraction(v) for k, v in parts.items()}
         assert f["start"] + f["skill"] + f["others"] + f["luck"] == f["final"]
@@ -277,6 +374,12 @@ def test_review_text_of_one_game_and_its_chart(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("Game 0: Camel Up (2nd edition), 3 players")
     assert "start + skill (EV of own actions)" in out and chart.stat().st_size > 10_000
+    assert "|  win%  best win    win%  lost" in out and "win%: the chance of winning the game after the action" in out
+    rev = review(games[0], precision=0.05)
+    r = rev.decisions.iloc[0]
+    assert f"| {100 * r.win:5.1f}  {r.best_win_action:<10} {100 * r.best_win:5.1f} {100 * r.win_lost:5.1f}" in out
+    p = rev.players.iloc[0]
+    assert f"{100 * p.accurate:7.0f}% {100 * p.win_lost_total:8.1f} |" in out
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -227,19 +227,21 @@ def _add_review(sub, name: str) -> None:
         name, help="every decision of recorded games against the best one; skill and luck apart",
         description="Review game records (JSON lines, from camelup simulate, camelup play, the web page or "
         "written by hand; 1st and 2nd edition, Camel Up Cards): each decision's EV against the best action's (EV lost, rank, "
-        "the figures behind both), per player the EV lost, mistakes (> 0.5 coin) and blunders (> 1.5), "
+        "the figures behind both) and its chance of winning the game against the highest chance's (win lost: the "
+        "advice's win model, a shared first place counting 1/k), per player the EV lost and the win lost, "
+        "mistakes (> 0.5 coin) and blunders (> 1.5), "
         "accuracy (within 0.1 coin), and the final money taken apart exactly into start + skill + others + "
         "luck (see docs/user-guide/review.md). A record that does not replay is reported with its game and turn "
         "(exit status 2) and the other games are still reviewed. Camel Up Cards records are reviewed action "
-        "by action from the mover's view, the EVs sampled; their money is not taken apart "
-        "(docs/user-guide/review.md).")
+        "by action from the mover's view, the EVs sampled; their money is not taken apart and their chance of "
+        "winning is not computed (the win columns are empty; docs/user-guide/review.md).")
     review.add_argument("records", help="game records (.jsonl)")
     review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
     review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")
     review.add_argument("--json", action="store_true", help=_JSON_HELP)
     review.add_argument("-o", "--output", help="write every decision to this file (.csv, .jsonl or .parquet)")
-    review.add_argument("--chart", help="draw the EV lost and the cumulative skill and luck of one game "
-                        "(.png, .svg or .pdf)")
+    review.add_argument("--chart", help="draw the EV lost, the chance of winning lost and the cumulative skill "
+                        "and luck of one game (.png, .svg or .pdf)")
     review.add_argument("--precision", type=_precision, default=0.002,
                         help="race odds precision behind the overall cards (default 0.002, as best)")
     review.add_argument("--seed", type=_seed, default=0, help="seed of the race odds behind the details (default 0)")

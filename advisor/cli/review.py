@@ -120,6 +120,11 @@ def _coins(x: float) -> str:
     return "-" if x != x else f"{x:+.2f}"  # NaN: a part not computed (Camel Up Cards)
 
 
+def _points(x: float, width: int = 6) -> str:
+    """A chance (or a chance lost) in percentage points; NaN: not computed (Camel Up Cards)."""
+    return f"{'-':>{width}}" if x != x else f"{100 * x:{width}.1f}"
+
+
 def format_review(rev, player: int | None = None) -> str:
     """One game's review as text: every decision, then the players."""
     info = rev.info
@@ -131,7 +136,7 @@ def format_review(rev, player: int | None = None) -> str:
              f"{end}", ""]
     dec = rev.decisions if player is None else rev.decisions[rev.decisions["player"] == player]
     lines.append(f"{'turn':>4} {'leg':>3} {'player':<12} {'action':<10} {'EV':>7}  {'best':<10} {'EV':>7} "
-                 f"{'lost':>6} {'rank':>7}")
+                 f"{'lost':>6} {'rank':>7} | {'win%':>5}  {'best win':<10} {'win%':>5} {'lost':>5}")
     if info["edition"] == "cards":
         lines[-1:-1] = ["Camel Up Cards: one row per action of a turn (deck building not valued), its turn the "
                         "action's number in the record (camelup best FILE --turn T advises it); EV from the "
@@ -140,21 +145,31 @@ def format_review(rev, player: int | None = None) -> str:
     for r in dec.itertuples():
         mark = " ??" if r.ev_lost > 1.5 else " ?" if r.ev_lost > 0.5 else ""
         lines.append(f"{r.turn:>4} {r.leg:>3} {f'{r.player} {r.seat}'[:12]:<12} {r.action:<10} {r.ev:+7.3f}  "
-                     f"{r.best_action:<10} {r.best_ev:+7.3f} {r.ev_lost:6.3f} {f'{r.rank}/{r.options}':>7}{mark}")
+                     f"{r.best_action:<10} {r.best_ev:+7.3f} {r.ev_lost:6.3f} {f'{r.rank}/{r.options}':>7} | "
+                     f"{_points(r.win, 5)}  {r.best_win_action or '-':<10} {_points(r.best_win, 5)} "
+                     f"{_points(r.win_lost, 5)}{mark}")
         if isinstance(r.details, str) and r.ev_lost > 0.0005:
             lines.append(f"{'':>9}taken: {r.details}")
             lines.append(f"{'':>9}best:  {r.best_details}")
-    lines += ["", "?: a mistake (EV lost > 0.5 coin); ??: a blunder (> 1.5).", ""]
+    lines += ["", "?: a mistake (EV lost > 0.5 coin); ??: a blunder (> 1.5).",
+              _WIN_NOTE if info["edition"] != "cards" else _CARDS_WIN_NOTE, ""]
     lines.append(_players_text(rev.players if player is None else rev.players[rev.players["player"] == player]))
     return "\n".join(lines)
 
 
+_WIN_NOTE = ("win%: the chance of winning the game after the action (the advice's win model, a first place shared "
+             "by k players counting 1/k); best win: the action of the highest chance; lost: the chance lost "
+             "against it, in percentage points.")
+_CARDS_WIN_NOTE = "win%: not computed for Camel Up Cards (no win model; docs/user-guide/review.md)."
+
+
 def _players_text(players) -> str:
     lines = [f"{'player':<14}{'decisions':>9} {'EV lost':>8} {'mean':>6} {'mistakes':>8} {'blunders':>8} "
-             f"{'accurate':>8} | {'start':>5} {'skill':>7} {'others':>7} {'luck':>7} = {'final':>6}"]
+             f"{'accurate':>8} {'win lost':>8} | {'start':>5} {'skill':>7} {'others':>7} {'luck':>7} = {'final':>6}"]
     for r in players.itertuples():
         lines.append(f"{f'{r.player} {r.seat}'[:14]:<14}{r.decisions:>9} {r.ev_lost_total:8.2f} "
-                     f"{r.ev_lost_mean:6.3f} {r.mistakes:>8} {r.blunders:>8} {100 * r.accurate:7.0f}% | "
+                     f"{r.ev_lost_mean:6.3f} {r.mistakes:>8} {r.blunders:>8} {100 * r.accurate:7.0f}% "
+                     f"{_points(r.win_lost_total, 8)} | "
                      f"{r.start:5.1f} {_coins(r.skill):>7} {_coins(r.others):>7} {_coins(r.luck):>7} = "
                      f"{'-' if r.final != r.final else f'{r.final:.1f}':>6}{'  won' if r.won else ''}")
     for r in players.itertuples():
@@ -162,7 +177,8 @@ def _players_text(players) -> str:
             lines.append(f"player {r.player} mistakes: {r.mistake_list}")
     if players.attrs.get("decomposed", True):
         lines.append("start + skill (EV of own actions) + others (EV others' actions moved) + luck (the dice "
-                     "beyond expectation) = final money, exactly.")
+                     "beyond expectation) = final money, exactly; win lost: the chance of winning lost over the "
+                     "player's decisions, in percentage points (not part of the sum).")
     else:
         lines.append("skill: the EV of own actions, each from the mover's view (sampled figures); others and "
                      "luck are not computed for Camel Up Cards (docs/user-guide/review.md).")
@@ -172,12 +188,13 @@ def _players_text(players) -> str:
 def seat_summary(players):
     """The players of many reviewed games summed by seat name: games,
     decisions, EV lost per decision, mistakes and blunders per game,
-    accuracy, mean start, skill, others, luck and final money, win rate."""
+    accuracy, mean start, skill, others, luck and final money, win rate,
+    chance of winning lost per decision."""
     import pandas as pd
 
     if not len(players):
         return pd.DataFrame(columns=["seat", "games", "decisions", "ev_lost_mean", "mistakes", "blunders",
-                                     "accurate", "skill", "others", "luck", "final", "win_rate"])
+                                     "accurate", "skill", "others", "luck", "final", "win_rate", "win_lost_mean"])
     frame = players.assign(won=players["won"].astype(float),
                            close=players["accurate"] * players["decisions"])
     grouped = frame.groupby("seat", sort=False)
@@ -189,6 +206,8 @@ def seat_summary(players):
         "accurate": grouped["close"].sum() / grouped["decisions"].sum(),
         **{k: grouped[k].mean() for k in ("skill", "others", "luck", "final")},
         "win_rate": grouped["won"].mean(),
+        # NaN where no game of the seat has the figure (Camel Up Cards)
+        "win_lost_mean": grouped["win_lost_total"].sum(min_count=1) / grouped["decisions"].sum(),
     }).reset_index()
     return out
 
@@ -196,13 +215,13 @@ def seat_summary(players):
 def format_summary(players, games: int) -> str:
     table = seat_summary(players)
     lines = [f"{games} game(s) reviewed; per seat (mistakes and blunders per game; skill, others, luck, final: "
-             "mean coins per game):",
+             "mean coins per game; win lost/turn: the chance of winning lost per decision, in percentage points):",
              f"{'seat':<14}{'games':>6} {'EV lost/turn':>12} {'mistakes':>8} {'blunders':>8} {'accurate':>8} | "
-             f"{'skill':>7} {'others':>7} {'luck':>7} {'final':>7} {'won':>6}"]
+             f"{'skill':>7} {'others':>7} {'luck':>7} {'final':>7} {'won':>6} {'win lost/turn':>13}"]
     for r in table.itertuples():
         lines.append(f"{str(r.seat)[:14]:<14}{r.games:>6} {r.ev_lost_mean:12.3f} {r.mistakes:8.1f} "
                      f"{r.blunders:8.1f} {100 * r.accurate:7.0f}% | {_coins(r.skill):>7} {_coins(r.others):>7} "
-                     f"{_coins(r.luck):>7} {r.final:7.1f} {100 * r.win_rate:5.1f}%")
+                     f"{_coins(r.luck):>7} {r.final:7.1f} {100 * r.win_rate:5.1f}% {_points(r.win_lost_mean, 13)}")
     return "\n".join(lines)
 
 

@@ -68,20 +68,22 @@ There is no exact decomposition: players value one state from different
 information and the figures are sampled, so ``skill`` is the sum of the
 own EV of the player's actions (floats) and ``others`` and ``luck`` are
 NaN (docs/user-guide/review.md).
+
+The mark-to-market value W is :class:`Valuer`
+(:mod:`advisor.reviews.value`; this module gives the name too).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator, Sequence
 
 import numpy as np
 
 from advisor.errors import AdvisorError
-from advisor.game import Game, RecordError, Replay, state_view
-from advisor.rules import scoring
-from advisor.rules.scoring import leg_rewards, settle
+from advisor.game import RecordError, Replay, state_view
+from advisor.reviews.value import Valuer
 
 __all__ = ["review", "Review", "Valuer", "review_records", "read_games",
            "MISTAKE", "BLUNDER", "CLOSE", "DECISION_COLUMNS", "PLAYER_COLUMNS"]
@@ -102,9 +104,13 @@ def _cards_setup(entry) -> bool:
                                         and entry.get("edition") == "cards")
 
 DECISION_COLUMNS = ["game", "turn", "leg", "player", "seat", "action", "kind", "ev", "best_action", "best_ev",
-                    "ev_lost", "rank", "options", "skill", "details", "best_details"]
+                    "ev_lost", "rank", "options", "skill", "details", "best_details",
+                    "win", "best_win_action", "best_win", "win_lost"]
 PLAYER_COLUMNS = ["game", "player", "seat", "decisions", "ev_lost_total", "ev_lost_mean", "mistakes",
-                  "blunders", "accurate", "mistake_list", "start", "skill", "others", "luck", "final", "won"]
+                  "blunders", "accurate", "mistake_list", "start", "skill", "others", "luck", "final", "won",
+                  "win_lost_total", "win_lost_mean"]
+#: The chance-of-winning figures of a decision no win model values (Camel Up Cards).
+NO_WIN = {"win": np.nan, "best_win_action": None, "best_win": np.nan, "win_lost": np.nan}
 STEP_COLUMNS = ["game", "turn", "leg", "actor", "player", "skill", "others", "luck", "value"]
 
 
@@ -124,142 +130,6 @@ class Review:
     def __iter__(self):
         yield self.decisions
         yield self.players
-
-
-# --------------------------------------------------------------------------
-# The mark-to-market value
-# --------------------------------------------------------------------------
-
-
-class Valuer:
-    """W_p(s) for every player of a game state (module docstring).
-
-    ``precision``: of the race odds behind the overall cards (those
-    :func:`advisor.valuation.fast.fast_values` uses on the same board: one race
-    simulation per board serves the decision and the valuation)."""
-
-    def __init__(self, precision: float = 0.002, colours: dict | None = None):
-        self.precision = precision
-        # the colours of the cards placed face down unseen, as the record's
-        # reveal lines show them at the race end ((pile, index) -> colour):
-        # a card's colour was fixed when it was placed
-        self.colours = dict(colours or {})
-        self._legs: dict = {}
-
-    def leg(self, position, track: int):
-        """The leg's outcomes from ``position``, landings counted on the
-        tile at ``track`` (0: none), with their integer counts."""
-        from advisor.valuation.legs import LegOutcomes
-
-        key = (str(position), track)
-        if key not in self._legs:
-            if len(self._legs) > 64:
-                self._legs.clear()
-            self._legs[key] = LegOutcomes.of(position, track)
-        return self._legs[key]
-
-    def leg_values(self, state, players=None) -> list[Fraction]:
-        """E[max(floor, m + L + R)] per player (the floor of the game's
-        rules; none in a variant without one), exactly (``players``: the
-        holdings to value, default the state's)."""
-        players = tuple(state.players if players is None else players)
-        pos = state.position
-        owners = {t.owner: t.space for t in pos.tiles if t.owner is not None}
-        held = [bool(p.leg_tiles or p.pyramid_tiles) for p in players]
-        out = []
-        racing = pos.rules.racing
-        scored: dict = {}
-        for p, pl in enumerate(players):
-            partner_holds = pl.partner is not None and held[pl.partner]
-            if not (held[p] or partner_holds or p in owners):
-                out.append(Fraction(pl.money))  # nothing pending this leg
-                continue
-            track = owners.get(p, 0)
-            leg = self.leg(pos, track)
-            if track not in scored:
-                # leg scoring sees only which camel is 1st and which 2nd (a
-                # tile pays its value, 1 or -1): one call of the rule per pair
-                pairs = np.argmin(leg.ranks, axis=1) * 8 + np.argmax(leg.ranks == 1, axis=1)
-                keys, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
-                rewards = np.array([leg_rewards(pos.rules, players, [racing[c] for c in np.argsort(leg.ranks[k])])
-                                    for k in first], np.int64).reshape(len(keys), len(players))
-                scored[track] = rewards[np.asarray(inverse).ravel()]
-            own = leg.landings if track else 0
-            # the money floor of the game's rules (none in a variant without one)
-            values = settle(pos.rules, pl.money + own, scored[track][:, p])
-            out.append(leg.exact_mean(values))
-        return out
-
-    def race(self, position):
-        from advisor.valuation.fast import shared_race_odds
-
-        return shared_race_odds(position, self.precision)
-
-    def overall_values(self, state) -> list[Fraction]:
-        """E[O_p] per player: each player's cards on both piles, every colour
-        known, against the race odds' winning and last camel."""
-        n = state.n_players
-        if not (state.winner_pile or state.loser_pile):
-            return [Fraction(0)] * n
-        race = self.race(state.position)
-        racing = state.position.rules.racing
-        out = [Fraction(0)] * n
-        for pile, probs in (("winner", race.win), ("loser", race.lose)):
-            cards = self.revealed(pile, getattr(state, f"{pile}_pile"))
-            if not cards:
-                continue
-            for c, camel in enumerate(racing):
-                p = Fraction(float(probs[c]))
-                if p:
-                    pays = scoring.overall_rewards(state.position.rules, n, ((cards, camel),))
-                    out = [o + p * x for o, x in zip(out, pays)]
-        return out
-
-    def hindsight(self, state):
-        """``state`` with the colour of every face-down card the record
-        reveals, and each hand that was hidden for it the colours its owner
-        has not placed: what each player saw of their own cards."""
-        if not any(c.colour is None for c in state.winner_pile + state.loser_pile) \
-                and not any(state.hand_hidden(p) for p in range(state.n_players)):
-            return state
-        players = tuple(replace(pl, overall_cards=None) if state.hand_hidden(i) else pl
-                        for i, pl in enumerate(state.players))
-        return replace(state, players=players, winner_pile=self.revealed("winner", state.winner_pile),
-                       loser_pile=self.revealed("loser", state.loser_pile))
-
-    def revealed(self, pile: str, cards: tuple) -> tuple:
-        """``cards`` with the colour of each face-down card the record
-        reveals; one it never reveals cannot be valued."""
-        return tuple(card if card.colour is not None
-                     else replace(card, colour=self.colour_of(pile, index, card.player), model=None)
-                     for index, card in enumerate(cards))
-
-    def colour_of(self, pile: str, index: int, player: int) -> str:
-        """The colour the record reveals for card ``index`` of ``pile``,
-        placed face down by ``player``."""
-        colour = self.colours.get((pile, index))
-        if colour is None:
-            raise RecordError(f"the card P{player + 1} placed face down on the {pile} pile (card "
-                              f"{index + 1}) is never revealed in the record: its colour is needed to "
-                              "value the game (review a finished game, whose cards are revealed)")
-        return colour
-
-    def values(self, game: Game) -> list[Fraction]:
-        """W_p of the game as it stands: the final money once it is over."""
-        if game.finished:
-            return [Fraction(m) for m in game.money()]
-        st = game.state
-        return [a + b for a, b in zip(self.leg_values(st), self.overall_values(st))]
-
-    def expected_roll(self, game: Game) -> list[Fraction]:
-        """E[W_p after a roll] of the player to move, per player: W_p with
-        the roller holding one more pyramid tile (same board; exact for the
-        leg, and the race odds' average over the roll is the odds now)."""
-        st = game.state
-        q = game.to_move
-        plus = list(st.players)
-        plus[q] = replace(plus[q], pyramid_tiles=plus[q].pyramid_tiles + 1)
-        return [a + b for a, b in zip(self.leg_values(st, plus), self.overall_values(st))]
 
 
 # --------------------------------------------------------------------------
@@ -298,8 +168,23 @@ def _details(row) -> str:
         return ""
 
 
+def win_figures(actions: list[str], win, chosen: int) -> dict:
+    """A decision's chance-of-winning figures from the chance after each of
+    ``actions`` (``win``; ``chosen``: the index of the action taken): the
+    chance after the action taken, the action of the highest chance (the
+    action taken when it is one of the highest) and that chance, and the
+    chance lost (0 when the action taken is one of the highest)."""
+    win = np.asarray(win, float)
+    best = int(np.argmax(win))
+    if win[best] - win[chosen] <= 1e-12:
+        best = chosen
+    return {"win": float(win[chosen]), "best_win_action": actions[best], "best_win": float(win[best]),
+            "win_lost": float(win[best] - win[chosen])}
+
+
 class _Decisions:
-    """Values the decisions of one game (fast or full)."""
+    """Values the decisions of one game (fast or full): the EV of every
+    legal action and the chance of winning after it (one valuation)."""
 
     def __init__(self, precision: float, seed: int, full: bool, details: bool):
         self.precision, self.seed, self.full, self.details = precision, seed, full, details
@@ -307,7 +192,7 @@ class _Decisions:
     def __call__(self, view, player: int, action: str) -> dict:
         if self.full:
             return self._full(view, player, action)
-        from advisor.valuation.fast import fast_values
+        from advisor.valuation.engine import fast_chances, fast_values
 
         values = fast_values(view, player, precision=self.precision)
         ev = np.asarray(values.ev, float)
@@ -317,7 +202,8 @@ class _Decisions:
         if ev[best] - ev[chosen] <= 1e-12:
             best = chosen  # the action taken is (one of) the best
         row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
-               "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions)}
+               "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions),
+               **win_figures(actions, fast_chances(values)[1], chosen)}
         if self.details:
             rows = self._detail_rows(view, player, {action, actions[best]}, dict(zip(actions, ev)))
             row["details"], row["best_details"] = _details(rows[action]), _details(rows[actions[best]])
@@ -354,13 +240,16 @@ class _Decisions:
     def _full(self, view, player: int, action: str) -> dict:
         from advisor.valuation.engine import best_moves
 
-        frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False, objective="ev")
+        # one valuation gives both: the rows ranked by EV, with their chance of winning
+        frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False, objective="ev",
+                           chances=True)
         ev = frame["ev"].to_numpy(float)
         chosen = int(np.flatnonzero(frame["action"].to_numpy() == action)[0])
         best = 0 if ev[0] - ev[chosen] > 1e-12 else chosen
         rows = frame.to_dict(orient="records")
         return {"ev": float(ev[chosen]), "best_action": rows[best]["action"], "best_ev": float(ev[best]),
                 "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(rows),
+                **win_figures(list(frame["action"]), frame["win"].to_numpy(float), chosen),
                 "details": _details(rows[chosen]) if self.details else None,
                 "best_details": _details(rows[best]) if self.details else None}
 
@@ -479,7 +368,7 @@ class _CardsSide:
         turns = list(frame["turn"])
         row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
                "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions),
-               "skill": float(frame["own"].iloc[chosen])}
+               "skill": float(frame["own"].iloc[chosen]), **NO_WIN}
         if self.details:
             row["details"] = _cards_details(actions[chosen], turns[chosen])
             row["best_details"] = _cards_details(actions[best], turns[best])
@@ -622,6 +511,14 @@ def _mistake_list(rows) -> str:
                      for r in rows.itertuples() if r.ev_lost > MISTAKE)
 
 
+def _win_totals(lost) -> dict:
+    """A player's chance of winning lost over their decisions: the total and
+    the mean (NaN where no decision has the figure: Camel Up Cards)."""
+    if not len(lost) or lost.isna().all():
+        return {"win_lost_total": np.nan, "win_lost_mean": np.nan}
+    return {"win_lost_total": float(lost.sum()), "win_lost_mean": float(lost.mean())}
+
+
 def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], game_index: int):
     import pandas as pd
 
@@ -635,7 +532,7 @@ def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], gam
                      "accurate": float((lost <= CLOSE).mean()) if len(mine) else np.nan,
                      "mistake_list": _mistake_list(mine),
                      **{k: float(parts[k]) for k in ("start", "skill", "others", "luck", "final")},
-                     "won": won[p]})
+                     "won": won[p], **_win_totals(mine["win_lost"])})
     return pd.DataFrame(rows, columns=PLAYER_COLUMNS)
 
 

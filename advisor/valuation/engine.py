@@ -102,7 +102,7 @@ from advisor.valuation.winchance import after_actions
 from advisor.valuation.memo import MEMO as _MEMO, seed_for as _seed  # noqa: F401
 from advisor.valuation.onepass import exact_difference as _difference  # noqa: F401
 
-__all__ = ["best_moves", "evaluate", "legal_actions", "fast_values", "FastValues", "shared_race_odds",
+__all__ = ["best_moves", "evaluate", "legal_actions", "fast_values", "fast_chances", "FastValues", "shared_race_odds",
            "LegOutcomes", "Valuation", "TileTables", "exact_tile_tables", "sampled_tile_tables", "pile_payout",
            "tile_spaces", "partner_options", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
 
@@ -316,6 +316,27 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
         race_samples=ctx.race_samples, objective=objective, **extra,
     )
     return frame
+
+
+def fast_chances(values: FastValues) -> tuple[float, np.ndarray]:
+    """``(now, after)``: the chance of winning of the player of a fast
+    valuation (:func:`fast_values`) now and after each of its actions (in
+    ``values.actions`` order): the advice's win model
+    (:func:`advisor.valuation.winchance.after_actions`, as the ``win`` column
+    of :func:`best_moves`) on the fast EVs, each action's spread and
+    covariance with the held bets as ``best_moves`` computes them (``sd``,
+    ``cov``), all on the fast valuation's own context (its leg tables, race
+    odds and seed: no second valuation of the state).  Where the fast EVs
+    are ``best_moves``'s (module :mod:`advisor.valuation.fast`) and the seeds
+    agree, so are the chances."""
+    ctx = values.context
+    rows = _advice_rows(ctx, values.actions, False, race=False)  # the spreads (race=False: no race per tile)
+    placements = tuple(ctx.tile_legs)
+    orders = exact_tile_tables(ctx, placements).orders if placements else None
+    for row, ev in zip(rows, values.ev):
+        row["ev"] = float(ev)
+    add_columns(ctx, rows, orders, placements, seed=ctx.seed)
+    return after_actions(ctx, values.ev, [r["sd"] for r in rows], [r["cov"] for r in rows])
 
 
 def evaluate(state: GameState | Position | str, action: str, player: int | None = None, *,
