@@ -28,17 +28,18 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from advisor._tools.files import atomic_output
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.rules import scoring
 from advisor.rules.actions import Action, Roll
 from advisor.rules.turn import UnrevealedCards, check_action, is_legal, legal_actions, play
 from advisor.rules.turn import reveal as reveal_card
-from advisor.rules.editions import Edition, RulesError, get_edition, rules_from_json
+from advisor.rules.editions import EDITIONS, Edition, RulesError, get_edition, rules_from_json
 from advisor.rules.position import Position
 from advisor.rules.scoring import pile_payout, race_order
 from advisor.rules.setup import setup_position
 from advisor.rules.dice import DICE_MODES, dice_source, draw_uniform
-from advisor._tools.jsonio import SCHEMA
+from advisor._tools.jsonio import MAX_BYTES, SCHEMA, dumps, loads
 from advisor._tools.sampling import resolve_seed
 from advisor.rules.state import GameState, PileCard, PlayerState
 
@@ -286,8 +287,6 @@ def check_entry(entry: object) -> str | None:
     """Why ``entry`` is not a well-formed line of a game record (its keys
     and their types; whether it replays is :func:`replay`'s question), or
     ``None``."""
-    from advisor.rules.editions import EDITIONS
-
     if not isinstance(entry, dict):
         return f"a record line is a JSON object, not {type(entry).__name__}"
     kind = entry.get("type")
@@ -501,9 +500,6 @@ def boards(record: list[dict]) -> list[str]:
 def write_records(games: list[list[dict]], path) -> None:
     """Write game records as JSON lines (one line per setup, action, end).
     The file appears only when complete (written beside, then renamed)."""
-    from advisor._tools.files import atomic_output
-    from advisor._tools.jsonio import dumps
-
     with atomic_output(path, "game records") as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for record in games:
             for entry in record:
@@ -522,8 +518,6 @@ def iter_records(path):
     file that cannot be read, a line that is not JSON or not a record line
     (see :func:`check_entry`), or lines before the first setup line raise
     :class:`RecordError` naming the file and line."""
-    from advisor._tools.jsonio import MAX_BYTES, loads
-
     try:
         fh = open(path, "rb")
     except FileNotFoundError:

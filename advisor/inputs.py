@@ -35,7 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor._tools.files import file_kind
+from advisor._tools.jsonio import MAX_BYTES, loads
 from advisor.errors import AdvisorError
+from advisor.notation import parse_position
+from advisor.rules.state import GameState, StateError
 
 __all__ = ["KINDS", "Input", "input_kind", "read_input", "record_kind", "is_file", "load_state",
            "state_from_json"]
@@ -68,7 +71,7 @@ def record_kind(path: str) -> str:
     """``cards-records`` if the JSON-lines file ``path`` holds Camel Up
     Cards records (its first record line is a Camel Up Cards setup line),
     else ``records`` (an unreadable file included: its reader says why)."""
-    from advisor.cards.record import is_cards_file
+    from advisor.cards.record import is_cards_file  # lazy: the package advisor.cards stays out of CLI start-up
 
     return "cards-records" if is_cards_file(path) else "records"
 
@@ -80,7 +83,7 @@ def input_kind(text: str, *, files: bool = False) -> str:
     ``.jsonl`` is a file of records (a missing one too: its reader says
     so), and a name ending in ``.json`` or naming an existing file is a game
     state file; anything else is a board string."""
-    from advisor.cards.position import is_cards  # the package advisor.cards loads its kernels: only when asked
+    from advisor.cards.position import is_cards  # lazy: the package advisor.cards stays out of CLI start-up
 
     if is_cards(text):
         return "cards"
@@ -103,11 +106,9 @@ def read_input(text: str, *, files: bool = False, kind: str | None = None, rules
     if rules is not None and kind != "board":
         raise AdvisorError(f"a rule variant applies to a board string, not to a {_NAMES[kind]}")
     if kind == "board":
-        from advisor.notation import parse_position
-
         return Input(kind, parse_position(text, rules), text)
     if kind == "cards":
-        from advisor.cards.position import parse_cards
+        from advisor.cards.position import parse_cards  # lazy: the package advisor.cards stays out of CLI start-up
 
         return Input(kind, parse_cards(text), text)
     if kind == "state":
@@ -122,11 +123,7 @@ _NAMES = {"board": "board string", "cards": "Camel Up Cards position", "state": 
 def load_state(source: str):
     """A :class:`advisor.GameState` from the JSON file ``source``, or from
     standard input for ``-`` (at most :data:`advisor._tools.jsonio.MAX_BYTES`)."""
-    from advisor.rules.state import GameState
-
     if source == "-":
-        from advisor._tools.jsonio import MAX_BYTES, loads
-
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         return GameState.from_json(loads(data, "standard input"))
     return GameState.load(source)
@@ -135,8 +132,6 @@ def load_state(source: str):
 def state_from_json(raw: Any):
     """A :class:`advisor.GameState` from its decoded JSON object (a request's
     ``state``), every field checked as in a game state file."""
-    from advisor.rules.state import GameState, StateError
-
     if not isinstance(raw, dict):
         raise StateError("(top)", "must be a JSON object")
     try:

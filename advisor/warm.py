@@ -33,6 +33,20 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from advisor import kernels as kernel_package
+from advisor.cards import cards_best, cards_odds
+from advisor.cards.fast import cards_values
+from advisor.kernels import _watch
+from advisor.notation import parse_position
+from advisor.odds.exact import leg_odds, leg_odds_many
+from advisor.odds.levels import leg_levels
+from advisor.odds.montecarlo import race_odds, sample_leg_odds
+from advisor.rules.roll import step
+from advisor.rules.state import GameState
+from advisor.valuation.engine import best_moves
+from advisor.valuation.fast import fast_values
+from advisor.valuation.portfolio import joint_counts
+
 __all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs",
            "compile_figures", "estimate", "cpu_share"]
 
@@ -68,9 +82,6 @@ _CARDS_LAST = "cards 0:BG 2:OW 3:Y deck:1 known:B1 next:1"
 
 
 def _moves():
-    from advisor.notation import parse_position
-    from advisor.rules.roll import step
-
     second, first = parse_position(_SECOND), parse_position(_FIRST)
     step(second, "x", 1, "white")
     step(second, "G", 2)
@@ -78,50 +89,34 @@ def _moves():
 
 
 def _leg():
-    from advisor.odds.exact import leg_odds
-    from advisor.odds.montecarlo import race_odds
-
     leg_odds(_SECOND)
     leg_odds(_FIRST)
     race_odds("14:B 15:YG 16:PR 1:w 2:k dice:BG", seed=0)  # exact: the next leg surely ends the race
 
 
 def _joint():
-    from advisor.valuation.engine import best_moves
-
     best_moves(_SECOND, seed=0, precision=0.05)
 
 
 def _levels():
-    from advisor.odds.levels import leg_levels
-
     leg_levels(_SECOND)
     leg_levels(_FIRST, merged=False)
 
 
 def _batch():
-    from advisor.odds.exact import leg_odds_many
-
     leg_odds_many([_SECOND, _FIRST])
 
 
 def _sampler():
-    from advisor.odds.montecarlo import sample_leg_odds
-
     sample_leg_odds(_SECOND, samples=1000, seed=0)
 
 
 def _race():
-    from advisor.odds.montecarlo import race_odds
-
     race_odds(_FIRST, samples=1000, seed=0)
     race_odds(_SECOND, precision=0.05, seed=0)
 
 
 def _bots():
-    from advisor.valuation.fast import fast_values
-    from advisor.rules.state import GameState
-
     for board in (_SECOND, _SECOND_START, _FIRST):  # tile placements enumerated, then sampled
         fast_values(GameState.from_board(board), rivals=True)
     # an own overall card on a pile: tiles change its value (candidate races)
@@ -131,14 +126,10 @@ def _bots():
         "winner_pile": [{"player": 0, "colour": "B"}],
         "loser_pile": [{"player": 1}, {"player": 0, "colour": "Y"}],
     }), 0, rivals=True)
-    from advisor.valuation.portfolio import joint_counts
-
     joint_counts(GameState.from_board(_SECOND).position, 100, seed=0)  # the portfolio view
 
 
 def _cards_legs():
-    from advisor.cards import cards_best, cards_odds
-
     cards_odds(_CARDS_EXACT, race=False, others="reveal")
     cards_odds("cards 0:BGOWY", seed=0, race=False, others="reveal", leg_samples=1_000)  # sampled
     cards_odds(_CARDS_EXACT, seed=0, race=False)  # the other players' actions: sampled
@@ -147,15 +138,11 @@ def _cards_legs():
 
 
 def _cards_bots():
-    from advisor.cards.fast import cards_values
-
     cards_values(_CARDS_EXACT, seed=0, legs=200, races=50)  # every race action on shared scenarios
     cards_values(_CARDS_LAST.replace(" next:1", ""), seed=0)  # exact legs
 
 
 def _cards_races():
-    from advisor.cards import cards_odds
-
     for others in ("random", "later", "reveal"):
         cards_odds(_CARDS_EXACT, seed=0, samples=200, others=others)
 
@@ -266,12 +253,11 @@ def kernels() -> dict[str, object]:
     modules."""
     from numba.core.registry import CPUDispatcher
 
-    from advisor import kernels as package
     from advisor.kernels._jit import dispatcher_of
 
     found: dict[str, object] = {}
-    prefix = package.__name__ + "."
-    for info in pkgutil.walk_packages(package.__path__, prefix):
+    prefix = kernel_package.__name__ + "."
+    for info in pkgutil.walk_packages(kernel_package.__path__, prefix):
         module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
             dispatcher = dispatcher_of(obj)
@@ -397,14 +383,10 @@ class CompileNotice:
 
     # -------------------------------------------------- context manager
     def __enter__(self) -> "CompileNotice":
-        from advisor.kernels import _watch
-
         _watch.add(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        from advisor.kernels import _watch
-
         _watch.remove(self)
         with self.lock:
             if self.since is not None:  # a compile interrupted by an exception

@@ -557,6 +557,7 @@ def test_a_setup_without_face_down_cards_and_a_simulated_record_to_continue():
 
 def test_a_failed_save_leaves_the_old_file_whole_and_the_game_goes_on(tmp_path, monkeypatch):
     import advisor._tools.jsonio
+    import advisor.cards.record  # where a Camel Up Cards game is written
 
     path = tmp_path / "g.jsonl"
     out = io.StringIO()
@@ -575,7 +576,7 @@ def test_a_failed_save_leaves_the_old_file_whole_and_the_game_goes_on(tmp_path, 
                     raise OSError(28, "No space left on device")
                 return real(obj, *a, **k)
 
-            monkeypatch.setattr(advisor._tools.jsonio, "dumps", dumps)
+            monkeypatch.setattr(advisor.cards.record, "dumps", dumps)
             step = next(steps)
         return human(prompt) if step == "AUTO" else step
 

@@ -52,23 +52,34 @@ def _modules() -> dict[str, Path]:
     return out
 
 
+def _package(name: str, path: Path) -> str:
+    """The package that relative imports in module ``name`` start from."""
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def _node_imports(node: ast.Import | ast.ImportFrom, package: str, modules: dict) -> list[tuple[str, str]]:
+    """``(module imported, name imported)`` of one import statement (name
+    ``""`` for a module itself), modules of ``advisor`` only."""
+    if isinstance(node, ast.ImportFrom):
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            source = ".".join(base + ([node.module] if node.module else []))
+        else:
+            source = node.module or ""
+        out = []
+        for alias in node.names:
+            sub = f"{source}.{alias.name}"
+            out.append((sub, "") if sub in modules else (source, alias.name))
+    else:
+        out = [(alias.name, "") for alias in node.names]
+    return [(m, n) for m, n in out if m in modules]
+
+
 def _imports(name: str, path: Path, modules: dict) -> list[tuple[str, str]]:
     """``(module imported, name imported)`` of every import in ``path``."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module or ""
-            for alias in node.names:
-                sub = f"{source}.{alias.name}"
-                out.append((sub, "") if sub in modules else (source, alias.name))
-        elif isinstance(node, ast.Import):
-            out += [(alias.name, "") for alias in node.names]
-    return [(m, n) for m, n in out if m in modules]
+    package = _package(name, path)
+    return [pair for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.Import, ast.ImportFrom)) for pair in _node_imports(node, package, modules)]
 
 
 def _floor(name: str) -> int:

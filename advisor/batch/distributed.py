@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from advisor._tools.files import claim
 from advisor.batch.positions import (
     analyse,
     analyse_moves,
@@ -89,8 +90,6 @@ def run_batch_dask(input_path, output_path, *, scheduler: str, race: bool = Fals
     discard an unfinished local run's rows (unless ``restart``), the same
     claim on the output and refusal to replace an existing one (unless
     ``overwrite``)."""
-    from advisor._tools.files import claim
-
     with claim(output_path):
         return _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, advice, moves, objective,
                                restart, blocksize, progress, note, overwrite)

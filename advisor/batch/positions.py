@@ -56,10 +56,20 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from advisor._tools import files
 from advisor.batch import io as batchio
 from advisor._version import __version__
 from advisor.batch.io import BadRow
+from advisor.cards import cards_best, cards_odds
+from advisor.cards.position import is_cards, parse_cards
 from advisor.errors import AdvisorError, Interrupted
+from advisor.notation import parse_position
+from advisor.odds.exact import RANK_LABELS, leg_odds_many
+from advisor.odds.montecarlo import race_odds
+from advisor.rules.editions import EDITIONS
+from advisor.rules.position import Position
+from advisor.rules.state import GameState
+from advisor.valuation.engine import OBJECTIVES, best_moves
 
 __all__ = ["analyse", "analyse_moves", "run_batch", "read_positions", "count_failed", "output_columns"]
 
@@ -71,9 +81,6 @@ def _texts(positions) -> list:
     state dicts (JSON form) and bad rows are kept; a missing value becomes
     the empty string, anything else a string."""
     import pandas as pd
-
-    from advisor.rules.position import Position
-    from advisor.rules.state import GameState
 
     if isinstance(positions, pd.DataFrame):
         positions = positions["position"]
@@ -135,10 +142,6 @@ def _label(item) -> str:
 
 def _parse_item(item):
     """``(position, state, label)`` of a batch item; raises AdvisorError."""
-    from advisor.notation import parse_position
-    from advisor.rules.position import Position
-    from advisor.rules.state import GameState
-
     if isinstance(item, BadRow):
         raise AdvisorError(item.message)
     if isinstance(item, GameState):
@@ -169,8 +172,6 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
     ``"ev"``) ranks the advice (``advice=True``): the chance of winning the
     game, or EV.  ``frame.attrs`` holds the options."""
     import pandas as pd
-
-    from advisor.odds.exact import RANK_LABELS, leg_odds_many
 
     check_objective(objective)
     texts, kept = _split(positions, _all_columns(race, advice, False))
@@ -226,22 +227,16 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
 
 def check_objective(objective: str) -> str:
     """``objective`` if the advice can rank by it (``"win"``, ``"ev"``)."""
-    from advisor.valuation.engine import OBJECTIVES
-
     if objective not in OBJECTIVES:
         raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     return objective
 
 
 def _is_cards_item(item) -> bool:
-    from advisor.cards.position import is_cards
-
     return isinstance(item, str) and is_cards(item)
 
 
 def _parse_cards_item(text: str):
-    from advisor.cards.position import parse_cards
-
     return parse_cards(text)
 
 
@@ -266,9 +261,6 @@ def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: floa
     odds and the best turn (by EV: the Camel Up Cards advice gives no
     chance of winning the game, so ``win_now`` and ``best_win`` are NaN)."""
     import pandas as pd
-
-    from advisor.cards import cards_best, cards_odds
-    from advisor.odds.exact import RANK_LABELS
 
     rows: dict[int, dict] = {}
     for i, pos in cards.items():
@@ -301,8 +293,6 @@ def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: floa
 
 
 def _add_race(row: dict, pos, precision: float, seed: int) -> None:
-    from advisor.odds.montecarlo import race_odds
-
     res = race_odds(pos, precision=precision, seed=seed)
     for i, camel in enumerate(res.camels):
         row[f"{camel}_win"] = float(res.win[i])
@@ -318,8 +308,6 @@ def _advice(pos_or_state, precision: float, seed: int, objective: str):
     :data:`~advisor.valuation.explain.EV_TIE` in the legal actions' order),
     the chances those of ``objective="win"`` (the same valuation, so the
     same figures)."""
-    from advisor.valuation.engine import best_moves
-
     return best_moves(pos_or_state, precision=precision, seed=seed, denial=False, objective=objective, chances=True)
 
 
@@ -355,8 +343,6 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0, objectiv
     for i, item in enumerate(items):
         try:
             if _is_cards_item(item):
-                from advisor.cards import cards_best
-
                 cpos = _parse_cards_item(item)
                 label = str(cpos)
                 frame = cards_best(cpos, seed=_row_seed(seed, label), precision=precision, progress=False)
@@ -486,8 +472,6 @@ def run_batch(input_path, output_path, *, race: bool = False, precision: float =
     and while the run lasts OUTPUT is claimed
     (:func:`advisor._tools.files.claim`): another run on it is refused.
     Ctrl-C raises :class:`~advisor.errors.Interrupted` saying what was kept."""
-    from advisor._tools import files
-
     with files.claim(output_path):
         return _run_batch(input_path, output_path, race, precision, seed, advice, moves, objective, resume, restart,
                           chunk, progress, note, overwrite)
@@ -552,9 +536,6 @@ _MOVE_FIGURES = ["action", "ev", "win", "sd", "p_loss"]
 def _all_columns(race: bool, advice: bool, moves: bool) -> list[str]:
     """Every column a batch can produce, in a fixed order (a CSV header must
     cover later chunks too, whatever editions they hold)."""
-    from advisor.odds.exact import RANK_LABELS
-    from advisor.rules.editions import EDITIONS
-
     if moves:
         return ["position", "error", *_MOVE_FIGURES]
     camels = []

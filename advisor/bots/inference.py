@@ -60,8 +60,11 @@ import numpy as np
 
 from advisor.errors import AdvisorError
 from advisor.game import Replay, replay
+from advisor.odds.montecarlo import race_odds
 from advisor.rules.scoring import PILES
 from advisor.rules.state import GameState, PileCard
+from advisor.valuation.fast import shared_race_odds
+from advisor.valuation.overall import hand_distribution_cards
 
 __all__ = ["FEATURES", "ODDS_FLOOR", "ODDS_PRECISION", "CardEvent", "InferenceError", "placements",
            "card_features", "colourings", "player_marginals", "load_params", "infer_view", "fit",
@@ -123,8 +126,6 @@ def placements(record: list[dict], upto: int | None = None, progress=None) -> li
     """Every overall card placed in the game of ``record`` before turn
     ``upto`` (default: all), with its public features.  The record is
     checked by :func:`advisor.game.replay` first."""
-    from advisor.odds.montecarlo import race_odds
-
     replay(record, upto)  # a record that does not replay says so here, with its reason, before any work
     replayed = Replay(record, upto)
     racing = replayed.game.state.position.racing
@@ -331,8 +332,6 @@ def hand_colours(state: GameState, player: int) -> dict[str, float] | None:
     their face-down cards (:func:`advisor.valuation.overall.hand_distribution_cards`),
     or ``None`` when the hand is not hidden or a face-down card of theirs
     has no model."""
-    from advisor.valuation.overall import hand_distribution_cards
-
     if not state.hand_hidden(player):
         return None
     down = [c for name in PILES for c in getattr(state, f"{name}_pile") if c.player == player and c.colour is None]
@@ -454,8 +453,6 @@ class SeenCards:
 
     def observe(self, view: GameState, player: int) -> None:
         """Take in ``player``'s view ``view``, the next one shown to it."""
-        from advisor.valuation.fast import shared_race_odds
-
         follows = self._follows(view, player)
         if not follows:
             self.reset()

@@ -46,7 +46,17 @@ from typing import Protocol
 
 import numpy as np
 
+from advisor.bots.inference import SeenCards
+from advisor.errors import AdvisorError, IllegalActionError
+from advisor.odds.exact import leg_odds
+from advisor.rules.actions import leg_bet_value
 from advisor.rules.state import GameState
+from advisor.valuation.engine import legal_actions
+from advisor.valuation.fast import fast_values
+from advisor.valuation.portfolio import (
+    LEAD_SCALE, RISK, Portfolio, endgame_shares, joint_counts, nearness, race_ends_now, risk_attitude,
+)
+from advisor.valuation.standing import attitude, legs_left, margin, rival_holdings, standings, table_of, threat
 
 __all__ = ["Policy", "RandomBot", "HeuristicBot", "GreedyBot", "DenialBot", "RivalBot", "PortfolioBot", "MarginBot", "BOTS", "make_bot",
            "order", "first", "first_accepted", "ask"]
@@ -79,8 +89,6 @@ def first_accepted(ranking: list[tuple[str, float]], accept) -> str:
     host's fallback when it refuses the bot's first choice (its own rules
     engine, a time limit).  Raises :class:`~advisor.errors.IllegalActionError`
     when it refuses every one."""
-    from advisor.errors import IllegalActionError
-
     for action, _ in ranking:
         if accept(action):
             return action
@@ -96,8 +104,6 @@ class RandomBot:
     summary = "a uniformly random legal action"
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.engine import legal_actions
-
         actions = legal_actions(state, player)
         k = int(_rng(rng).integers(len(actions)))
         return [(a, 1 / len(actions)) for a in [actions[k], *actions[:k], *actions[k + 1:]]]
@@ -111,10 +117,6 @@ class HeuristicBot:
     summary = "the best leg tile if its EV exceeds 1 coin, else roll"
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.odds.exact import leg_odds
-        from advisor.rules.actions import leg_bet_value
-        from advisor.valuation.engine import legal_actions
-
         pos = state.position
         ed = pos.rules
         odds = leg_odds(pos)
@@ -144,8 +146,6 @@ class GreedyBot:
         self.precision = precision
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.fast import fast_values
-
         values = fast_values(state, player, precision=self.precision)
         return order(values.actions, values.scores())
 
@@ -166,8 +166,6 @@ class DenialBot(GreedyBot):
         self.weight = weight
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.fast import fast_values
-
         values = fast_values(state, player, precision=self.precision, denial=True)
         return order(values.actions, values.scores(self.weight))
 
@@ -189,8 +187,6 @@ class RivalBot(GreedyBot):
         self.weight = weight
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.fast import fast_values
-
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1
         weight = 1 / others if self.weight is None else self.weight
@@ -235,16 +231,11 @@ class PortfolioBot(RivalBot):
                  endgame: bool = False):
         super().__init__(precision, weight)
         self.endgame = endgame
-        from advisor.valuation.portfolio import LEAD_SCALE, RISK
-
         self.portfolio, self.risk = portfolio, risk
         self.risk_scale = RISK if risk_scale is None else risk_scale
         self.lead_scale = LEAD_SCALE if lead_scale is None else lead_scale
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.portfolio import Portfolio, joint_counts, nearness, risk_attitude
-        from advisor.valuation.fast import fast_values
-
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1
         weight = 1 / others if self.weight is None else self.weight
@@ -258,8 +249,6 @@ class PortfolioBot(RivalBot):
             if self.risk:
                 scores = scores - lam / 2 * nearness(ctx.race()) * var
         if self.endgame:
-            from advisor.valuation.portfolio import endgame_shares, race_ends_now
-
             ctx = values.context
             if race_ends_now(ctx):
                 # the race ends in this leg: the exact share of first place, the score as the tie-break
@@ -337,17 +326,11 @@ class MarginBot(RivalBot):
         self.table = table  # None: the edition's (advisor.valuation.standing.LOGISTIC)
         self.seen = None
         if infer:
-            from advisor.bots.inference import SeenCards
-
             self.seen = SeenCards()
 
     def ranked(self, state: GameState, player: int, rng: np.random.Generator | None = None):
-        from advisor.valuation.fast import fast_values
-
         if self.seen is not None:
             state = self.seen.update(state, player)
-        from advisor.valuation.standing import legs_left, standings, table_of, threat
-
         values = fast_values(state, player, precision=self.precision, rivals=True)
         others = state.n_players - 1
         weight = 1 / others if self.weight is None else self.weight
@@ -364,8 +347,6 @@ class MarginBot(RivalBot):
         if self.risk or self.cov:
             scores = scores - self.penalties(values, *standing)
         if self.endgame:
-            from advisor.valuation.portfolio import endgame_shares, race_ends_now
-
             if race_ends_now(ctx):
                 shares = endgame_shares(ctx, values.actions, values.tables)
                 ranks = sorted(range(len(scores)), key=lambda i: (-shares[i], -scores[i]))
@@ -384,9 +365,6 @@ class MarginBot(RivalBot):
         (``cov``) in coins, from the valuation ``values``, the players'
         ``standing`` (:func:`advisor.valuation.standing.standings`), the ``legs``
         left and the logistic's rows ``table``."""
-        from advisor.valuation.portfolio import Portfolio, joint_counts
-        from advisor.valuation.standing import attitude, margin, rival_holdings
-
         ctx = values.context
         d, top = margin(ctx, values=standing)
         lam = attitude(d, legs, table)
@@ -451,8 +429,6 @@ def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) ->
     count (``"overall_cards": 3``) to hide it, as a game's view does."""
     import os
 
-    from advisor.errors import AdvisorError
-
     policy = make_bot(bot) if isinstance(bot, str) else bot
     if isinstance(state, (str, os.PathLike)):
         state = GameState.load(os.fspath(state))
@@ -465,8 +441,6 @@ def ask(bot: "str | Policy", state, player: int | None = None, seed: int = 0) ->
 
 
 def make_bot(name: str) -> Policy:
-    from advisor.errors import AdvisorError
-
     try:
         return BOTS[name]()
     except KeyError:

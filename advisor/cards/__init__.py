@@ -4,9 +4,10 @@ See :mod:`advisor.cards.position` for the notation, :mod:`advisor.cards.odds`
 for the model behind the odds and :mod:`advisor.cards.advice` for the EVs.
 """
 
+from advisor._tools.intervals import honest_half
 from advisor.cards.advice import cards_best
 from advisor.cards.odds import OTHERS, CardsOdds, cards_odds
-from advisor.cards.position import CardsPosition, is_cards, parse_cards
+from advisor.cards.position import CAMELS, CardsPosition, is_cards, parse_cards
 
 __all__ = ["CardsOdds", "CardsPosition", "cards_best", "cards_odds", "is_cards", "parse_cards", "format_cards_odds",
            "format_cards_advice"]
@@ -15,8 +16,6 @@ __all__ = ["CardsOdds", "CardsPosition", "cards_best", "cards_odds", "is_cards",
 def format_cards_odds(odds: CardsOdds) -> str:
     """The odds as the CLI prints them."""
     import numpy as np
-
-    from advisor.cards.position import CAMELS
 
     pos = odds.position
     lines = [f"Position: {pos}  (Camel Up Cards, {pos.players} players, track of {pos.length} spaces)"]
@@ -46,7 +45,6 @@ def format_cards_odds(odds: CardsOdds) -> str:
     else:
         lines.append("Race odds, exact (the race must end in this leg):")
     lines.append("camel       win            lose")
-    from advisor._tools.intervals import honest_half
 
     def half(p: float, se: float) -> str:  # Wilson where the normal approximation fails (p near 0 or 1)
         if not odds.race_samples:

@@ -48,6 +48,7 @@ from advisor.cards.odds import (
 from advisor.valuation.explain import sort_by_ev
 from advisor.cards import game as rules
 from advisor.cards.position import CAMELS, CardsPosition
+from advisor.odds.montecarlo import check_precision, resolve_seed
 
 __all__ = ["cards_best", "race_actions", "bets", "TurnRows", "race_orders", "race_over_outcome", "ends_surely", "advised",
            "after_action", "ACTION_LEG_SAMPLES", "ACTION_EXACT_LEAVES", "ACTION_OTHERS_STATES", "ACTION_RACES"]
@@ -402,8 +403,6 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     import sys
 
     from tqdm import tqdm
-
-    from advisor.odds.montecarlo import check_precision, resolve_seed
 
     pos = as_cards(position)
     others = check_others(others)

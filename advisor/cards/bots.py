@@ -50,8 +50,13 @@ import numpy as np
 
 from advisor.errors import AdvisorError
 from advisor.cards.actions import CardsAction
+from advisor.cards.advice import cards_best
+from advisor.cards.endgame import ENDGAME, race_ends, spread_for, win_chances
+from advisor.cards.fast import cards_values, turn_values
 from advisor.cards.game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
-from advisor.cards.position import CAMELS
+from advisor.cards.odds import code_ranks, kernel_state, leg_distribution
+from advisor.cards.position import CAMELS, CardsPosition
+from advisor.cards.rival import others_gain
 
 __all__ = ["ranked_first", "CardsBot", "RandomCardsBot", "HeuristicCardsBot", "GreedyCardsBot", "FastGreedyCardsBot",
            "SharkCardsBot", "MarginCardsBot", "ShareCardsBot", "InformedCardsBot", "EndgameCardsBot", "CARDS_BOTS",
@@ -160,11 +165,7 @@ class GreedyCardsBot:
     def values(self, state: CardsState, player: int, seed: int):
         """The advice's rows on the player's position."""
         if self.fast:
-            from advisor.cards.fast import cards_values
-
             return cards_values(state.position(player), seed=seed, precision=self.precision)
-        from advisor.cards.advice import cards_best
-
         return cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
 
     def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
@@ -253,20 +254,14 @@ class SharkCardsBot(FastGreedyCardsBot):
         self.endgame = endgame
 
     def values(self, state: CardsState, player: int, seed: int):
-        from advisor.cards.fast import turn_values
-
         values = turn_values(state.position(player), seed=seed, precision=self.precision)
         frame = values.frame()
         score = frame.ev.to_numpy().copy()
         if self.weight:
-            from advisor.cards.rival import others_gain
-
             gain = others_gain(values, state, player)
             score -= self.weight * np.array([gain[a] for a in frame.action])
         spread = self.win_spread(values, state)
         if spread is not None:
-            from advisor.cards.endgame import win_chances
-
             win = win_chances(values, state, player, spread)
             score = np.array([win[a] for a in frame.action]) + 1e-3 * score
         frame["ev"] = score
@@ -279,8 +274,6 @@ class SharkCardsBot(FastGreedyCardsBot):
         ended there (spread 0)."""
         if not self.endgame:
             return None
-        from advisor.cards.endgame import ENDGAME, race_ends
-
         return 0.0 if race_ends(values) >= ENDGAME else None
 
     def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
@@ -308,8 +301,6 @@ class MarginCardsBot(SharkCardsBot):
         super().__init__(precision, weight=0.0, build=build, endgame=True)
 
     def win_spread(self, values, state: CardsState) -> float | None:
-        from advisor.cards.endgame import spread_for
-
         return spread_for(state.leg)
 
 
@@ -359,9 +350,6 @@ def information_build(state: CardsState, player: int, seed: int, samples: int = 
     do not know the cards put face down).  Ties: the first in the order of
     :func:`build_for` over the dealt cards' orders."""
     from itertools import combinations
-
-    from advisor.cards.odds import code_ranks, kernel_state, leg_distribution
-    from advisor.cards.position import CardsPosition
 
     setup = state.setup
     dealt = state.players[player].dealt

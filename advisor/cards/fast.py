@@ -56,6 +56,7 @@ from advisor.cards.odds import (
     others_exact, others_model, race_dict, races_to_precision,
 )
 from advisor.cards.position import CardsPosition
+from advisor.odds.montecarlo import check_precision, resolve_seed
 
 __all__ = ["cards_values", "turn_values", "TurnValues", "BASE_LEGS", "LEGS", "LEG_BUDGET", "RACES", "RACE_BUDGET",
            "BASE_STATES", "ACTION_STATES", "VERIFY", "VERIFY_LEGS", "VERIFY_RACES"]
@@ -207,8 +208,6 @@ def turn_values(position: CardsPosition | str, *, seed: int | None = None, other
     """The rows of :func:`cards_values` with their outcomes (module docstring)."""
     from advisor.kernels.cards.track import CODES, KINDS
     from advisor.kernels.cards.turns import REVEAL
-    from advisor.odds.montecarlo import check_precision, resolve_seed
-
     pos = advised(as_cards(position))
     others = check_others(others)
     precision = check_precision(precision)

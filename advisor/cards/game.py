@@ -67,8 +67,11 @@ import numpy as np
 
 from advisor.errors import IllegalActionError
 from advisor.cards.actions import Card, CardsAction, card_text
-from advisor.cards.position import (CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, MONEY_FLOOR, PLAYERS, START_MONEY,
-                                    default_deck)
+from advisor.cards.chance import CARD_MODES, LegCards
+from advisor.cards.position import (
+    CAMELS, DEFAULT_TRACK, FULL_DECK, LEG_STACK, MONEY_FLOOR, PLAYERS, START_MONEY, UNKNOWN_HAND, CardsPosition,
+    default_deck,
+)
 
 __all__ = ["CardsSetup", "CardsPlayer", "CardsState", "CardsGame", "start_game", "deal", "shuffle", "apply",
            "legal_actions", "figure_spaces", "leg_payouts", "overall_payouts", "floor_money", "ranking", "MONEY_FLOOR",
@@ -228,8 +231,6 @@ class CardsState:
         bets or money; figure holders as they sit, from player 0; ``hands:``
         for every player, player 0 too)."""
         from collections import Counter
-
-        from advisor.cards.position import UNKNOWN_HAND, CardsPosition
 
         if self.phase != "turn":
             raise IllegalActionError(f"a position is seen during a leg's turns (phase {self.phase})")
@@ -647,8 +648,6 @@ class CardsGame:
         ``dice``: the source of the deals and shuffles
         (:mod:`advisor.cards.chance`: ``"game"``, one stream; ``"leg"``, each
         leg's own, whatever the players decide)."""
-        from advisor.cards.chance import CARD_MODES, LegCards
-
         if dice not in CARD_MODES:
             raise IllegalActionError(f"dice must be one of {', '.join(map(repr, CARD_MODES))}, not {dice!r:.40}")
         self.setup = setup or CardsSetup()

@@ -67,6 +67,7 @@ import numpy as np
 
 from advisor.errors import AdvisorError
 from advisor.cards.position import CAMELS, UNKNOWN_HAND, CardsPosition, parse_cards
+from advisor.odds.montecarlo import MAX_RACES, check_precision, check_samples, resolve_seed
 
 __all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "EXACT_STATES_BY_FIRST", "OTHERS",
            "OTHERS_EXACT_CARDS", "OTHERS_EXACT_STATES", "ODDS_OTHERS", "ADVICE_OTHERS", "kernel_state"]
@@ -319,8 +320,6 @@ def races_to_precision(pos: CardsPosition, state: KernelState, seed: int, others
     has a 95% half-width below ``precision`` (at most
     :data:`~advisor.odds.montecarlo.MAX_RACES`).  Each round plans the races
     still needed from the spread seen so far (+10%)."""
-    from advisor.odds.montecarlo import MAX_RACES
-
     if samples is not None:
         return race_ranks(pos, state, samples, seed, others), samples
     worst = int(np.ceil(0.25 * (Z95 / precision) ** 2))  # enough if every p were 1/2
@@ -448,8 +447,6 @@ def cards_odds(position: CardsPosition | str, *, samples: int | None = None, leg
     or with exactly ``samples`` races; ``leg_samples``: sample the leg even
     when it could be enumerated; ``race=False``: the leg only (the race
     figures are then None)."""
-    from advisor.odds.montecarlo import check_precision, check_samples, resolve_seed
-
     pos = as_cards(position)
     others = check_others(others)
     if samples is not None:

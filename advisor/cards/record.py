@@ -14,10 +14,13 @@ nor the order of the deck.
 
 from __future__ import annotations
 
+from advisor._tools.files import atomic_output
+from advisor._tools.jsonio import decode_text, dumps, loads
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.game import RecordError
 from advisor.cards.actions import parse_card_list
 from advisor.cards.game import CardsGame, CardsSetup
+from advisor.cards.position import LEG_STACK
 
 __all__ = ["replay_cards", "view_record", "write_cards_records", "read_cards_records", "is_cards_record",
            "is_cards_file", "iter_cards_records", "bot_actions", "ACTION_KINDS"]
@@ -127,9 +130,6 @@ def view_record(record: list[dict], player: int) -> list[dict]:
 
 def write_cards_records(games: list[list[dict]], path) -> None:
     """Write records as JSON lines; the file appears only when complete."""
-    from advisor._tools.files import atomic_output
-    from advisor._tools.jsonio import dumps
-
     with atomic_output(path, "game records") as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for record in games:
             for entry in record:
@@ -157,8 +157,6 @@ def iter_cards_records(path):
     memory at a time; an empty file, text that is not UTF-8 or a line that
     is not JSON raise an error naming the file (a UTF-8 byte order mark is
     accepted)."""
-    from advisor._tools.jsonio import decode_text, loads
-
     record: list[dict] = []
     start = 0
     games = 0
@@ -211,8 +209,6 @@ def bot_actions(records):
     leg).  ``records``: an iterable of records (a list, or
     ``iter_cards_records(path)``'s records)."""
     import pandas as pd
-
-    from advisor.cards.position import LEG_STACK
 
     rows: dict = {}
     for record in records:

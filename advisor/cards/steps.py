@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import dataclasses
 
+from advisor.cards.advice import cards_best
 from advisor.errors import AdvisorError
 from advisor.cards.game import CardsState, legal_actions
 from advisor.cards.odds import ADVICE_OTHERS
+from advisor.valuation.explain import sort_by_ev
 
 __all__ = ["step_advice", "step_values"]
 
@@ -54,9 +56,6 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
     (``timing`` ``now``).  A pandas DataFrame as ``cards_best`` gives,
     best first, with its ``attrs``."""
     import pandas as pd
-
-    from advisor.valuation.explain import sort_by_ev
-    from advisor.cards.advice import cards_best
 
     if state.phase != "turn":
         raise AdvisorError(f"leg {state.leg}'s race deck is being built: the advice comes with the leg's turns")
@@ -89,8 +88,6 @@ def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0
     ``attrs`` are those of the ``cards_best`` frame behind it (position,
     seed, race odds)."""
     import pandas as pd
-
-    from advisor.valuation.explain import sort_by_ev
 
     player = state.current
     frame = step_advice(state, player, seed=seed, precision=precision, others=others, progress=False)

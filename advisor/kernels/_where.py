@@ -22,6 +22,8 @@ import platform
 import sys
 from pathlib import Path
 
+from advisor._version import __version__
+
 __all__ = ["machine_tag", "cache_root", "describe"]
 
 
@@ -47,8 +49,6 @@ def _user_cache() -> Path:
 
 def cache_root() -> Path:
     """The folder of this version's kernels on this machine."""
-    from advisor._version import __version__
-
     base = os.environ.get("CAMELUP_CACHE_DIR")
     root = Path(base).expanduser() if base else _user_cache() / "camelup-advisor"
     return root / f"{__version__}-{machine_tag()}"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from advisor.notation import parse_position
 from advisor.rules.position import Position
 
 __all__ = ["LegLevels", "leg_levels"]
@@ -71,8 +72,6 @@ def leg_levels(position: Position | str, *, merged: bool = True) -> LegLevels:
     from advisor.rules.encode import encode
     from advisor.kernels.board.leg import LEVEL_ENDED, LEVEL_FIELDS, LEVEL_SEQUENCES, LEVEL_STATES, completions
     from advisor.kernels.board.leg import leg_levels as kernel
-    from advisor.notation import parse_position
-
     if isinstance(position, str):
         position = parse_position(position)
     enc = encode(position)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 __all__ = ["format_leg_odds", "format_race_odds", "format_advice"]
 
+from advisor._tools.intervals import honest_half, too_few, wilson_half
+from advisor.odds.exact import RANK_LABELS
 from advisor.rules.editions import CAMEL_NAMES
 from advisor.valuation.explain import action_details as _details  # the figures behind an EV, one line
 
@@ -26,8 +28,6 @@ def describe_action(action: str) -> str:
 
 
 def format_leg_odds(odds) -> str:
-    from advisor.odds.exact import RANK_LABELS
-
     p = odds.position
     ed = p.rules
     rolls = len(p.dice) - ed.dice_left
@@ -38,8 +38,6 @@ def format_leg_odds(odds) -> str:
             f"({rolls} roll{'s' if rolls != 1 else ''} left in this leg):"
         )
     else:
-        from advisor._tools.intervals import too_few, wilson_half
-
         half = float(wilson_half(odds.rank, odds.samples).max()) * 100  # Wilson: honest at small counts
         legs = f"{odds.samples:,} leg{'s' * (odds.samples != 1)}"
         lines.append(f"Leg odds, sampled from {legs} (seed {odds.seed}; up to +-{half:.2f} pp at 95%, Wilson):")
@@ -56,8 +54,6 @@ def format_leg_odds(odds) -> str:
     return "\n".join(lines)
 
 def format_race_odds(race) -> str:
-    from advisor.odds.exact import RANK_LABELS
-
     if race.exact:
         head = "Race odds, exact (the race must end within this leg or the next):"
     else:
@@ -65,8 +61,6 @@ def format_race_odds(race) -> str:
                 f"95% intervals; later legs sampled from the exact end states of this leg:")
     hw = race.half_width()
     if not race.exact:  # Wilson where the normal approximation fails (p near 0 or 1, few races)
-        from advisor._tools.intervals import honest_half
-
         hw = honest_half(hw, race.rank, race.samples)
 
     def cell(p: float, h: float) -> str:
@@ -98,7 +92,7 @@ def format_advice(state, frame, assumptions) -> str:
         samples = frame.attrs["race_samples"]
         lines.append("Overall cards use race odds " + (
             "computed exactly." if samples == 0 else f"from {samples:,} simulated races (seed {frame.attrs['seed']})."))
-    from advisor.bots.inference import face_down_lines
+    from advisor.bots.inference import face_down_lines  # lazy: the CLI loads this module at start-up (+0.1 s)
 
     lines += face_down_lines(state)
     win = "win" in frame.columns  # ranked by the chance of winning the game

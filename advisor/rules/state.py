@@ -368,7 +368,7 @@ class GameState:
     def from_json(cls, data: str | Mapping[str, Any]) -> "GameState":
         """A state from a JSON object (or its text)."""
         if isinstance(data, (str, bytes)):
-            from advisor._tools.jsonio import loads
+            from advisor._tools.jsonio import loads  # lazy: keeps json out of `import advisor`
 
             try:
                 data = loads(data)
@@ -430,7 +430,7 @@ class GameState:
     @classmethod
     def load(cls, path: str | Path) -> "GameState":
         """A state from a JSON file (at most :data:`advisor._tools.jsonio.MAX_BYTES`)."""
-        from advisor._tools.jsonio import MAX_BYTES, loads
+        from advisor._tools.jsonio import MAX_BYTES, loads  # lazy: keeps json out of `import advisor`
 
         try:
             with open(path, "rb") as fh:

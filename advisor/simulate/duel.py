@@ -55,7 +55,9 @@ import numpy as np
 
 from advisor.errors import AdvisorError
 from advisor._tools.intervals import Z95, clip  # Z95: the two-sided 95% normal quantile
-from advisor.simulate.games import Schedule, game_seed, play_schedule, schedule_to_file
+from advisor.cards.game import CardsSetup
+from advisor.rules.editions import get_edition
+from advisor.simulate.games import Schedule, game_seed, is_cards_edition, play_schedule, schedule_to_file
 
 if TYPE_CHECKING:
     from advisor.rules.editions import Edition
@@ -276,13 +278,8 @@ class DuelTally:
 
 
 def _check_duel(a: str, b: str, players: int, field: Sequence[str] | None, edition) -> list[str]:
-    from advisor.rules.editions import get_edition
-    from advisor.simulate.games import is_cards_edition
-
     cards = is_cards_edition(edition)
     if cards:
-        from advisor.cards.game import CardsSetup
-
         try:
             CardsSetup(players=players)
             problem = None

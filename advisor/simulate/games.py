@@ -30,7 +30,19 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
-from advisor.errors import AdvisorError
+from advisor import warm
+from advisor._tools.cluster import connect, ordered_tasks
+from advisor._tools.files import OVERWRITE_HINT, check_output, claim, commit, discard, file_kind, partial_path
+from advisor._tools.intervals import Z95, wilson
+from advisor._tools.jsonio import dumps, loads
+from advisor._tools.workers import quiet_tracker, worker_init
+from advisor.bots.policies import BOTS, make_bot
+from advisor.cards.bots import CARDS_BOTS, play_cards_game
+from advisor.cards.game import CardsSetup
+from advisor.errors import AdvisorError, Interrupted
+from advisor.game import Game
+from advisor.rules.dice import DICE_MODES
+from advisor.rules.editions import get_edition
 
 if TYPE_CHECKING:
     from advisor.rules.editions import Edition
@@ -67,12 +79,7 @@ def play_game(bots: Sequence[str], edition: "str | Edition" = "second", seed: in
     never from the dice.  A bot with ``observe(view, seat)`` is shown its
     view before every other player's turn too."""
     if is_cards_edition(edition):
-        from advisor.cards.bots import play_cards_game
-
         return play_cards_game(bots, seed=seed, dice=dice)
-    from advisor.bots.policies import make_bot
-    from advisor.game import Game
-
     players = [make_bot(name) for name in bots]
     game = Game(edition, len(bots), seed, dice=dice)
     game.record[0]["bots"] = list(bots)
@@ -135,12 +142,8 @@ class Schedule:
 
 
 def _check(schedule: Schedule, edition: "str | Edition", games: int, processes: int | None = None) -> None:
-    from advisor.rules.dice import DICE_MODES
-
     if is_cards_edition(edition):
-        from advisor.cards.bots import CARDS_BOTS as known
-        from advisor.cards.game import CardsSetup
-
+        known = CARDS_BOTS
         problem = None
         try:
             CardsSetup(players=schedule.players)
@@ -148,9 +151,7 @@ def _check(schedule: Schedule, edition: "str | Edition", games: int, processes: 
             problem = str(exc)
         what = "Camel Up Cards bot"
     else:
-        from advisor.bots.policies import BOTS as known
-        from advisor.rules.editions import get_edition
-
+        known = BOTS
         problem = get_edition(edition).players_problem(schedule.players)
         what = "bot"
     if problem:
@@ -180,8 +181,6 @@ def _worker_init():
     and says what was kept; workers would each print a traceback), nothing
     from a worker once the parent is gone (:mod:`advisor._tools.workers`), and one
     thread per worker."""
-    from advisor._tools.workers import worker_init
-
     worker_init()
     _one_thread()
 
@@ -255,11 +254,9 @@ def _compile_for_workers(bots: Sequence[str], cards: bool = False) -> None:
     """Worker processes would each compile the kernels on their own, out of
     sight: when the cache lacks what the games need, compile it here first
     (a compile notice, if one is active, shows it)."""
-    from advisor.warm import cold_groups, needs, warmup
-
-    cold = cold_groups(needs("simulate", bots=bots, cards=cards, race=False))
+    cold = warm.cold_groups(warm.needs("simulate", bots=bots, cards=cards, race=False))
     if cold:
-        warmup(groups=cold)
+        warm.warmup(groups=cold)
 
 
 ENGINES = ("local", "dask")
@@ -312,8 +309,6 @@ def _play(schedule, games, edition, processes, progress, start, engine, schedule
     once (an unreachable scheduler is refused before any file is opened)."""
     client = None
     if engine == "dask":
-        from advisor._tools.cluster import connect
-
         client = connect(scheduler)
     return _Run(_played(schedule, games, edition, processes, progress, start, client), client)
 
@@ -346,8 +341,6 @@ def _played(schedule, games, edition, processes, progress, start, client) -> Ite
     bar = tqdm(total=games, initial=start, unit="game", disable=not progress, file=sys.stderr)
     try:
         if client is not None:  # games 4 to a task on the cluster, in game order
-            from advisor._tools.cluster import ordered_tasks
-
             source = ordered_tasks(client, _jobs_on_a_worker, jobs, per_task=4)
         elif processes == 1 or games - start <= 1:
             source = (_job(job) for job in jobs)
@@ -366,8 +359,6 @@ def _on_processes(jobs, processes: int | None, names: list[str], cards: bool) ->
     import multiprocessing as mp
     import os
     from collections import deque
-
-    from advisor._tools.workers import quiet_tracker
 
     _compile_for_workers(names, cards)
     quiet_tracker()
@@ -412,8 +403,6 @@ class Standings:
         counts as a fraction), win rate with its 95% Wilson interval,
         average money with its 95% interval (NaN from a single game)."""
         import pandas as pd
-
-        from advisor._tools.intervals import Z95, wilson
 
         games = self.games
         rows = []
@@ -490,8 +479,6 @@ def schedule_to_file(schedule: Schedule, games: int, path, *, edition: "str | Ed
     ``on_game`` may end the run: when it returns a true value the games so
     far are the run, and ``path`` is complete with them (a sequential test
     that has decided); the number of games in ``path`` is returned."""
-    from advisor._tools.files import claim, check_output
-
     check_output(path, suffixes=(".jsonl",), what="game records")
     with claim(path, "game records"):
         return _schedule_to_file(schedule, games, path, edition, processes, resume, progress, on_game, engine,
@@ -500,10 +487,6 @@ def schedule_to_file(schedule: Schedule, games: int, path, *, edition: "str | Ed
 
 def _schedule_to_file(schedule, games, path, edition, processes, resume, progress, on_game, engine, scheduler,
                       overwrite) -> int:
-    from advisor.errors import Interrupted
-    from advisor._tools.files import OVERWRITE_HINT, check_output, commit, discard, file_kind, partial_path
-    from advisor._tools.jsonio import dumps
-
     import os
 
     check_output(path, suffixes=(".jsonl",), what="game records")
@@ -563,8 +546,6 @@ def _kept_games(part, shown: str, schedule: Schedule, games: int, edition: str, 
     run at the last of them; the file is cut after the last one (an
     unfinished game or a line cut short by a crash goes: its game is played
     again, identically)."""
-    from advisor._tools.jsonio import loads
-
     count = 0
     end_offset = 0
     offset = 0
@@ -604,8 +585,6 @@ def _kept_games(part, shown: str, schedule: Schedule, games: int, edition: str, 
 
 def _check_setup(shown: str, entry: dict, index: int, schedule: Schedule, edition: str) -> None:
     """Refuse to resume from a partial file written by another run."""
-    from advisor.rules.editions import get_edition
-
     if is_cards_edition(edition):  # a Cards record names its game, not an edition
         expected = {"game": CARDS, "dice": None if schedule.dice == "game" else schedule.dice}
     else:

@@ -40,6 +40,7 @@ import numpy as np
 
 from advisor.rules.actions import Action, leg_bet_value
 from advisor.rules.scoring import PYRAMID_TILE, settle
+from advisor.valuation.standing import pile_payouts
 
 __all__ = ["Portfolio", "risk_attitude", "lead_of", "add_columns", "joint_counts", "nearness", "race_ends_now", "endgame_shares", "LEAD_SCALE", "RISK", "JOINT_SAMPLES"]
 
@@ -303,7 +304,5 @@ def _cards_of(ctx, player: int, winner: np.ndarray, loser: np.ndarray) -> np.nda
     """Per race order, what ``player``'s cards on the piles pay (a card of
     unknown colour at its expectation under its own model or the pile
     model: :func:`advisor.valuation.standing.pile_payouts`)."""
-    from advisor.valuation.standing import pile_payouts
-
     win, lose = pile_payouts(ctx, player)
     return win[winner] + lose[loser]

@@ -42,6 +42,8 @@ from importlib import resources
 
 import numpy as np
 
+from advisor.valuation.standing import legs_left, standings
+
 __all__ = ["WinModel", "load", "chances", "standing_chances", "after_actions", "NODES"]
 
 #: Gauss-Hermite nodes of the integral over the advised player's spread.
@@ -136,8 +138,6 @@ def standing_chances(ctx, values: list[float] | None = None, model: WinModel | N
     """Every player's chance of winning now, at the valuation ``ctx``
     (:class:`advisor.valuation.context.Valuation`; its player is the one to move
     when the state says so)."""
-    from advisor.valuation.standing import legs_left, standings
-
     model = model or load()
     values = standings(ctx, True) if values is None else values
     to_move = ctx.state.to_move if getattr(ctx.state, "to_move", None) is not None else ctx.player
@@ -149,8 +149,6 @@ def after_actions(ctx, ev, sd, cov, values: list[float] | None = None,
     """``(now, after)``: the advised player's chance of winning now and
     after each action (EV ``ev[i]``, own payout's spread ``sd[i]``,
     covariance ``cov[i]`` with the held bets; module text)."""
-    from advisor.valuation.standing import legs_left, standings
-
     model = model or load()
     values = standings(ctx, True) if values is None else values
     n = len(values)
