@@ -12,7 +12,7 @@ import pytest
 
 from advisor import EXAMPLE_FIRST, EXAMPLE_POSITION
 from advisor.cards.game import CardsSetup, floor_money
-from advisor.cards.position import CAMELS as CARD_CAMELS, EXAMPLE_CARDS, LEG_STACK, PLAYERS, parse_cards
+from advisor.cards.position import CAMELS as CARD_CAMELS, DECK_SIZES, EXAMPLE_CARDS, LEG_STACK, PLAYERS, parse_cards
 from advisor.rules.editions import CAMEL_NAMES, EDITIONS
 from advisor.game import Game
 
@@ -50,6 +50,7 @@ def test_camel_up_cards_comes_from_its_rules(info):
     assert got["money_floor"] == floor_money(-100)
     assert sorted(got["default_track"], key=int) == [str(n) for n in PLAYERS]
     assert got["card_values"] == [1, 2]
+    assert got["deck_sizes"] == [DECK_SIZES[0], DECK_SIZES[-1]] == [8, 14]
 
 
 def test_names_and_examples_come_from_the_package(info):
@@ -78,6 +79,7 @@ FORBIDDEN = [
     ("a set of camel letters", re.compile(r"[\"'`][BGPRYOWwk]{3,}[\"'`]")),
     ("a racing card list", re.compile(r"[\"'][BGOWY][12][\"']\s*,\s*[\"'][BGOWY][12][\"']")),
     ("a leg bet value", re.compile(r"\$\{c\}[235]`")),
+    ("a race deck's size", re.compile(r"deck[\w\s\",'`.]*,\s*\d+\s*,\s*1[0-4]\b")),
 ]
 
 
@@ -104,6 +106,7 @@ def test_the_page_restates_no_rule():
     'const KINDS = ["B1", "B2", "G1"];',
     '[[`${c}5`, `${c} 5`]]',
     'if (t.n >= (info.partnership_players ?? 99)) {}',
+    "number(\"cards-decksize\", \"cards per leg's deck\", d.decksize, 8, 14, (v) => {})",
 ])
 def test_the_scan_finds_a_planted_copy(planted):
     assert rule_copies(f"const a = 1;\n{planted}\n") and not rule_copies("const a = info.start_money;\n")

@@ -63,13 +63,15 @@ from advisor.errors import PositionError
 from advisor._tools.tokens import is_number, split_tokens, whole_number
 
 __all__ = ["CardsPosition", "CAMELS", "LEG_STACK", "DEFAULT_TRACK", "parse_cards", "is_cards", "PLAYERS", "START_MONEY",
-           "MONEY_FLOOR", "EXAMPLE_CARDS"]
+           "MONEY_FLOOR", "EXAMPLE_CARDS", "DECK_SIZES"]
 
 CAMELS = "BGOWY"
 LEG_STACK = (5, 3, 2, 2)
 LEG_VALUES = "".join(dict.fromkeys(map(str, LEG_STACK)))  # the values as bet digits: "532"
 FULL_DECK = {(c, 1): 5 for c in CAMELS} | {(c, 2): 1 for c in CAMELS}
 PLAYERS = range(2, 7)
+#: Cards a leg's race deck may hold (the game deals 10 or 12; variants 8..14).
+DECK_SIZES = range(8, 15)
 #: Each player's money at the start of a game (the advised player's money when a position does not say).
 START_MONEY = 3
 #: Money never drops below this (docs/rules.md, Camel Up Cards).
@@ -248,8 +250,9 @@ class CardsPosition:
                 self._fail(token, f"its card's holder must be a player 0..{self.players - 1}")
         if self.palm and self.fennec and self.palm[0] == self.fennec[0]:
             self._fail(f"fennec:{self.fennec[0]}", "the palm and the fennec share a space")
-        if not 8 <= self.decksize <= 14:
-            self._fail(f"decksize:{self.decksize}", "a race deck holds 8..14 cards (10 or 12 in the game)")
+        if self.decksize not in DECK_SIZES:
+            self._fail(f"decksize:{self.decksize}",
+                       f"a race deck holds {DECK_SIZES[0]}..{DECK_SIZES[-1]} cards (10 or 12 in the game)")
         if not 1 <= self.deck <= self.decksize:
             self._fail(f"deck:{self.deck}", f"cards left must be 1..{self.decksize} (with 0 the leg is over)")
         if len(self.known) > self.deck:

@@ -179,7 +179,7 @@ async def games_info(request: Request) -> Response:
     start money and the money floor, each read from the rules that play the
     game, so the page holds no copy of a rule."""
     from advisor import EXAMPLE_FIRST, EXAMPLE_POSITION
-    from advisor.cards.position import (CAMELS as CARD_CAMELS, DEFAULT_TRACK, EXAMPLE_CARDS, FULL_DECK, LEG_STACK,
+    from advisor.cards.position import (CAMELS as CARD_CAMELS, DECK_SIZES, DEFAULT_TRACK, EXAMPLE_CARDS, FULL_DECK, LEG_STACK,
                                         MONEY_FLOOR, PLAYERS, START_MONEY, default_deck)
     from advisor.plotting import CAMEL_COLOURS, CAMEL_INK
     from advisor.rules.editions import CAMEL_NAMES, EDITIONS, TRACK_LENGTH
@@ -199,6 +199,7 @@ async def games_info(request: Request) -> Response:
         "card_values": sorted({value for _, value in FULL_DECK}),
         "default_track": {n: DEFAULT_TRACK(n) for n in PLAYERS},
         "default_deck": {n: default_deck(n) for n in PLAYERS},
+        "deck_sizes": [DECK_SIZES[0], DECK_SIZES[-1]],
     }
     out["colours"] = CAMEL_COLOURS
     out["ink"] = CAMEL_INK

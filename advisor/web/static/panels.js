@@ -232,8 +232,8 @@ function cardsPanel(S, ctx) {
         d.players = Number(v); d.track = info.default_track[v]; d.decksize = info.default_deck[v]; d.deck = Math.min(d.deck, d.decksize); commit();
       })),
       h("label", {}, "Your money ", number("cards-money", "your money", d.money, info.money_floor, 999, (v) => { d.money = v; }, commit)),
-      h("label", {}, "Race deck: ", number("cards-deck", "cards left in the race deck", d.deck, 1, 14, (v) => { d.deck = v; }, commit),
-        " left of ", number("cards-decksize", "cards per leg's deck", d.decksize, 8, 14, (v) => { d.decksize = v; }, commit))),
+      h("label", {}, "Race deck: ", number("cards-deck", "cards left in the race deck", d.deck, 1, info.deck_sizes[1], (v) => { d.deck = v; }, commit),
+        " left of ", number("cards-decksize", "cards per leg's deck", d.decksize, ...info.deck_sizes, (v) => { d.decksize = v; }, commit))),
     track,
     list("known", "Known in the deck", "your own cards put in and the publicly shown ones"),
     list("revealed", "Revealed this leg", "the revealed pile"),
