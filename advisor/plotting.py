@@ -20,10 +20,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from advisor.rules.position import DISPLAY_HOOKS
+from advisor.errors import AdvisorError
+from advisor.rules.position import DISPLAY_HOOKS, Position
 
 __all__ = ["CAMEL_COLOURS", "CAMEL_INK", "plot_board", "plot_game_odds", "game_odds", "cards_game_odds", "plot_advice",
            "plot_landings", "plot_review", "PLAYER_COLOURS", "position_svg", "plot_cards_board"]
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = ("import advisor loads this module (the notebook picture of a Position): a chart's odds and "
+                "records load when it is drawn")
 
 #: Drawing colours of the players (seat 0, 1, ...).
 PLAYER_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -186,7 +191,6 @@ def game_odds(record, *, precision: float = 0.01, seed: int = 0):
     from advisor.odds.exact import leg_odds
     from advisor.game import replay
     from advisor.odds.montecarlo import race_odds
-    from advisor.rules.position import Position
 
     game = replay(record)  # checks the record once
     texts = game.boards()[:-1]  # positions before each turn (the last is the end)
@@ -233,8 +237,6 @@ def cards_game_odds(record, *, precision: float = 0.01, seed: int = 0):
 
     game = replay_cards(record, visit=visit)  # checks the record once
     if not game.finished:
-        from advisor.errors import AdvisorError
-
         raise AdvisorError("the game is not over: the chart needs a whole game")
     rows = []
     cache: dict[str, object] = {}

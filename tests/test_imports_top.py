@@ -6,7 +6,13 @@ module inside a function is there only for a reason:
   the importer stays light (``import advisor`` and ``camelup --help`` load
   none of them), or
 * the line says why it stays, in a comment ``# lazy: ...`` (start-up time
-  measured some other way) or ``# import cycle: ...``.
+  measured some other way) or ``# import cycle: ...``, or
+* the module declares, once at its top, ``LAZY_IMPORTS = "why"``: a front
+  end (one module per command of ``camelup``) loads a command's engine only
+  when the command runs, so ``camelup --help`` stays fast.  The claim is
+  checked (:func:`test_declared_lazy_imports_keep_something_out`): the
+  module's in-function imports must keep modules out of its import, and
+  none of them may import a module its top loads anyway.
 
 Which library a module loads is measured, not guessed: one fresh
 subprocess imports each module in a forked child of its own
@@ -33,128 +39,13 @@ HEAVY = ("numba", "llvmlite", "scipy", "pandas", "pyarrow", "matplotlib", "dask"
 #: A comment on the import's line that says why it stays in the function.
 REASON = re.compile(r"#\s*(lazy|import cycle):\s*\S")
 
-#: Imports (``importer -> imported``) in the folders being reworked now
-#: (advisor/cli/, advisor/web/, advisor/reviews/, advisor/plotting.py) that
-#: break the rule today (an entry covers every such import in the importer).
-#: To be emptied: move each import to the top of its module (or give it its
-#: reason comment) and delete its entry here.
-NOT_YET_MOVED: set[str] = {
-    "advisor.cli.analysis -> advisor.batch.distributed",
-    "advisor.cli.analysis -> advisor.batch.positions",
-    "advisor.cli.analysis -> advisor.bots.inference",
-    "advisor.cli.analysis -> advisor.cards",
-    "advisor.cli.analysis -> advisor.cards.odds",
-    "advisor.cli.analysis -> advisor.cards.record",
-    "advisor.cli.analysis -> advisor.cli.table_cards",
-    "advisor.cli.analysis -> advisor.odds.exact",
-    "advisor.cli.analysis -> advisor.odds.montecarlo",
-    "advisor.cli.analysis -> advisor.plotting",
-    "advisor.cli.analysis -> advisor.present.jsonout",
-    "advisor.cli.analysis -> advisor.valuation.engine",
-    "advisor.cli.args -> advisor.present.jsonout",
-    "advisor.cli.bot -> advisor._tools.jsonio",
-    "advisor.cli.bot -> advisor.bots.policies",
-    "advisor.cli.bot -> advisor.inputs",
-    "advisor.cli.command -> advisor.inputs",
-    "advisor.cli.command -> advisor.warm",
-    "advisor.cli.duel -> advisor._tools.intervals",
-    "advisor.cli.duel -> advisor._tools.jsonio",
-    "advisor.cli.duel -> advisor.simulate.duel",
-    "advisor.cli.games -> advisor.simulate.games",
-    "advisor.cli.interactive -> advisor.bots.policies",
-    "advisor.cli.interactive -> advisor.cli.table",
-    "advisor.cli.interactive -> advisor.cli.table_cards",
-    "advisor.cli.interactive -> advisor.inputs",
-    "advisor.cli.interactive -> advisor.warm",
-    "advisor.cli.interactive -> advisor.web.server",
-    "advisor.cli.parser -> advisor.bots.policies",
-    "advisor.cli.parser -> advisor.cards.bots",
-    "advisor.cli.pictures -> advisor.cards.record",
-    "advisor.cli.pictures -> advisor.game",
-    "advisor.cli.pictures -> advisor.plotting",
-    "advisor.cli.review -> advisor._tools.files",
-    "advisor.cli.review -> advisor._tools.jsonio",
-    "advisor.cli.review -> advisor.batch.io",
-    "advisor.cli.review -> advisor.bots.inference",
-    "advisor.cli.review -> advisor.game",
-    "advisor.cli.review -> advisor.plotting",
-    "advisor.cli.review -> advisor.reviews.review",
-    "advisor.cli.table -> advisor._tools.files",
-    "advisor.cli.table -> advisor.bots.policies",
-    "advisor.cli.table -> advisor.game",
-    "advisor.cli.table -> advisor.odds.exact",
-    "advisor.cli.table -> advisor.odds.montecarlo",
-    "advisor.cli.table -> advisor.valuation.engine",
-    "advisor.cli.table_cards -> advisor.cards",
-    "advisor.cli.table_cards -> advisor.cards.bots",
-    "advisor.cli.table_cards -> advisor.cards.record",
-    "advisor.cli.table_cards -> advisor.cards.steps",
-    "advisor.plotting -> advisor.cards.game",
-    "advisor.plotting -> advisor.cards.odds",
-    "advisor.plotting -> advisor.cards.position",
-    "advisor.plotting -> advisor.cards.record",
-    "advisor.plotting -> advisor.errors",
-    "advisor.plotting -> advisor.game",
-    "advisor.plotting -> advisor.odds.exact",
-    "advisor.plotting -> advisor.odds.montecarlo",
-    "advisor.plotting -> advisor.rules.position",
-    "advisor.reviews.review -> advisor._tools.cluster",
-    "advisor.reviews.review -> advisor._tools.workers",
-    "advisor.reviews.review -> advisor.cards.game",
-    "advisor.reviews.review -> advisor.cards.record",
-    "advisor.reviews.review -> advisor.cards.steps",
-    "advisor.reviews.review -> advisor.game",
-    "advisor.reviews.review -> advisor.odds.montecarlo",
-    "advisor.reviews.review -> advisor.reviews.scoresheet",
-    "advisor.reviews.review -> advisor.valuation.engine",
-    "advisor.reviews.review -> advisor.valuation.explain",
-    "advisor.reviews.review -> advisor.valuation.fast",
-    "advisor.reviews.review -> advisor.valuation.legs",
-    "advisor.reviews.review -> advisor.warm",
-    "advisor.web -> advisor.web.server",
-    "advisor.web.app -> advisor",
-    "advisor.web.app -> advisor.cards.position",
-    "advisor.web.app -> advisor.plotting",
-    "advisor.web.app -> advisor.rules.editions",
-    "advisor.web.app -> advisor.valuation.engine",
-    "advisor.web.app -> advisor.web.cardsgame",
-    "advisor.web.app -> advisor.web.openapi",
-    "advisor.web.app -> advisor.web.work",
-    "advisor.web.cardsgame -> advisor.cards.actions",
-    "advisor.web.cardsgame -> advisor.cards.bots",
-    "advisor.web.cardsgame -> advisor.cards.game",
-    "advisor.web.cardsgame -> advisor.cards.record",
-    "advisor.web.inputs -> advisor.cards",
-    "advisor.web.inputs -> advisor.odds.montecarlo",
-    "advisor.web.inputs -> advisor.present.jsonout",
-    "advisor.web.inputs -> advisor.rules.position",
-    "advisor.web.inputs -> advisor.rules.state",
-    "advisor.web.openapi -> advisor.web.inputs",
-    "advisor.web.pool -> advisor._tools.workers",
-    "advisor.web.pool -> advisor.web.warm",
-    "advisor.web.pool -> advisor.web.work",
-    "advisor.web.prepare -> advisor.warm",
-    "advisor.web.ready -> advisor.warm",
-    "advisor.web.server -> advisor.warm",
-    "advisor.web.warm -> advisor",
-    "advisor.web.work -> advisor.bots.inference",
-    "advisor.web.work -> advisor.cards",
-    "advisor.web.work -> advisor.cards.odds",
-    "advisor.web.work -> advisor.cards.position",
-    "advisor.web.work -> advisor.cards.record",
-    "advisor.web.work -> advisor.errors",
-    "advisor.web.work -> advisor.game",
-    "advisor.web.work -> advisor.inputs",
-    "advisor.web.work -> advisor.notation",
-    "advisor.web.work -> advisor.odds.exact",
-    "advisor.web.work -> advisor.odds.montecarlo",
-    "advisor.web.work -> advisor.present.jsonout",
-    "advisor.web.work -> advisor.rules.state",
-    "advisor.web.work -> advisor.rules.turn",
-    "advisor.web.work -> advisor.valuation.context",
-    "advisor.web.work -> advisor.valuation.engine",
-    "advisor.web.work -> advisor.web.cardsgame",
-}
+#: The module-level constant by which a module says why its imports stay in
+#: its functions (a non-empty text).
+LAZY = "LAZY_IMPORTS"
+
+#: How many ``advisor`` modules a ``LAZY_IMPORTS`` module's in-function
+#: imports must keep out of its own import at least.
+KEPT_OUT_MIN = 5
 
 #: Run in a fresh interpreter: ``advisor`` once (light, by its promise), then
 #: every module named on the command line in a forked child of its own;
@@ -219,11 +110,24 @@ def in_function_imports(name: str, source: str, package: str, modules) -> list[t
     return found
 
 
+def declares_lazy(source: str) -> bool:
+    """Whether the module text ``source`` assigns a non-empty text to
+    :data:`LAZY` at its top level."""
+    for node in ast.parse(source).body:
+        targets = {ast.Assign: lambda: node.targets, ast.AnnAssign: lambda: [node.target]}.get(type(node), list)()
+        if any(isinstance(t, ast.Name) and t.id == LAZY for t in targets):
+            value = node.value
+            return isinstance(value, ast.Constant) and isinstance(value.value, str) and bool(value.value.strip())
+    return False
+
+
 def offenders(name: str, source: str, package: str, modules, weights: dict[str, list[str]]) -> list[tuple[int, str]]:
     """``(line, module imported)`` of the in-function imports of module
-    ``name`` that break the rule (module text): the imported module loads
-    no heavy library that ``name`` does not load itself, and the line gives
-    no reason."""
+    ``name`` that break the rule (module text): the module declares no
+    :data:`LAZY`, the imported module loads no heavy library that ``name``
+    does not load itself, and the line gives no reason."""
+    if declares_lazy(source):
+        return []
     out = []
     for line, target, text in in_function_imports(name, source, package, modules):
         lighter = set(weights[target]) - set(weights.get(name, []))
@@ -320,9 +224,96 @@ def test_the_weights_are_measured():
 @pytest.mark.processes
 def test_imports_inside_functions_have_a_reason():
     found = _all_offenders()
-    new = {key: lines for key, lines in found.items() if key not in NOT_YET_MOVED}
-    assert not new, ("imports inside a function that load no heavy library the module does not load itself: move "
-                     "them to the top of the module, or say why they stay (# lazy: ... / # import cycle: ...)\n"
-                     + "\n".join(sum(new.values(), [])))
-    moved = sorted(NOT_YET_MOVED - set(found))
-    assert not moved, "imports moved to the top: delete them from NOT_YET_MOVED\n" + "\n".join(moved)
+    assert not found, ("imports inside a function that load no heavy library the module does not load itself: move "
+                       "them to the top of the module, or say why they stay (# lazy: ... / # import cycle: ...)\n"
+                       + "\n".join(sum(found.values(), [])))
+
+
+#: Run in a fresh interpreter: for each ``[module, [targets]]`` of the JSON
+#: list ``sys.argv[1]``, a forked child imports the module, then the targets;
+#: prints ``{module: [[advisor modules after the module], [after the targets]]}``.
+_KEPT_OUT = r"""
+import importlib, json, os, sys
+
+def loaded():
+    return sorted(m for m in sys.modules if m.split(".")[0] == "advisor")
+
+out = {}
+for name, targets in json.loads(sys.argv[1]):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        importlib.import_module(name)
+        top = loaded()
+        for target in targets:
+            importlib.import_module(target)
+        with os.fdopen(write, "w") as fh:
+            fh.write(json.dumps([top, loaded()]))
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        text = fh.read()
+    os.waitpid(pid, 0)
+    if not text:
+        raise SystemExit(f"import {name} or of its targets failed")
+    out[name] = json.loads(text)
+print(json.dumps(out))
+"""
+
+
+def lazy_problems(name: str, top: set[str], after: set[str], imports: list[tuple[int, str]]) -> list[str]:
+    """What is wrong with the :data:`LAZY` claim of module ``name``: ``top``
+    is the set of ``advisor`` modules that importing it loads, ``after`` the
+    set once its in-function ``imports`` (``(line, module)``) are loaded
+    too."""
+    problems = []
+    kept_out = after - top
+    if len(kept_out) < KEPT_OUT_MIN:
+        problems.append(f"{name}: {LAZY} declared but nothing is kept out: its imports inside functions add "
+                        f"{len(kept_out)} module(s) to its import (fewer than {KEPT_OUT_MIN}): move them to the top")
+    for line, target in imports:
+        if target in top:
+            problems.append(f"{name}:{line} imports {target} inside a function, but the module's import loads it "
+                            f"anyway: import it at the top")
+    return problems
+
+
+def test_the_lazy_claim_is_checked():
+    """A declared module whose in-function imports keep (almost) nothing out,
+    or that imports inside a function what its top loads anyway, is caught."""
+    assert declares_lazy('"""Doc."""\nLAZY_IMPORTS = "the engine loads when a command runs"\n')
+    assert declares_lazy('LAZY_IMPORTS: str = "why"\n')
+    assert not declares_lazy('LAZY_IMPORTS = ""\n') and not declares_lazy('def f():\n    LAZY_IMPORTS = "x"\n')
+    top = {"advisor", "advisor.cli.x", "advisor.errors"}
+    engine = {f"advisor.engine.m{i}" for i in range(KEPT_OUT_MIN)}
+    assert lazy_problems("advisor.cli.x", top, top | engine, [(9, "advisor.engine.m0")]) == []
+    few = lazy_problems("advisor.cli.x", top, top | {"advisor.engine.m0"}, [(9, "advisor.engine.m0")])
+    assert len(few) == 1 and "LAZY_IMPORTS declared but nothing is kept out" in few[0]
+    again = lazy_problems("advisor.cli.x", top, top | engine, [(9, "advisor.engine.m0"), (12, "advisor.errors")])
+    assert again == ["advisor.cli.x:12 imports advisor.errors inside a function, but the module's import loads it "
+                     "anyway: import it at the top"]
+
+
+@pytest.mark.processes
+def test_declared_lazy_imports_keep_something_out():
+    """Each module that declares :data:`LAZY` really keeps modules out of
+    its import by importing inside its functions (measured in a fresh
+    process), and imports there nothing that its top loads anyway."""
+    modules = _modules()
+    declared = {}
+    for name, path in sorted(modules.items()):
+        source = path.read_text(encoding="utf-8")
+        if declares_lazy(source):
+            declared[name] = [(line, target) for line, target, _ in
+                              in_function_imports(name, source, _package(name, path), modules)]
+    assert "advisor.cli.analysis" in declared  # the command line's handlers load their engine when they run
+    env = {**os.environ, "PYTHONPATH": str(ROOT.parent) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    argument = json.dumps([[name, sorted({t for _, t in imports})] for name, imports in declared.items()])
+    proc = subprocess.run([sys.executable, "-c", _KEPT_OUT, argument], capture_output=True, text=True, env=env,
+                          cwd=ROOT.parent, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    measured = json.loads(proc.stdout)
+    problems = sum((lazy_problems(name, set(measured[name][0]), set(measured[name][1]), imports)
+                    for name, imports in declared.items()), [])
+    assert not problems, "\n".join(problems)

@@ -19,8 +19,14 @@ from advisor.cli.pictures import figure, picture_path, save_picture
 from advisor.cli.review import record_state
 from advisor.errors import AdvisorError
 from advisor.present.report import format_advice, format_leg_odds, format_race_odds
+from advisor.odds.exact import leg_odds
+from advisor.plotting import plot_advice, plot_landings
+from advisor.present.jsonout import best_json, cards_best_json, cards_odds_json, odds_json
 
 __all__: list[str] = []
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads a command's engine only when the command runs: camelup --help stays fast"
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
@@ -29,7 +35,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if text is not None:
         return _cmd_odds_cards(args, text)
     position = position_arg(args)
-    from advisor.odds.exact import leg_odds
     from advisor.odds.montecarlo import race_odds, resolve_seed
 
     seed = resolve_seed(args.seed)
@@ -39,8 +44,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
         race = race_odds(position, samples=args.samples, precision=args.precision, seed=seed,
                          threads=args.threads)
     if args.json:
-        from advisor.present.jsonout import odds_json
-
         print(dumps(odds_json(position, odds, race, seed)))
         return 0
     print(format_leg_odds(odds))
@@ -59,8 +62,6 @@ def _cmd_odds_cards(args: argparse.Namespace, text: str) -> int:
         odds = cards_odds(pos, samples=args.samples, leg_samples=args.samples, precision=args.precision,
                           seed=args.seed, others=args.others or ODDS_OTHERS, race=not args.leg_only)
     if args.json:
-        from advisor.present.jsonout import cards_odds_json
-
         print(dumps(cards_odds_json(odds)))
         return 0
     print(format_cards_odds(odds))
@@ -92,8 +93,6 @@ def cmd_best(args: argparse.Namespace) -> int:
         frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
                            denial=not args.no_denial, objective=args.objective)
     if args.chart:
-        from advisor.plotting import plot_advice, plot_landings
-
         fig = figure((9, 9))
         top, bottom = fig.subplots(2, 1, height_ratios=[3, 1])
         plot_advice(frame, top)
@@ -101,7 +100,6 @@ def cmd_best(args: argparse.Namespace) -> int:
         save_picture(fig, args.chart)
     if args.json:
         from advisor.bots.inference import face_down_json
-        from advisor.present.jsonout import best_json
 
         print(dumps({**best_json(state, frame, assumptions), **face_down_json(state)}))
         return 0
@@ -125,8 +123,6 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     with kernel_threads(args.threads):
         frame = cards_best(pos, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision)
     if args.json:
-        from advisor.present.jsonout import cards_best_json
-
         print(dumps(cards_best_json(pos, frame)))
         return 0
     print(format_cards_advice(frame))
@@ -181,8 +177,6 @@ def _cmd_best_cards_record(args: argparse.Namespace) -> int:
         frame = step_advice(state, player, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision,
                             progress=None)
     if args.json:
-        from advisor.present.jsonout import cards_best_json
-
         print(dumps({**cards_best_json(frame.attrs["position"], frame), "game": game_no, "turn": turn,
                      "player": player}))
         return 0

@@ -21,6 +21,7 @@ from advisor._tools.jsonio import MAX_BYTES, loads
 from advisor.errors import AdvisorError
 from advisor.rules.editions import parse_rules_text, rules_from_json
 from advisor.rules.state import DEFAULT_PLAYERS, GameState
+from advisor.present.jsonout import board_assumptions
 
 __all__: list[str] = []
 
@@ -94,7 +95,6 @@ def state_arg(args: argparse.Namespace, kind: str):
                                    "give the rules in one place")
             state = GameState.from_json({**state.to_json(), "rules": rules.rules_json()})
         return state, []
-    from advisor.present.jsonout import board_assumptions
 
     position = position_arg(args)
     n = args.players or DEFAULT_PLAYERS

@@ -8,17 +8,20 @@ import argparse
 import time
 
 from advisor.errors import AdvisorError
+from advisor._tools.jsonio import dumps
+from advisor.inputs import load_state
 
 __all__ = ["run_bot", "bot_json", "format_bot"]
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads a command's engine only when the command runs: camelup --help stays fast"
 
 
 def run_bot(args: argparse.Namespace) -> int:
     from advisor.bots.policies import BOTS, make_bot
-    from advisor._tools.jsonio import dumps
 
     if args.name not in BOTS:  # before the state is read
         raise AdvisorError(f"unknown bot {args.name!r} (bots: {', '.join(BOTS)})")
-    from advisor.inputs import load_state
 
     state = load_state(args.state)
     player = state.check_player(args.player)

@@ -29,8 +29,12 @@ from advisor.cli.parser import UsageError, build_parser, parse
 from advisor.cli.pictures import cmd_chart, cmd_show
 from advisor.cli.review import run_review
 from advisor.errors import AdvisorError, Interrupted
+from advisor.inputs import input_kind
 
 __all__ = ["main"]
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads the kernels' compile check only when a command runs: camelup --help stays fast"
 
 #: The handler of every command (the parser's commands are
 #: :data:`advisor.cli.parser.COMMAND_PARSERS`): it returns the exit status.
@@ -128,7 +132,6 @@ def _claims(args: argparse.Namespace):
 def _compile_notice(args: argparse.Namespace):
     """Says on stderr while kernels compile (the first run after an install,
     with the time the command's kernels usually take); nothing otherwise."""
-    from advisor.inputs import input_kind
     from advisor.warm import CompileNotice, needs
 
     if args.command == "warmup":  # reports its own progress

@@ -8,8 +8,13 @@ import math
 import re
 
 from advisor.errors import AdvisorError
+from advisor._tools.intervals import too_few
+from advisor._tools.jsonio import dumps
 
 __all__ = ["run_duel", "parse_sprt", "format_duel", "duel_json"]
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads a command's engine only when the command runs: camelup --help stays fast"
 
 _NUMBER = r"[+-]?(?:[0-9]{1,3}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})"
 _SPRT = re.compile(rf"({_NUMBER}),({_NUMBER})", re.ASCII)
@@ -36,7 +41,6 @@ def parse_sprt(text: str | None, alpha: float, beta: float, min_pairs: int = 100
 
 def run_duel(args: argparse.Namespace, edition) -> int:
     from advisor.simulate.duel import duel
-    from advisor._tools.jsonio import dumps
 
     if args.sprt is None and (args.alpha != 0.05 or args.beta != 0.05 or args.sprt_min != 100):
         raise AdvisorError("--alpha, --beta and --sprt-min apply with --sprt")
@@ -95,7 +99,6 @@ def format_duel(frame, edition: str, rules: dict | None = None) -> str:
     interval = "-" if money["diff_lo"] != money["diff_lo"] else \
         f"{money['diff_lo']:+.2f} to {money['diff_hi']:+.2f} coins"
     lines.append(f"{'money':<10}{money['a']:{w}.2f}{money['b']:{w}.2f}{_signed(money['diff'], '.2f'):>10}   {interval}")
-    from advisor._tools.intervals import too_few
 
     warning = too_few(pairs, "pairs" if pairs != 1 else "pair")
     if warning:

@@ -17,6 +17,9 @@ from advisor.errors import AdvisorError
 
 __all__: list[str] = []
 
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads a command's engine only when the command runs: camelup --help stays fast"
+
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """``camelup simulate``: games between bots written to ``-o``, with the average game length."""

@@ -12,15 +12,18 @@ from advisor.cli.args import rules_arg
 from advisor.errors import AdvisorError
 from advisor.kernels._where import cache_root
 from advisor.rules.editions import get_edition
+from advisor.inputs import record_kind
 
 __all__: list[str] = []
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads a command's engine only when the command runs: camelup --help stays fast"
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``camelup play``: a game at the terminal, every option checked before it starts."""
     from advisor.bots.policies import BOTS
     from advisor.cli.table import load_game, play
-    from advisor.inputs import record_kind
 
     seats = None if args.seats is None else [x.strip() for x in args.seats.split(",") if x.strip()]
     if args.edition == "cards" or (args.load is not None and record_kind(args.load) == "cards-records"):

@@ -19,6 +19,9 @@ from advisor.kernels._where import describe as cache_place
 
 __all__: list[str] = []
 
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the bots are listed from their modules only when a help text names them: camelup --help stays fast"
+
 _TILE_ARG = re.compile(r"^-\d+(@\S*)?$")
 
 

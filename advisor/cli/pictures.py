@@ -11,10 +11,14 @@ from pathlib import Path
 
 from advisor._tools.files import atomic_output, check_input, check_output
 from advisor import inputs as reader
+from advisor import plotting
 from advisor.cli.args import cards_text, position_arg
 from advisor.errors import AdvisorError
 
 __all__: list[str] = []
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads a command's engine only when the command runs: camelup --help stays fast"
 
 _PICTURES = (".png", ".svg", ".pdf")
 
@@ -45,7 +49,6 @@ def cmd_chart(args: argparse.Namespace) -> int:
     """``camelup chart``: the leg, win and lose curves of one recorded game."""
     from advisor.cards.record import iter_cards_records
     from advisor.game import iter_records
-    from advisor.plotting import game_odds, plot_game_odds
 
     picture_path(args.output, inputs=[args.record], overwrite=args.overwrite)
     check_input(args.record, "game records")
@@ -62,30 +65,28 @@ def cmd_chart(args: argparse.Namespace) -> int:
     if record[-1].get("type") != "end":
         raise AdvisorError(f"{args.record}:{line}: game {args.game} has no end line: the chart needs a whole game")
     try:
-        frame = game_odds(record, precision=args.precision)
+        frame = plotting.game_odds(record, precision=args.precision)
     except AdvisorError as exc:
         raise AdvisorError(f"{args.record}:{line}: game {args.game} is not a valid record: {exc}") from None
     fig = figure((11, 10))
     for ax, what in zip(fig.subplots(3, 1, sharex=True), ("leg", "win", "lose")):
-        plot_game_odds(record, ax, what=what, frame=frame)
+        plotting.plot_game_odds(record, ax, what=what, frame=frame)
     save_picture(fig, args.output)
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``camelup show``: a picture of the board (or Camel Up Cards track) with its leg odds."""
-    from advisor.plotting import plot_board, plot_cards_board
-
     picture_path(args.output, overwrite=args.overwrite)
     text = cards_text(args)
     if text is not None:
         position = reader.read_input(text, kind="cards").value
         fig = figure((12, 3.8))
-        plot_cards_board(position, fig.add_subplot())
+        plotting.plot_cards_board(position, fig.add_subplot())
         save_picture(fig, args.output)
         return 0
     position = position_arg(args)
     fig = figure((12, 3.8))
-    plot_board(position, fig.add_subplot())
+    plotting.plot_board(position, fig.add_subplot())
     save_picture(fig, args.output)
     return 0

@@ -8,9 +8,15 @@ import sys
 from pathlib import Path
 
 from advisor.errors import AdvisorError
+from advisor._tools.files import atomic_output, check_input, check_output
+from advisor._tools.jsonio import dumps
+from advisor.plotting import plot_review
 
 __all__ = ["run_review", "record_state", "format_review", "format_summary", "seat_summary", "review_json",
            "write_table", "TABLE_SUFFIXES"]
+
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = "the command line loads a command's engine only when the command runs: camelup --help stays fast"
 
 TABLE_SUFFIXES = (".csv", ".jsonl", ".parquet")
 PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -34,7 +40,6 @@ def record_state(args):
     player (default: the one to move) sees it, other players' face-down
     cards inferred from the game's history (:func:`advisor.bots.inference.infer_view`)
     unless ``--no-infer``; and no assumptions."""
-    from advisor._tools.files import check_input
     from advisor.game import replay
 
     path = args.position[0]
@@ -72,9 +77,6 @@ def record_state(args):
 def write_table(frame, path) -> None:
     """Write ``frame`` to ``path`` (.csv, .jsonl or .parquet), which appears
     only when complete."""
-    from advisor._tools.files import atomic_output
-    from advisor._tools.jsonio import dumps
-
     kind = Path(path).suffix.lower()
     with atomic_output(path, "output") as tmp:
         if kind == ".csv":
@@ -90,8 +92,6 @@ def write_table(frame, path) -> None:
 def _check_paths(args) -> None:
     """Everything checked before any work: the records readable, the
     outputs writable (not the input), Parquet support, the options."""
-    from advisor._tools.files import check_input, check_output
-
     check_input(args.records, "game records")
     if args.output:
         check_output(args.output, suffixes=TABLE_SUFFIXES, inputs=[args.records], overwrite=args.overwrite)
@@ -284,8 +284,6 @@ def run_review(args) -> int:
     if args.chart and reviews:
         _chart(reviews[0], args.chart)
     if args.json:
-        from advisor._tools.jsonio import dumps
-
         print(dumps(review_json(reviews, errors, args.player, options)))
     elif len(reviews) == 1 and total == 1:
         print(format_review(reviews[0], args.player))
@@ -307,9 +305,6 @@ def reviews_empty():
 
 def _chart(rev, path: str) -> None:
     from matplotlib.figure import Figure
-
-    from advisor._tools.files import atomic_output
-    from advisor.plotting import plot_review
 
     fig = Figure(figsize=(11, 5), layout="constrained")
     plot_review(rev, fig.add_subplot())

@@ -52,12 +52,18 @@ from typing import Callable, Sequence, TextIO
 
 import numpy as np
 
+import advisor.game
+import advisor.odds.exact
+import advisor.valuation.engine
+from advisor._tools.files import claim, file_kind, folder_problem
+from advisor.bots.policies import BOTS, make_bot
 from advisor.errors import AdvisorError, Interrupted
-from advisor.game import Game, replay
+from advisor.game import Game, read_records, replay
+from advisor.odds.montecarlo import race_odds
 from advisor.present.report import format_leg_odds, format_race_odds
+from advisor.reviews.scoresheet import pile_reveal, record_seats, score_breakdown, score_phases
 from advisor.rules.actions import KINDS, Action, Roll
 from advisor.rules.scoring import PILES
-from advisor.reviews.scoresheet import pile_reveal, record_seats, score_breakdown, score_phases
 from advisor.rules.state import GameState
 
 __all__ = ["play", "render", "render_view", "cards_held", "describe", "history_rng", "load_game", "save_game",
@@ -173,14 +179,11 @@ def history_rng(record: Sequence[dict], purpose: int) -> np.random.Generator:
 def save_game(record: Sequence[dict], path: str | os.PathLike) -> Path:
     """Write one game record as JSON lines to ``path``: to a file beside it,
     then renamed into place, so ``path`` only ever holds a whole record."""
-    from advisor._tools.files import claim
-    from advisor.game import write_records
-
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
     try:
         with claim(path, "saved game"):  # another game saving there is refused
-            write_records([list(record)], tmp)
+            advisor.game.write_records([list(record)], tmp)
             os.replace(tmp, path)
     except OSError as exc:
         raise AdvisorError(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -194,8 +197,6 @@ def load_game(path: str | os.PathLike, index: int = 0) -> list[dict]:
     """Game ``index`` of the JSON lines file ``path``, checked by replaying
     it; it must be unfinished.  Raises :class:`AdvisorError` with one line
     naming what is wrong."""
-    from advisor.game import read_records
-
     path = Path(path)
     try:
         games = read_records(path)
@@ -214,8 +215,6 @@ def load_game(path: str | os.PathLike, index: int = 0) -> list[dict]:
 
 
 def _check_seats(seats: Sequence[str], players: int) -> list[str]:
-    from advisor.bots.policies import BOTS
-
     seats = list(seats)
     for seat in seats:
         if seat != "human" and seat not in BOTS:
@@ -335,8 +334,6 @@ class BoardEngine:
         return f"turn {self.game.turns + 1}"
 
     def make_bot(self, name: str):
-        from advisor.bots.policies import make_bot
-
         return make_bot(name)
 
     def prompt(self, p: int) -> str:
@@ -371,11 +368,9 @@ class BoardEngine:
         raise AdvisorError(f"{_short(line)} is not an action or a command (type 'help').")
 
     def command(self, p: int, word: str) -> str:
-        from advisor.valuation.engine import legal_actions
-
         view = self.game.view(p)
         if word == "actions":
-            return " ".join(legal_actions(view, p))
+            return " ".join(advisor.valuation.engine.legal_actions(view, p))
         if word == "odds":
             return _odds_text(view)
         return _best_text(view, p)
@@ -493,8 +488,6 @@ class Table:
             if resolved.exists() and resolved not in self.saved:
                 raise AdvisorError(f"{path} exists: save to another file (or delete it first)")
             if not resolved.parent.is_dir():
-                from advisor._tools.files import file_kind, folder_problem
-
                 problem = folder_problem(resolved.parent, file_kind(resolved.parent))
                 raise AdvisorError(f"cannot write {path}: {problem}")
         except (OSError, ValueError) as exc:  # a name the system refuses (too long, a NUL byte, ...)
@@ -709,17 +702,13 @@ def run_table(engine, seats: list[str], *, read: Callable[[str], str] | None = N
 
 
 def _odds_text(view: GameState) -> str:
-    from advisor.odds.exact import leg_odds
-    from advisor.odds.montecarlo import race_odds
-
     pos = view.position
-    return format_leg_odds(leg_odds(pos)) + "\n\n" + format_race_odds(race_odds(pos, precision=0.005, seed=0))
+    leg = advisor.odds.exact.leg_odds(pos)
+    return format_leg_odds(leg) + "\n\n" + format_race_odds(race_odds(pos, precision=0.005, seed=0))
 
 
 def _best_text(view: GameState, player: int) -> str:
-    from advisor.valuation.engine import best_moves
-
-    frame = best_moves(view, player, precision=0.005, seed=0, objective="ev")
+    frame = advisor.valuation.engine.best_moves(view, player, precision=0.005, seed=0, objective="ev")
     rows = [f"  {r['action']:<10} EV {r['ev']:+.3f}  sd {r['sd']:.2f}  P(loss) {100 * r['p_loss']:.0f}%"
             for r in frame.head(10).to_dict(orient="records")]
     return "The advisor's ranking (top 10), from what you see:\n" + "\n".join(rows)

@@ -40,6 +40,10 @@ from advisor.cards.actions import BET_KINDS, RACE_KINDS, CardsAction, parse_card
 from advisor.cards.odds import ADVICE_OTHERS
 from advisor.cards.game import FULL_CARDS, CardsGame, CardsSetup, CardsState, apply, legal_actions, overall_payouts, ranking
 from advisor.cards.position import CAMELS
+from advisor.cards import cards_odds, format_cards_odds
+from advisor.cards.bots import CARDS_BOTS, make_cards_bot
+from advisor.cards.record import iter_cards_records, replay_cards, write_cards_records
+from advisor.cards.steps import step_advice as cards_step_advice
 
 __all__ = ["CardsEngine", "play_cards", "render_cards", "describe_cards", "load_cards_game", "save_cards_game",
            "step_advice", "format_cards_scores", "CARDS_HELP"]
@@ -185,8 +189,6 @@ def describe_cards(entry: dict, shown: bool) -> str:
 def save_cards_game(record: Sequence[dict], path: str | os.PathLike) -> Path:
     """Write one Cards game record as JSON lines to ``path`` (beside it,
     then renamed into place: ``path`` only ever holds a whole record)."""
-    from advisor.cards.record import write_cards_records
-
     write_cards_records([list(record)], path)
     return Path(path)
 
@@ -195,8 +197,6 @@ def load_cards_game(path: str | os.PathLike, index: int = 0) -> list[dict]:
     """Game ``index`` of the JSON lines file ``path`` of Cards records,
     checked by replaying it; it must be unfinished.  Raises
     :class:`AdvisorError` with one line naming what is wrong."""
-    from advisor.cards.record import iter_cards_records, replay_cards
-
     count = 0
     record = None
     try:
@@ -270,8 +270,6 @@ class CardsEngine:
         return f"leg {self.state.leg}, action {self.game.turns + 1}"
 
     def make_bot(self, name: str):
-        from advisor.cards.bots import make_cards_bot
-
         return make_cards_bot(name)
 
     def settle(self) -> None:
@@ -422,8 +420,6 @@ class CardsEngine:
         if s.phase != "turn":
             raise AdvisorError("the odds and the advice come with the leg's turns: first the race deck is built")
         if word == "odds":
-            from advisor.cards import cards_odds, format_cards_odds
-
             return format_cards_odds(cards_odds(view.position(p), precision=_ADVICE_PRECISION, seed=0))
         return _best_text(s, p)
 
@@ -446,8 +442,6 @@ class CardsEngine:
         return None
 
     def replay(self, record: list[dict]) -> "CardsEngine":
-        from advisor.cards.record import replay_cards
-
         return CardsEngine(replay_cards(record))
 
     # ------------------------------------------------------------ start and end
@@ -512,10 +506,8 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
     """The advisor's ranking for ``player`` at the step of the turn they
     are at, from their view (:func:`advisor.cards.steps.step_advice`);
     ``precision`` by default the table's."""
-    from advisor.cards.steps import step_advice as advice
-
     precision = _ADVICE_PRECISION if precision is None else precision
-    return advice(state, player, seed=seed, precision=precision, others=others, progress=progress)
+    return cards_step_advice(state, player, seed=seed, precision=precision, others=others, progress=progress)
 
 
 def _best_text(state: CardsState, player: int) -> str:
@@ -532,8 +524,6 @@ def _best_text(state: CardsState, player: int) -> str:
 
 
 def _check_seats(seats: Sequence[str], players: int | None = None) -> list[str]:
-    from advisor.cards.bots import CARDS_BOTS
-
     seats = list(seats)
     for seat in seats:
         if seat != "human" and seat not in CARDS_BOTS:
@@ -556,8 +546,6 @@ def play_cards(seats: Sequence[str] | None = None, *, setup: CardsSetup | None =
     (its seats by default), ``autosave`` a file saved after every action,
     ``source`` the file loaded (never written); Ctrl-C raises
     :class:`advisor.errors.Interrupted` saying where the game is kept."""
-    from advisor.cards.record import replay_cards
-
     if record is not None:
         game = replay_cards(list(record))
         if game.finished:

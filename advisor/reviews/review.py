@@ -81,9 +81,20 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from advisor import warm
+from advisor._tools.cluster import connect, ordered_tasks
+from advisor._tools.workers import quiet_tracker, worker_init
+from advisor.cards.game import ranking
+from advisor.cards.record import is_cards_file, is_cards_record, iter_cards_records, replay_cards
+from advisor.cards.steps import step_values
 from advisor.errors import AdvisorError
-from advisor.game import RecordError, Replay, state_view
+from advisor.game import RecordError, Replay, iter_records, state_view
+from advisor.odds.montecarlo import check_precision
+from advisor.reviews.scoresheet import record_seats
 from advisor.reviews.value import Valuer
+from advisor.valuation.engine import best_moves, evaluate, fast_chances, fast_values
+from advisor.valuation.explain import action_details
+from advisor.valuation.fast import shared_race_odds
 
 __all__ = ["review", "Review", "Valuer", "review_records", "read_games",
            "MISTAKE", "BLUNDER", "CLOSE", "DECISION_COLUMNS", "PLAYER_COLUMNS"]
@@ -98,8 +109,6 @@ def _cards_setup(entry) -> bool:
     """Whether ``entry`` is the setup line of a Camel Up Cards game: the
     Cards record format (``game: cards``, :mod:`advisor.cards.record`) or a
     board-game setup line naming the edition ``cards``."""
-    from advisor.cards.record import is_cards_record
-
     return is_cards_record([entry]) or (isinstance(entry, dict) and entry.get("type") == "setup"
                                         and entry.get("edition") == "cards")
 
@@ -138,8 +147,6 @@ class Review:
 
 
 def _seats(setup: dict, n: int) -> list[str]:
-    from advisor.reviews.scoresheet import record_seats
-
     seats = record_seats(setup)
     return seats if seats is not None and len(seats) == n else [f"player {p}" for p in range(n)]
 
@@ -160,8 +167,6 @@ def _check_record(record) -> None:
 
 
 def _details(row) -> str:
-    from advisor.valuation.explain import action_details
-
     try:
         return action_details(row)
     except (KeyError, TypeError, ValueError):
@@ -192,7 +197,6 @@ class _Decisions:
     def __call__(self, view, player: int, action: str) -> dict:
         if self.full:
             return self._full(view, player, action)
-        from advisor.valuation.engine import fast_chances, fast_values
 
         values = fast_values(view, player, precision=self.precision)
         ev = np.asarray(values.ev, float)
@@ -214,9 +218,6 @@ class _Decisions:
         simulation of their own: an overall card's probability is that of
         the race odds behind its EV, a tile's change of the player's cards
         on the piles is its EV less its leg figures."""
-        from advisor.valuation.engine import best_moves, evaluate
-        from advisor.valuation.fast import shared_race_odds
-
         own_cards = any(c.player == player and c.colour for c in view.winner_pile + view.loser_pile)
         rows, quick = {}, None
         for action in wanted:
@@ -238,8 +239,6 @@ class _Decisions:
         return rows
 
     def _full(self, view, player: int, action: str) -> dict:
-        from advisor.valuation.engine import best_moves
-
         # one valuation gives both: the rows ranked by EV, with their chance of winning
         frame = best_moves(view, player, precision=self.precision, seed=self.seed, denial=False, objective="ev",
                            chances=True)
@@ -329,8 +328,6 @@ class _CardsSide:
     decomposed = False
 
     def __init__(self, record: list[dict], precision: float, seed: int, full: bool, details: bool):
-        from advisor.cards.record import replay_cards
-
         states: list = []
         try:
             self.game = replay_cards(record, visit=lambda g: states.append(g.state))
@@ -358,8 +355,6 @@ class _CardsSide:
         """The action taken and every legal action of its step, from the
         mover's view (deck building is not valued: it is not a decision
         the advisor models)."""
-        from advisor.cards.steps import step_values
-
         frame = step_values(step.state, seed=self.seed, precision=self.precision)
         actions = list(frame["action"])
         ev = frame["ev"].to_numpy(float)
@@ -378,8 +373,6 @@ class _CardsSide:
         return None
 
     def summary(self) -> dict:
-        from advisor.cards.game import ranking
-
         game = self.game
         state = game.state
         order = ranking(state.sp, state.ht) if game.finished else (None, None)
@@ -400,8 +393,6 @@ def _cards_details(action: str, turn: str) -> str:
 
 def _cards_failing_turn(record) -> int:
     """The action at which a Camel Up Cards record stops replaying."""
-    from advisor.cards.record import replay_cards
-
     turns = [e.get("turn") for e in record[1:] if isinstance(e, dict) and e.get("type") == "action"]
     last = 0
     for k, turn in enumerate(turns):
@@ -414,8 +405,6 @@ def _cards_failing_turn(record) -> int:
 
 
 def _side(record: list[dict], precision: float, seed: int, full: bool, details: bool):
-    from advisor.cards.record import is_cards_record
-
     if is_cards_record(record):
         if full:
             raise AdvisorError("full applies to the board games' review (a Camel Up Cards step has one valuation)")
@@ -444,8 +433,6 @@ def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, f
     A record that does not replay raises :class:`~advisor.game.RecordError`
     naming the turn at fault."""
     import pandas as pd
-
-    from advisor.odds.montecarlo import check_precision
 
     precision = check_precision(precision)
     record = list(record)
@@ -560,9 +547,6 @@ def read_games(path) -> Iterator[tuple[int, int, list[dict]]]:
     (:func:`advisor.cards.record.iter_cards_records`, told by its first
     setup line).  A file that is not a file of game records raises
     :class:`RecordError`."""
-    from advisor.cards.record import is_cards_file, iter_cards_records
-    from advisor.game import iter_records
-
     if is_cards_file(path):
         for index, (line, record) in enumerate(iter_cards_records(path)):
             yield index, line, record
@@ -622,8 +606,6 @@ def _worker_init() -> None:
     on the thread count)."""
     import numba
 
-    from advisor._tools.workers import worker_init
-
     worker_init()
     numba.set_num_threads(1)
 
@@ -656,8 +638,6 @@ def review_records(path, *, games: set[int] | None = None, processes: int | None
         elif processes == 1 or (total is not None and total <= 1) or (os.cpu_count() or 1) == 1 and not processes:
             source = (review_one(*job) for job in jobs)
         else:
-            from advisor.cards.record import is_cards_file
-
             source = _on_processes(jobs, processes, is_cards_file(path))
         for result in source:
             bar.update()
@@ -671,12 +651,10 @@ def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[
     import os
     from collections import deque
 
-    from advisor.warm import cold_groups, needs, warmup
 
-    cold = cold_groups(needs("review", cards=cards))
+    cold = warm.cold_groups(warm.needs("review", cards=cards))
     if cold:  # compile once here, not in every worker
-        warmup(groups=cold)
-    from advisor._tools.workers import quiet_tracker
+        warm.warmup(groups=cold)
 
     quiet_tracker()
     workers = processes or os.cpu_count() or 1
@@ -692,8 +670,6 @@ def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[
 
 def _on_dask(jobs, scheduler: str | None, per_task: int = 4) -> Iterator[Reviewed]:
     """Games in tasks of ``per_task`` on the cluster, results in file order."""
-    from advisor._tools.cluster import connect, ordered_tasks
-
     if not scheduler:
         raise AdvisorError("the dask engine needs a scheduler address (--scheduler tcp://HOST:8786)")
     client = connect(scheduler)

@@ -14,6 +14,8 @@ import numpy as np
 from advisor.game import Game, RecordError
 from advisor.rules import scoring
 from advisor.rules.scoring import leg_rewards, settle
+from advisor.valuation.fast import shared_race_odds
+from advisor.valuation.legs import LegOutcomes
 
 __all__ = ["Valuer"]
 
@@ -36,8 +38,6 @@ class Valuer:
     def leg(self, position, track: int):
         """The leg's outcomes from ``position``, landings counted on the
         tile at ``track`` (0: none), with their integer counts."""
-        from advisor.valuation.legs import LegOutcomes
-
         key = (str(position), track)
         if key not in self._legs:
             if len(self._legs) > 64:
@@ -78,8 +78,6 @@ class Valuer:
         return out
 
     def race(self, position):
-        from advisor.valuation.fast import shared_race_odds
-
         return shared_race_odds(position, self.precision)
 
     def overall_values(self, state) -> list[Fraction]:

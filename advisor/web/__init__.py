@@ -11,6 +11,10 @@ from __future__ import annotations
 
 __all__ = ["create_app", "serve"]
 
+#: Why this module imports inside its functions (tests/test_imports_top.py checks it).
+LAZY_IMPORTS = ("importing a module of advisor.web (a worker imports advisor.web.work) loads neither the server "
+                "nor Starlette: create_app and serve load when they are asked for")
+
 
 def __getattr__(name: str):
     if name == "create_app":

@@ -30,14 +30,24 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from advisor._version import __version__
-from advisor.errors import AdvisorError
-from advisor._tools.jsonio import dumps
+from advisor import EXAMPLE_FIRST, EXAMPLE_POSITION
 from advisor import inputs as reader
+from advisor._tools.jsonio import dumps
+from advisor._version import __version__
+from advisor.cards.position import (CAMELS as CARD_CAMELS, DECK_SIZES, DEFAULT_TRACK, EXAMPLE_CARDS, FULL_DECK, LEG_STACK,
+                                    MONEY_FLOOR, PLAYERS, START_MONEY, default_deck)
+from advisor.errors import AdvisorError
+from advisor.plotting import CAMEL_COLOURS, CAMEL_INK
+from advisor.rules.editions import CAMEL_NAMES, EDITIONS, TRACK_LENGTH
+from advisor.valuation.engine import legal_actions
 from advisor.web import inputs
+from advisor.web.cardsgame import SEATS_TEXT, check_seats
 from advisor.web.inputs import InputError, get_bool, get_int, get_str, parse_body
+from advisor.web.openapi import document
 from advisor.web.pool import Busy, Lanes
 from advisor.web.ready import Readiness
+from advisor.web.work import MAX_CURVE_BOARDS, MAX_RECORD_ENTRIES, cards_json, position_json
+
 
 __all__ = ["create_app", "static_dir", "BODY_LIMIT", "LOAD_LIMIT", "ROUTES"]
 
@@ -178,12 +188,6 @@ async def games_info(request: Request) -> Response:
     camels and their names, dice, tile stacks and tile names, player counts,
     start money and the money floor, each read from the rules that play the
     game, so the page holds no copy of a rule."""
-    from advisor import EXAMPLE_FIRST, EXAMPLE_POSITION
-    from advisor.cards.position import (CAMELS as CARD_CAMELS, DECK_SIZES, DEFAULT_TRACK, EXAMPLE_CARDS, FULL_DECK, LEG_STACK,
-                                        MONEY_FLOOR, PLAYERS, START_MONEY, default_deck)
-    from advisor.plotting import CAMEL_COLOURS, CAMEL_INK
-    from advisor.rules.editions import CAMEL_NAMES, EDITIONS, TRACK_LENGTH
-
     out: dict[str, Any] = {}
     for ed in EDITIONS.values():
         out[ed.name] = {
@@ -211,8 +215,6 @@ async def games_info(request: Request) -> Response:
 async def position(request: Request) -> Response:
     """Read a board string, or write the editor's position object; either
     way the canonical string and the object come back."""
-    from advisor.web.work import cards_json, position_json
-
     body = await _body(request)
     text = get_str(body, "board")
     obj = body.get("position")
@@ -229,8 +231,6 @@ async def position(request: Request) -> Response:
 async def state(request: Request) -> Response:
     """Validate a game state; answers its canonical form and the legal
     actions of the player to move."""
-    from advisor.valuation.engine import legal_actions
-
     body = await _body(request)
     if "state" not in body:
         raise InputError("give state (a game state object)")
@@ -378,8 +378,6 @@ async def analyse(request: Request) -> Response:
 
 
 async def curve(request: Request) -> Response:
-    from advisor.web.work import MAX_CURVE_BOARDS
-
     body = await _body(request)
     boards = body.get("boards")
     if not isinstance(boards, list) or not all(isinstance(b, str) and len(b) < 1000 for b in boards):
@@ -409,8 +407,6 @@ async def game_new(request: Request) -> Response:
     seats = body.get("seats")
     track = get_str(body, "track", max_len=64)
     if edition == "cards":
-        from advisor.web.cardsgame import SEATS_TEXT, check_seats
-
         for name, value in (("start", start), ("board", board)):
             if value is not None:
                 raise InputError(f"{name} applies to the board games (a Camel Up Cards game starts by its set-up "
@@ -431,8 +427,6 @@ async def game_new(request: Request) -> Response:
 
 
 def _record(body: dict) -> list:
-    from advisor.web.work import MAX_RECORD_ENTRIES
-
     record = body.get("record")
     if not isinstance(record, list) or not record or not all(isinstance(e, dict) for e in record):
         raise InputError("record: expected the game record, a list of its entries (objects)")
@@ -505,8 +499,6 @@ async def game_load(request: Request) -> Response:
 
 
 async def openapi(request: Request) -> Response:
-    from advisor.web.openapi import document
-
     return JSONResponse(document(ROUTES))
 
 

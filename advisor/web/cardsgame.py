@@ -32,6 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from advisor.cards.actions import CardsAction, card_text
+from advisor.cards.bots import make_cards_bot
+from advisor.cards.game import CardsGame, CardsSetup, ranking
+from advisor.cards.record import is_cards_record, replay_cards
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.game import RecordError
 from advisor.rules.editions import CAMEL_NAMES
@@ -97,8 +101,6 @@ def record_seats_of(head: dict, players: int) -> list[str]:
 
 
 def _check_record(record: Any) -> None:
-    from advisor.cards.record import is_cards_record
-
     if not isinstance(record, list) or not record or not all(isinstance(e, dict) for e in record):
         raise RecordError("a game record is a non-empty list of entries (its JSON lines)")
     if len(record) > MAX_CARDS_RECORD:
@@ -118,8 +120,6 @@ class Replayed:
     them) and ``actions`` (the record's action lines, in order)."""
 
     def __init__(self, record: list[dict]):
-        from advisor.cards.record import replay_cards
-
         _check_record(record)
         self.steps = []
         self.turn_starts = []
@@ -152,8 +152,6 @@ def _live(rep: Replayed):
     seed when the record's deals and shuffles are those its seed draws (the
     engine replayed from the seed with the same actions gives the same
     lines); otherwise from the stream ``(seed, record length)``."""
-    from advisor.cards.game import CardsGame
-
     record = rep.record
     head = record[0]
     seed = head["seed"]
@@ -180,8 +178,6 @@ def _live(rep: Replayed):
 
 def _play_bots(game, seats: list[str]) -> None:
     """The bots move until a human is to move or the game is over."""
-    from advisor.cards.bots import make_cards_bot
-
     if "human" not in seats:
         return
     seed = game.record[0]["seed"]
@@ -216,8 +212,6 @@ def cards_table(state, viewer: int | None) -> dict:
     played), every player's money and bets, and the viewer's own cards
     (hand card, dealt, face-down and discarded cards).  ``position`` is the
     viewer's position for the advice (during a leg's turns)."""
-    from advisor.cards.actions import card_text
-
     in_leg = state.phase in ("turn", "over")
     players = []
     for i, p in enumerate(state.players):
@@ -261,9 +255,6 @@ def _describe(before, entry: dict, after, *, over: bool) -> str:
     caused (leg scoring, sandstorm, track extension, race end).  Others'
     deck building is told without its hidden cards unless the game is
     ``over`` (a review: every card is known then)."""
-    from advisor.cards.actions import CardsAction
-    from advisor.cards.game import ranking
-
     who = f"P{entry['player'] + 1}"  # players are read from 1; the record counts from 0
     action = CardsAction.parse(entry["action"])
     kind = action.kind
@@ -326,9 +317,6 @@ def cards_view(record: list[dict], rep: Replayed | None = None) -> dict:
     """Everything the page shows of a Camel Up Cards game (see the module
     docstring): the human to move's view while it runs, every step once it
     is over."""
-    from advisor.cards.actions import card_text
-    from advisor.cards.game import ranking
-
     rep = rep or Replayed(record)
     game = rep.game
     st = game.state
@@ -391,8 +379,6 @@ def cards_new(players: int | None, seed: int | None, seats: list[str] | None, tr
     """A new game: the setup card's numbers for ``players`` (default: as
     many as ``seats``, else 4), the set-up moves and the first deal drawn
     from ``seed``; the bots move until a human is to move."""
-    from advisor.cards.game import CardsGame, CardsSetup
-
     n = players if players is not None else len(seats) if seats is not None else 4
     setup = CardsSetup(players=n, track=track or "")
     seats = check_seats(list(seats) if seats is not None else list(DEFAULT_SEATS[:n]), n)

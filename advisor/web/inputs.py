@@ -14,8 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor import inputs as reader
-from advisor.errors import AdvisorError, PositionError
 from advisor._tools.jsonio import check_depth
+from advisor.cards import parse_cards
+from advisor.errors import AdvisorError, PositionError
+from advisor.odds.montecarlo import resolve_seed
+from advisor.present.jsonout import board_assumptions
+from advisor.rules.position import Position, Tile
+from advisor.rules.state import GameState
 from advisor.web.cardsgame import SEATS_TEXT
 
 __all__ = ["InputError", "Subject", "parse_body", "subject", "options", "FIELDS", "MIN_PRECISION",
@@ -178,8 +183,6 @@ def get_precision(body: dict, default: float = 0.002) -> float:
 
 
 def get_seed(body: dict, default: int | None = None) -> int:
-    from advisor.odds.montecarlo import resolve_seed
-
     value = body.get("seed", default)
     if isinstance(value, str) and value.isdigit() and len(value) < 40:
         value = int(value)  # the page carries seeds as strings (beyond 2**53 a JSON number is not exact)
@@ -213,9 +216,6 @@ class Subject:
 def subject(body: dict) -> Subject:
     """The position or state a request asks about (``board`` or ``state``,
     ``players``, ``player``)."""
-    from advisor.present.jsonout import board_assumptions
-    from advisor.rules.state import GameState
-
     board = get_str(body, "board")
     raw_state = body.get("state")
     player = get_int(body, "player", low=0, high=63)
@@ -288,8 +288,6 @@ def position_from_json(value: Any):
     """A board-game :class:`advisor.Position` from the editor's object:
     ``{"game", "stacks": [[space, camels], ...], "tiles": [{"space", "sign",
     "owner"}], "dice", "legtiles": {colour: [values]}}``."""
-    from advisor.rules.position import Position, Tile
-
     keys = {"game", "stacks", "tiles", "dice", "legtiles", "board"}
     data = _check_keys(value, "position", keys)
     game = data.get("game", "second")
@@ -323,8 +321,6 @@ def cards_from_json(value: Any):
     """A :class:`advisor.cards.CardsPosition` from the editor's object (the
     keys of :func:`advisor.web.work.cards_json`), read by the notation's own
     parser: the object's fields become the tokens of a board string."""
-    from advisor.cards import parse_cards
-
     keys = {"game", "board", "players", "track", "length", "stacks", "palm", "fennec", "deck", "decksize", "known",
             "revealed", "out", "hand", "legtiles", "mid", "winners", "losers", "bets", "money", "figure_spaces"}
     data = _check_keys(value, "position", keys)

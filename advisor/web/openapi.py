@@ -5,6 +5,7 @@ so it cannot drift from what the server does."""
 from __future__ import annotations
 
 from advisor._version import __version__
+from advisor.web.inputs import FIELDS
 
 __all__ = ["document", "DESCRIPTIONS"]
 
@@ -57,8 +58,6 @@ _ERROR = {"description": "one-line error", "content": {"application/json": {"sch
 def document(routes) -> dict:
     """The OpenAPI document of ``routes`` (the app's ``(path, methods,
     handler)`` triples)."""
-    from advisor.web.inputs import FIELDS
-
     paths: dict = {}
     for path, methods, _ in routes:
         for method in methods:

@@ -32,6 +32,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from advisor.errors import AdvisorError
+from advisor._tools.workers import quiet_tracker, worker_init
+from advisor.web.warm import warm_worker
+from advisor.web.work import run
 
 __all__ = ["Lanes", "LaneStats", "Busy", "TaskError"]
 
@@ -68,20 +71,14 @@ def _init_worker(threads: int | None, warm: bool) -> None:
     and says so in one line), a watch on the server's process (nothing
     from a worker once it is gone: :mod:`advisor._tools.workers`), the thread
     count, then every kernel loaded (or compiled)."""
-    from advisor._tools.workers import worker_init
-
     worker_init(0.5)
     if threads is not None:
         os.environ["NUMBA_NUM_THREADS"] = str(threads)
     if warm:
-        from advisor.web.warm import warm_worker
-
         warm_worker()
 
 
 def _call(task: str, kwargs: dict) -> dict:
-    from advisor.web.work import run
-
     return run(task, kwargs)
 
 
@@ -95,7 +92,6 @@ class Lanes:
 
     def __init__(self, workers: int | None = None, *, warm: bool = True, readiness=None):
         self.workers = workers or os.cpu_count() or 1
-        from advisor._tools.workers import quiet_tracker
 
         quiet_tracker()
         # kernels compiled elsewhere (advisor.web.ready): a task waits for its own

@@ -17,14 +17,14 @@ import json
 import sys
 import time
 
+from advisor import warm
+
 
 def _say(**fields) -> None:
     print(json.dumps(fields), flush=True)
 
 
 def main(names: list[str]) -> int:
-    from advisor import warm
-
     for name in names:
         if not warm.cold_groups([name]):
             _say(group=name, state="ready", seconds=0.0)

@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from advisor import warm
+
 __all__ = ["ORDER", "TASK_GROUPS", "PARTS", "Readiness", "groups_for"]
 
 #: The kernel groups in the order they are prepared (the board groups in the
@@ -99,8 +101,6 @@ class Readiness:
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
         """Start the preparer (in the running event loop)."""
-        from advisor import warm
-
         if self.share is None:
             self.share = warm.cpu_share()
         self.bind()
@@ -195,8 +195,6 @@ class Readiness:
     def _left(self) -> dict[str, float | None]:
         """Seconds until each group is ready (0 when it is; None while the
         cache is being checked)."""
-        from advisor import warm
-
         share = self.share or 1.0
         now = time.monotonic()
         left, clock = {}, 0.0
@@ -218,8 +216,6 @@ class Readiness:
         """What ``GET /api/status`` answers: ``ready`` (every part), each
         group's state and seconds left, and each part of the page still
         being prepared with its seconds left."""
-        from advisor import warm
-
         left = self._left()
         def rounded(x):
             return None if x is None else round(x, 1)

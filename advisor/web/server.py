@@ -19,6 +19,7 @@ import socket
 import sys
 from typing import TextIO
 
+from advisor import warm
 from advisor.errors import AdvisorError
 
 __all__ = ["serve", "bind", "is_loopback", "IDLE_SECONDS", "lan_address", "phone_url", "qr_text"]
@@ -179,8 +180,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
               f"the network (phones on the same Wi-Fi, and anyone else there). There is no login. Use the "
               f"default --host 127.0.0.1 to keep it on this machine.", file=err, flush=True)
     def prepared(group: str, state: str, seconds: float | None) -> None:
-        from advisor import warm
-
         title = warm._BY_NAME[group].title if group in warm._BY_NAME else group
         if state == "ready" and seconds:
             print(f"  compiled: {title} ({seconds:.0f} s)", file=out, flush=True)

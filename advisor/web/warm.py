@@ -6,11 +6,11 @@ need them (:mod:`advisor.web.ready`).
 
 from __future__ import annotations
 
+from advisor import warm
+
 __all__ = ["warm_worker"]
 
 
 def warm_worker() -> None:
     """Load every kernel the API uses into this (worker) process."""
-    from advisor import warmup
-
-    warmup()
+    warm.warmup()

@@ -18,9 +18,25 @@ import tempfile
 import time
 from typing import Any, Callable
 
-from advisor.errors import AdvisorError
+from advisor import inputs as reader
+from advisor.bots.inference import face_down_json, infer_view
+from advisor.cards import cards_best, cards_odds, parse_cards
+from advisor.cards.odds import ADVICE_OTHERS, ODDS_OTHERS
+from advisor.cards.position import cards_str
+from advisor.cards.record import is_cards_record, read_cards_records
+from advisor.errors import AdvisorError, IllegalActionError
+from advisor.game import Game, read_records, replay
+from advisor.notation import parse_position
+from advisor.odds.exact import leg_odds
+from advisor.odds.montecarlo import race_odds
+from advisor.present.jsonout import best_json, cards_best_json, cards_odds_json, odds_json
 from advisor.rules.actions import Action, Roll
 from advisor.rules.editions import CAMEL_NAMES
+from advisor.rules.state import GameState
+from advisor.rules.turn import UnrevealedCards, unrevealed
+from advisor.valuation.context import Valuation
+from advisor.valuation.engine import best_moves, rank_rows
+from advisor.web.cardsgame import cards_act, cards_new, cards_replay, cards_summaries
 
 __all__ = ["run", "TASKS", "MAX_RECORD_ENTRIES", "MAX_CURVE_BOARDS", "game_view", "position_json",
            "cards_json"]
@@ -54,8 +70,6 @@ def position_json(pos) -> dict:
 
 def cards_json(pos) -> dict:
     """A Camel Up Cards position as the page's editor holds it."""
-    from advisor.cards.position import cards_str
-
     figure = lambda f: None if f is None else {"space": f[0], "holder": f[1]}  # noqa: E731
     return {
         "game": "cards",
@@ -90,10 +104,6 @@ def cards_json(pos) -> dict:
 def leg(board: str) -> dict:
     """Stage 1: the exact leg odds, P(the race ends in this leg) and the
     expected landings on every tile."""
-    from advisor.odds.exact import leg_odds
-    from advisor.present.jsonout import odds_json
-    from advisor.notation import parse_position
-
     pos = parse_position(board)
     odds = leg_odds(pos)
     return {"odds": odds_json(pos, odds), "race_ends": float(odds.race_ends),
@@ -102,11 +112,6 @@ def leg(board: str) -> dict:
 
 def race(board: str, precision: float, seed: int) -> dict:
     """Stage 3: leg and race odds, the JSON of ``camelup odds --json``."""
-    from advisor.odds.exact import leg_odds
-    from advisor.present.jsonout import odds_json
-    from advisor.odds.montecarlo import race_odds
-    from advisor.notation import parse_position
-
     pos = parse_position(board)
     return {"odds": odds_json(pos, leg_odds(pos), race_odds(pos, precision=precision, seed=seed), seed)}
 
@@ -117,10 +122,6 @@ def advice(state: dict, player: int | None, precision: float, seed: int, denial:
     the JSON of ``camelup best --json`` (``objective``: win or ev, as
     ``camelup best --objective``; the stage without race odds is ranked by
     EV)."""
-    from advisor.valuation.engine import best_moves
-    from advisor.present.jsonout import best_json
-    from advisor.rules.state import GameState
-
     st = GameState.from_json(state)
     who = st.to_move if player is None else player
     if isinstance(who, int) and 0 <= who < st.n_players and st.hand_hidden(who):
@@ -142,11 +143,6 @@ def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: boo
     The rows are ranked by ``objective`` as :func:`best_moves` ranks them
     (the chance of winning now is the most probable hand's)."""
     import pandas as pd
-
-    from advisor.present.jsonout import best_json
-    from advisor.rules.state import GameState
-    from advisor.valuation.context import Valuation
-    from advisor.valuation.engine import best_moves, rank_rows
 
     hands, probs = Valuation(st, player, precision, seed).hand_model(player)
     order = sorted(range(len(hands)), key=lambda k: (-probs[k], hands[k]))
@@ -184,18 +180,10 @@ def hidden_hand_advice(st, player: int, precision: float, seed: int, denial: boo
 def cards_leg(board: str, seed: int, others: str | None) -> dict:
     """``camelup odds --json --leg-only`` for a Camel Up Cards position
     (``others`` None: the odds' default)."""
-    from advisor.cards import cards_odds
-    from advisor.cards.odds import ODDS_OTHERS
-    from advisor.present.jsonout import cards_odds_json
-
     return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS, race=False))}
 
 
 def cards_race(board: str, seed: int, others: str | None) -> dict:
-    from advisor.cards import cards_odds
-    from advisor.cards.odds import ODDS_OTHERS
-    from advisor.present.jsonout import cards_odds_json
-
     return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS))}
 
 
@@ -203,10 +191,6 @@ def cards_advice(board: str, seed: int, others: str | None, step: str = "turn") 
     """``camelup best --json`` for a Camel Up Cards position (``others``
     None: the advice's default); ``step`` is the part of a turn still to
     play (:func:`cards_step_moves`)."""
-    from advisor.cards import cards_best, parse_cards
-    from advisor.cards.odds import ADVICE_OTHERS
-    from advisor.present.jsonout import cards_best_json
-
     pos = parse_cards(board)
     best = cards_best_json(pos, cards_best(pos, seed=seed, others=others or ADVICE_OTHERS))
     if pos.next:  # the race action is played (next:1): cards_best gives the bets now and pass
@@ -256,8 +240,6 @@ def _odds_rows(boards: list[str], parse: Callable, odds_of: Callable, precision:
 def cards_curve(boards: list[str], precision: float, seed: int) -> dict:
     """Per Camel Up Cards position, the odds of :func:`curve`, computed as
     :func:`advisor.plotting.cards_game_odds` does for each turn of a game."""
-    from advisor.cards import cards_odds, parse_cards
-
     def odds_of(pos):
         odds = cards_odds(pos, precision=precision, seed=seed)
         return odds.camels, odds.leg[:, 0], odds.win, odds.lose
@@ -269,10 +251,6 @@ def curve(boards: list[str], precision: float, seed: int) -> dict:
     """Per board: P(1st this leg), P(wins the race), P(finishes last) of
     every racing camel, computed as :func:`advisor.plotting.game_odds`
     does for each turn of a game."""
-    from advisor.odds.exact import leg_odds
-    from advisor.odds.montecarlo import race_odds
-    from advisor.notation import parse_position
-
     def odds_of(pos):
         lo = leg_odds(pos)
         ro = race_odds(pos, precision=precision, seed=seed)
@@ -351,8 +329,6 @@ def game_view(game, infer: bool = True) -> dict:
     if not game.finished:
         # what the player to move knows: others' overall cards face down
         if infer:
-            from advisor.bots.inference import face_down_json, infer_view
-
             advised = infer_view(game.record, game.turns, st.to_move)
             out.update(face_down_json(advised))
         else:
@@ -364,15 +340,11 @@ def game_view(game, infer: bool = True) -> dict:
 def hidden_cards(state) -> list[dict]:
     """The pile cards placed face down whose colour nobody at the table saw
     (``winner:?`` / ``loser:?``): which pile, where in it, whose."""
-    from advisor.rules.turn import unrevealed
-
     return [{"pile": pile, "index": index, "player": card.player, "colours": state.hand_candidates(card.player)}
             for pile, index, card in unrevealed(state)]
 
 
 def _replay(record: list) -> Any:
-    from advisor.game import replay
-
     if not isinstance(record, list) or not record:
         raise RecordError("a game record is a non-empty list of entries (its JSON lines)")
     if len(record) > MAX_RECORD_ENTRIES:
@@ -390,25 +362,17 @@ def _replay(record: list) -> Any:
 
 def game_new(edition: str, players: int | None, seed: int | None, start: int | None, board: str | None,
              seats: list[str] | None = None, track: str | None = None) -> dict:
-    from advisor.game import Game
-
     if edition == "cards":
-        from advisor.web.cardsgame import cards_new
-
         return cards_new(players, seed, seats, track)
     return game_view(Game(edition, 4 if players is None else players, seed, start=start, position=board))
 
 
 def _is_cards(record: list) -> bool:
-    from advisor.cards.record import is_cards_record
-
     return is_cards_record(record)
 
 
 def game_replay(record: list, infer: bool = True) -> dict:
     if _is_cards(record):
-        from advisor.web.cardsgame import cards_replay
-
         return cards_replay(record)
     return game_view(_replay(record), infer)
 
@@ -426,12 +390,7 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
     the colours, and the cards to turn over)."""
     import numpy as np
 
-    from advisor.errors import IllegalActionError
-    from advisor.rules.turn import UnrevealedCards
-
     if _is_cards(record):
-        from advisor.web.cardsgame import cards_act
-
         if roll is not None or random_roll or reveals is not None:
             raise IllegalActionError("roll, random and reveals are for the board games: Camel Up Cards has no dice")
         return cards_act(record, action)
@@ -463,15 +422,11 @@ def game_act(record: list, action: str, roll: dict | None, random_roll: bool,
 def game_load(text: str, index: int, infer: bool = True) -> dict:
     """The games of a JSON-lines file (as ``camelup simulate`` writes it)
     sent by the browser: a summary of each and the view of game ``index``."""
-    from advisor.cards.record import read_cards_records
-    from advisor.game import read_records
-    from advisor.inputs import input_kind
-
     fd, path = tempfile.mkstemp(suffix=".jsonl", prefix="camelup-upload-")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        cards = input_kind(path, files=True) == "cards-records"
+        cards = reader.input_kind(path, files=True) == "cards-records"
         try:
             games = read_cards_records(path) if cards else read_records(path)
         except AdvisorError as exc:
@@ -485,8 +440,6 @@ def game_load(text: str, index: int, infer: bool = True) -> dict:
     if not 0 <= index < len(games):
         raise RecordError(f"game {index}: the file holds {len(games)} game(s)")
     if cards:
-        from advisor.web.cardsgame import cards_replay, cards_summaries
-
         view = cards_replay(games[index])
         view["games"] = cards_summaries(games)
         view["index"] = index
