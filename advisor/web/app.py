@@ -34,8 +34,8 @@ from advisor import EXAMPLE_FIRST, EXAMPLE_POSITION
 from advisor import inputs as reader
 from advisor._tools.jsonio import dumps
 from advisor._version import __version__
-from advisor.cards.position import (CAMELS as CARD_CAMELS, DECK_SIZES, DEFAULT_TRACK, EXAMPLE_CARDS, FULL_DECK, LEG_STACK,
-                                    MONEY_FLOOR, PLAYERS, START_MONEY, default_deck)
+from advisor.cards.position import (CAMELS as CARD_CAMELS, DECK_SIZES, DEFAULT_TRACK, EXAMPLE_CARDS, FULL_DECK,
+                                    LEG_STACK, MONEY_FLOOR, PLAYERS, START_MONEY, default_deck)
 from advisor.errors import AdvisorError
 from advisor.plotting import CAMEL_COLOURS, CAMEL_INK
 from advisor.rules.editions import CAMEL_NAMES, EDITIONS, TRACK_LENGTH
