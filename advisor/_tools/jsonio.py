@@ -18,7 +18,7 @@ from typing import Any
 
 from advisor.errors import AdvisorError
 
-__all__ = ["dumps", "clean", "loads", "decode_text", "check_depth", "MAX_BYTES", "MAX_DEPTH", "SCHEMA"]
+__all__ = ["dumps", "clean", "loads", "decode_text", "check_depth", "MAX_BYTES", "MAX_DEPTH", "SCHEMA", "no_duplicates", "DuplicateKey"]
 
 #: The version of the layout of every JSON output: ``odds --json``, ``best
 #: --json`` (also served by the web API) and the setup line of a game record
@@ -97,15 +97,17 @@ def decode_text(data: bytes, what: str) -> str:
         raise AdvisorError(f"{what}: not UTF-8 text") from None
 
 
-class _Duplicate(ValueError):
-    pass
+class DuplicateKey(ValueError):
+    """A JSON object gave this key twice (raised by :func:`no_duplicates`)."""
 
 
-def _no_duplicates(pairs: list) -> dict:
+def no_duplicates(pairs: list) -> dict:
+    """``object_pairs_hook`` for :func:`json.loads`: the object, or
+    :class:`DuplicateKey` when a key is given twice."""
     out = {}
     for key, value in pairs:
         if key in out:
-            raise _Duplicate(key)
+            raise DuplicateKey(key)
         out[key] = value
     return out
 
@@ -124,8 +126,8 @@ def loads(text: str | bytes, what: str | None = None, *, max_bytes: int = MAX_BY
     elif text.startswith("\ufeff"):
         text = text[1:]
     try:
-        obj = json.loads(text, object_pairs_hook=_no_duplicates)
-    except _Duplicate as exc:
+        obj = json.loads(text, object_pairs_hook=no_duplicates)
+    except DuplicateKey as exc:
         raise AdvisorError(f"{what}: the key {str(exc)!r:.60} is given twice (give each key once)") from None
     except RecursionError:
         raise AdvisorError(f"{what}: JSON nested more than {max_depth} levels deep") from None

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from advisor.errors import AdvisorError
+from advisor.cli.args import engine_kwargs
 from advisor._tools.files import atomic_output, check_input, check_output
 from advisor._tools.jsonio import dumps
 from advisor.plotting import plot_review
@@ -102,13 +103,7 @@ def _check_paths(args) -> None:
     if args.chart:
         check_output(args.chart, suffixes=PICTURE_SUFFIXES, what="picture file", inputs=[args.records],
                      overwrite=args.overwrite)
-    if args.engine == "dask":
-        if not args.scheduler:
-            raise AdvisorError("--engine dask needs --scheduler ADDRESS")
-        if args.processes is not None:
-            raise AdvisorError("--processes applies to --engine local only")
-    elif args.scheduler:
-        raise AdvisorError("--scheduler applies to --engine dask only")
+    engine_kwargs(args)  # --engine, --scheduler and --processes checked together
 
 
 # --------------------------------------------------------------------------

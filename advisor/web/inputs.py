@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor import inputs as reader
-from advisor._tools.jsonio import check_depth
+from advisor._tools.jsonio import DuplicateKey, check_depth, no_duplicates
 from advisor.cards import parse_cards
 from advisor.errors import AdvisorError, PositionError
 from advisor.odds.montecarlo import resolve_seed
@@ -91,19 +91,6 @@ def _no_constant(name: str):
     raise InputError(f"the request body is not strict JSON ({name} is not a number)")
 
 
-class _Duplicate(Exception):
-    pass
-
-
-def _no_duplicates(pairs: list) -> dict:
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
-    return out
-
-
 def parse_body(raw: bytes, path: str) -> dict:
     """The request's JSON object, its fields checked against ``FIELDS``."""
     if not raw.strip():
@@ -113,8 +100,8 @@ def parse_body(raw: bytes, path: str) -> dict:
     except UnicodeDecodeError:
         raise InputError("the request body is not UTF-8 text") from None
     try:
-        body = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
-    except _Duplicate as exc:
+        body = json.loads(text, parse_constant=_no_constant, object_pairs_hook=no_duplicates)
+    except DuplicateKey as exc:
         raise InputError(f"the request body gives the key {str(exc)!r:.60} twice (give each key once)") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"the request body is not valid JSON: {exc}") from None
