@@ -507,7 +507,8 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
     are at, from their view (:func:`advisor.cards.steps.step_advice`);
     ``precision`` by default the table's."""
     precision = _ADVICE_PRECISION if precision is None else precision
-    return cards_step_advice(state, player, seed=seed, precision=precision, others=others, progress=progress)
+    return cards_step_advice(state, player, seed=seed, precision=precision, others=others, progress=progress,
+                             objective=objective)
 
 
 def _best_text(state: CardsState, player: int) -> str:
