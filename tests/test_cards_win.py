@@ -177,3 +177,25 @@ def test_after_the_race_action_now_is_pass():
     win = dict(zip(frame.action, frame.win))
     assert frame.attrs["win_now"] == win["pass"] == pytest.approx(0.5)
     assert win["leg:G"] == pytest.approx(_phi(5 / SPREAD[0])) and frame.action.iloc[0] == "leg:G"
+
+
+def test_a_game_record_gives_the_table_to_the_chances(tmp_path, capsys):
+    """``camelup best CARDS.jsonl --turn T``: the chances of the player to
+    act against the other players' money and bets at the table (nothing
+    assumed), ranked by them; ``--objective ev`` ranks by EV."""
+    from advisor.cards.bots import play_cards_game
+    from advisor.cards.record import write_cards_records
+    from advisor.cli.command import main
+
+    record = play_cards_game(["heuristic", "random"], seed=3)
+    path = tmp_path / "games.jsonl"
+    write_cards_records([record], path)
+    actions = [e for e in record if e.get("type") == "action"]
+    turn = next(i for i, e in enumerate(actions) if not e["action"].startswith("build"))
+    argv = ["best", str(path), "--turn", str(turn), "--seed", "1", "--precision", str(PRECISION)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Your chance of winning: " in out and "Assumed" not in out and "timing      win      EV" in out
+    assert main(argv + ["--json", "--objective", "ev"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["objective"] == "ev" and "win" not in data["moves"][0]
