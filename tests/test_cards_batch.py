@@ -34,18 +34,20 @@ def test_cards_race_and_advice_columns():
 
 
 @pytest.mark.parametrize("objective", ["win", "ev"])
-def test_cards_advice_has_no_chance_of_winning(objective):
-    """The Camel Up Cards advice values turns in coins only: its rows rank by
-    EV whatever the objective, and their chances of winning are empty."""
+def test_cards_advice_has_the_chance_of_winning(objective):
+    """The Camel Up Cards rows rank by the objective, as ``cards_best``
+    does, and carry its chances of winning: ``win_now``, ``best_win`` and
+    every move's ``win`` (under either objective)."""
     frame = analyse([CARDS], advice=True, precision=0.05, seed=3, objective=objective)
-    best = cards_best(CARDS, seed=_seed(frame), precision=0.05, progress=False)
+    best = cards_best(CARDS, seed=_seed(frame), precision=0.05, progress=False, objective=objective, chances=True)
     assert frame.at[0, "best_action"] == best["action"].iloc[0]
-    assert {"win_now", "best_win"} <= set(frame.columns)
-    assert np.isnan(frame.at[0, "win_now"]) and np.isnan(frame.at[0, "best_win"])
+    assert frame.at[0, "win_now"] == best.attrs["win_now"] and 0 < frame.at[0, "win_now"] < 1
+    assert frame.at[0, "best_win"] == best["win"].iloc[0]
     moves = analyse_moves([CARDS], precision=0.05, objective=objective)
     assert list(moves.columns) == ["position", "error", "action", "ev", "win", "sd", "p_loss"]
-    assert moves["win"].isna().all() and list(moves["action"]) == list(
-        cards_best(CARDS, seed=_seed(frame, 0), precision=0.05, progress=False)["action"])
+    want = cards_best(CARDS, seed=_seed(frame, 0), precision=0.05, progress=False, objective=objective, chances=True)
+    assert list(moves["action"]) == list(want["action"]) and list(moves["win"]) == list(want["win"])
+    assert moves["win"].notna().all()
 
 
 def _seed(frame, seed: int = 3) -> int:

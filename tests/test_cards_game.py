@@ -561,7 +561,7 @@ def test_heuristic_bot_takes_the_leaders_card_then_reveals():
 
 
 def test_greedy_bot_plays_a_whole_turn_legally():
-    from advisor.cards.advice import cards_best
+    from advisor.cards.best import cards_best
     from advisor.cards.bots import GreedyCardsBot
 
     bot = GreedyCardsBot(precision=0.05)
@@ -572,7 +572,7 @@ def test_greedy_bot_plays_a_whole_turn_legally():
                                 players=tuple(dataclasses.replace(p, down=()) for p in state.players))
     first = bot.choose(state, 0, rng)
     best = cards_best(state.position(0), seed=int(__import__("numpy").random.default_rng(1).integers(2**31)),
-                      precision=0.05, progress=False).iloc[0]
+                      precision=0.05, progress=False, objective="ev").iloc[0]
     assert str(first) == (best.bet if best.bet and best.timing != "after" else best.race)
     steps = 0
     start = state.current

@@ -129,7 +129,7 @@ def test_the_chart_has_no_win_chance_axis(short):
 
 def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(short):
     record, rev = short
-    from advisor.cards.advice import cards_best
+    from advisor.cards.best import cards_best
     from advisor.cards.record import replay_cards
 
     row = rev.decisions.iloc[0]  # the leg's first step: a turn's start

@@ -26,7 +26,7 @@ FLOORS = [
     ["advisor.odds", "advisor.odds.*", "advisor.cards.odds"],
     # 4: the value of every action
     ["advisor.valuation", "advisor.valuation.*", "advisor.cards", "advisor.cards.advice", "advisor.cards.fast",
-     "advisor.cards.rival", "advisor.cards.endgame"],
+     "advisor.cards.rival", "advisor.cards.endgame", "advisor.cards.best"],
     # 5: whole games and bots
     ["advisor.game", "advisor.bots", "advisor.bots.*", "advisor.cards.record", "advisor.cards.bots",
      "advisor.cards.steps"],

@@ -186,6 +186,26 @@ def test_cards_odds_and_best_are_the_json_of_the_cli(client, capsys):
     assert api == cli_json(["best", "--json", CARDS, "--seed", "4", "--others", "reveal"], capsys)
 
 
+def test_cards_advice_plays_to_win_as_camelup_best(client, capsys):
+    """The Camel Up Cards advice carries the chance of winning now and after
+    each turn, ranked by it by default; ``objective: ev`` ranks by EV
+    without it: the JSON of ``camelup best --objective``."""
+    win = client.post("/api/best", json={"board": CARDS, "seed": 4, "others": "reveal"}).json()
+    assert win["objective"] == "win" and 0 < win["win_now"] < 1
+    assert all(0 <= m["win"] <= 1 for m in win["moves"])
+    ev = client.post("/api/best", json={"board": CARDS, "seed": 4, "others": "reveal", "objective": "ev"}).json()
+    assert ev["objective"] == "ev" and "win_now" not in ev and "win" not in ev["moves"][0]
+    assert ev == cli_json(["best", "--json", CARDS, "--seed", "4", "--others", "reveal", "--objective", "ev"], capsys)
+    lines = {line["stage"]: line for line in stream(client, {"board": CARDS, "seed": 4, "others": "reveal"})}
+    assert lines["advice"]["best"] == win
+    # the step of a turn: the bets once the race action is played, with the reveal's chance for pass
+    bet = client.post("/api/best", json={"board": CARDS, "seed": 4, "others": "reveal", "step": "bet"}).json()
+    reveal = next(m for m in win["moves"] if m["action"] == "reveal")
+    assert next(m for m in bet["moves"] if m["action"] == "pass")["win"] == reveal["win"]
+    key = [round(m["win"] / 1e-3) for m in bet["moves"]]  # ranked by the chance (advisor.valuation.engine.WIN_TIE)
+    assert key == sorted(key, reverse=True)
+
+
 def test_json_is_strict(client):
     text = client.post("/api/best", json={"board": BOARD, "seed": 1, "precision": 0.02}).text
 
@@ -827,12 +847,12 @@ def test_the_advice_for_the_rest_of_a_camel_up_cards_turn(client):
     whole = client.post("/api/best", json={"board": board, "seed": 3}).json()["moves"]
     race = client.post("/api/best", json={"board": board, "seed": 3, "step": "race"}).json()
     assert race["step"] == "race" and race["moves"] == [m for m in whole if not m["bet"]]
-    bet = client.post("/api/best", json={"board": board, "seed": 3, "step": "bet"}).json()["moves"]
+    bet = client.post("/api/best", json={"board": board, "seed": 3, "step": "bet", "objective": "ev"}).json()["moves"]
     reveal = next(m["ev"] for m in whole if m["action"] == "reveal")
     expected = {m["bet"]: m["ev"] - reveal for m in whole if m["race"] == "reveal" and m["timing"] == "before"}
     assert {m["action"]: m["ev"] for m in bet} == {**expected, "pass": 0.0}
     assert [m["ev"] for m in bet] == sorted((m["ev"] for m in bet), reverse=True)
-    lines = stream(client, {"board": board, "seed": 3, "step": "bet", "race": False})
+    lines = stream(client, {"board": board, "seed": 3, "step": "bet", "race": False, "objective": "ev"})
     assert lines[-2]["best"]["moves"] == bet
     r = client.post("/api/best", json={"board": START, "step": "bet"})
     assert "step applies to Camel Up Cards" in assert_one_line_error(r)

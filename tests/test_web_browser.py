@@ -492,13 +492,17 @@ def test_the_advice_plays_to_win_and_the_switch_ranks_by_coins(browser, server):
         _ranked(page, "win")
         expect(p.locator("#win-headline")).to_be_visible()
 
-        # Camel Up Cards' advice has no chance of winning: no switch, no column
+        # Camel Up Cards' advice plays to win too: the switch, the headline, the column
         p.click('#mode-tabs [data-mode="analyse"]')
         p.click('#game-tabs [data-game="cards"]')
         expect(p.locator("#board-text")).to_have_value(re.compile("^cards "))
         page.done("advice")
-        expect(p.locator("#objective-switch")).to_be_hidden()
-        expect(p.locator("#win-headline")).to_have_count(0)
+        expect(p.locator("#objective-switch")).to_be_visible()
+        _ranked(page, "win")
+        expect(p.locator("#win-headline")).to_be_visible()
+        expect(p.locator("#win-note")).to_contain_text("richest other player")
+        p.click('#objective-switch [data-objective="ev"]')
+        _ranked(page, "ev")
         expect(p.locator("#advice-list .win")).to_have_count(0)
     finally:
         page.close()

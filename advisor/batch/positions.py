@@ -30,10 +30,11 @@ by ``objective``.
 Camel Up Cards positions (the ``cards`` token) fill the same columns from
 :func:`advisor.cards.cards_odds` (leg odds as ``camelup odds`` gives them,
 race odds to ``precision``) and :func:`advisor.cards.cards_best` (the best
-whole turn); ``analyse_moves`` lists every turn's EV.  The Camel Up Cards
-advice values turns in coins only and gives no chance of winning the
-game: its rows rank by EV whatever the ``objective``, and their
-``win_now``, ``best_win`` and ``win`` are empty (NaN).  One batch analyses
+whole turn); ``analyse_moves`` lists every turn's EV and chance of
+winning.  The Camel Up Cards rows rank by the ``objective`` too, with
+``win_now``, ``best_win`` and ``win`` from the Cards advice's chance of
+winning (a position's: the other players with the start money and no
+bets, leg 1).  One batch analyses
 one game: board-game and Camel Up Cards positions mixed are refused in one
 line saying how to split them.
 
@@ -199,7 +200,8 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
     good = [i for i, p in enumerate(parsed) if p is not None]
     frame = pd.DataFrame({"position": labels, "error": errors})
     if cards:
-        frame = _with_cards(frame, cards, race=race, advice=advice, precision=precision, seed=seed)
+        frame = _with_cards(frame, cards, race=race, advice=advice, precision=precision, seed=seed,
+                            objective=objective)
     if good:
         results = leg_odds_many([parsed[i] for i in good])
         columns: dict[str, np.ndarray] = {}
@@ -255,11 +257,11 @@ def check_one_game(items, where: str = "the positions") -> None:
                 "a file of its own (e.g. grep -w cards IN > cards.txt; grep -vw cards IN > board.txt)")
 
 
-def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: float, seed: int):
+def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: float, seed: int, objective: str):
     """``frame`` with the figures of the Camel Up Cards rows ``cards``
     (row -> CardsPosition): the leg rank columns, and on request the race
-    odds and the best turn (by EV: the Camel Up Cards advice gives no
-    chance of winning the game, so ``win_now`` and ``best_win`` are NaN)."""
+    odds and the best turn, ranked by ``objective``, with the chance of
+    winning now and after it (:func:`_cards_advice`)."""
     import pandas as pd
 
     rows: dict[int, dict] = {}
@@ -277,10 +279,11 @@ def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: floa
             if race:
                 row["race_samples"] = int(odds.race_samples)
             if advice:
-                best = cards_best(pos, seed=row_seed, precision=precision, progress=False)
+                best = _cards_advice(pos, row_seed, precision, objective)
                 row["best_action"] = str(best["action"].iloc[0])
                 row["best_ev"] = float(best["ev"].iloc[0])
-                row["win_now"] = row["best_win"] = np.nan
+                row["win_now"] = float(best.attrs["win_now"])
+                row["best_win"] = float(best["win"].iloc[0])
         except AdvisorError as exc:
             row = {"error": str(exc)}
         rows[i] = row
@@ -290,6 +293,14 @@ def _with_cards(frame, cards: dict, *, race: bool, advice: bool, precision: floa
         frame.loc[failed, "error"] = extra.loc[failed, "error"]
         extra = extra.drop(columns=["error"])
     return pd.concat([frame, extra], axis=1)
+
+
+def _cards_advice(pos, seed: int, precision: float, objective: str):
+    """:func:`advisor.cards.cards_best` of a batch row, ranked by
+    ``objective``, with the ``win`` column and ``attrs["win_now"]`` under
+    either objective (the chances of a position: the other players with
+    the start money and no bets, leg 1, as ``camelup best`` assumes)."""
+    return cards_best(pos, seed=seed, precision=precision, progress=False, objective=objective, chances=True)
 
 
 def _add_race(row: dict, pos, precision: float, seed: int) -> None:
@@ -329,9 +340,9 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0, objectiv
     ``win`` (the advised player's chance of winning the game after the
     action), ``sd``, ``p_loss``, each position's rows ranked by
     ``objective`` (``"win"``: the chance of winning, EV breaking near-ties;
-    ``"ev"``: EV) as :func:`advisor.best_moves` ranks them; bad rows give one
-    row with their ``error``.  Camel Up Cards rows rank by EV and have no
-    ``win`` (NaN): their advice gives no chance of winning.  A DataFrame's
+    ``"ev"``: EV) as :func:`advisor.best_moves` ranks them (Camel Up Cards
+    rows as :func:`advisor.cards.cards_best` does, ``sd`` and ``p_loss``
+    NaN); bad rows give one row with their ``error``.  A DataFrame's
     other columns are kept as by :func:`analyse`, repeated on each of its
     position's rows."""
     import pandas as pd
@@ -345,8 +356,7 @@ def analyse_moves(positions, *, precision: float = 0.01, seed: int = 0, objectiv
             if _is_cards_item(item):
                 cpos = _parse_cards_item(item)
                 label = str(cpos)
-                frame = cards_best(cpos, seed=_row_seed(seed, label), precision=precision, progress=False)
-                frame = frame.reindex(columns=_MOVE_FIGURES)
+                frame = _cards_advice(cpos, _row_seed(seed, label), precision, objective)
             else:
                 pos, state, label = _parse_item(item)
                 frame = _advice(state or pos, precision, _row_seed(seed, label), objective)

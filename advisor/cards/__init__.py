@@ -5,7 +5,7 @@ for the model behind the odds and :mod:`advisor.cards.advice` for the EVs.
 """
 
 from advisor._tools.intervals import honest_half
-from advisor.cards.advice import cards_best
+from advisor.cards.best import cards_best
 from advisor.cards.odds import OTHERS, CardsOdds, cards_odds
 from advisor.cards.position import CAMELS, CardsPosition, is_cards, parse_cards
 
@@ -58,13 +58,28 @@ def format_cards_odds(odds: CardsOdds) -> str:
 
 
 def format_cards_advice(frame, top: int = 15) -> str:
-    """The advice as the CLI prints it: the best turns first."""
+    """The advice as the CLI prints it: the best turns first (with the
+    chance of winning when the frame has it)."""
+    win = "win" in frame.columns
     lines = [f"Position: {frame.attrs['position']}",
              f"Best turns (race action with an optional bet; EV in coins; seed {frame.attrs['seed']}, "
-             f"other players: {frame.attrs['others']}):",
-             "  turn                       timing      EV"]
+             f"other players: {frame.attrs['others']}):"]
+    if win:
+        if frame.attrs.get("assumptions"):
+            lines.append("Assumed (a position, not a game record): " + "; ".join(frame.attrs["assumptions"]) + ".")
+        lines.append(f"Your chance of winning: {100 * frame.attrs['win_now']:.0f}% now, "
+                     f"{100 * frame['win'].iloc[0]:.0f}% after {frame['action'].iloc[0]}.")
+    lines.append(f"  {'turn':<26} {'timing':<8} {'win':>6} {'EV':>7}" if win else
+                 "  turn                       timing      EV")
     for row in frame.head(top).itertuples():
-        lines.append(f"  {row.action:<26} {row.timing:<8} {row.ev:+7.3f}")
+        cell = f" {100 * row.win:5.1f}%" if win else ""
+        lines.append(f"  {row.action:<26} {row.timing:<8}{cell} {row.ev:+7.3f}")
     if len(frame) > top:
         lines.append(f"  ... {len(frame) - top} more (--json lists every turn)")
+    if win:
+        lines.append(f"win: your chance of winning the game after the turn (a shared first place counted as a share): "
+                     f"each leg outcome settles every player's bets, a race over is won by the most money, a race "
+                     f"that goes on by the normal chance of your margin over the richest other player (spread "
+                     f"{frame.attrs['spread']} coins; advisor.cards.endgame); rows ranked by it, EV breaking "
+                     "near-ties; --objective ev ranks by EV.")
     return "\n".join(lines)

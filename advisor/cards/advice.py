@@ -50,8 +50,9 @@ from advisor.cards import game as rules
 from advisor.cards.position import CAMELS, CardsPosition
 from advisor.odds.montecarlo import check_precision, resolve_seed
 
-__all__ = ["cards_best", "race_actions", "bets", "TurnRows", "race_orders", "race_over_outcome", "ends_surely", "advised",
-           "after_action", "ACTION_LEG_SAMPLES", "ACTION_EXACT_LEAVES", "ACTION_OTHERS_STATES", "ACTION_RACES"]
+__all__ = ["cards_turns", "race_actions", "bets", "TurnRows", "race_orders", "race_over_outcome", "ends_surely", "advised",
+           "after_action", "ACTION_LEG_SAMPLES", "ACTION_EXACT_LEAVES", "ACTION_OTHERS_STATES",
+           "ACTION_RACES"]
 
 #: Per race action: legs sampled when the leg is too big to enumerate,
 #: with common random numbers (every action sees the same cards).
@@ -382,11 +383,13 @@ def after_action(pos: CardsPosition, base: KernelState, action: str):
     return _after(pos, base, action)
 
 
-def cards_best(position: CardsPosition | str, *, seed: int | None = None, others: str = ADVICE_OTHERS,
-               precision: float = 0.002, progress: bool | None = None):
-    """Every legal turn (race action and optional bet) with its EV, as a
-    pandas DataFrame sorted by EV (highest first).  The position's race
-    odds (behind the overall cards) are simulated until every P(win) and
+def cards_turns(position: CardsPosition | str, *, seed: int | None = None, others: str = ADVICE_OTHERS,
+                precision: float = 0.002, progress: bool | None = None) -> tuple:
+    """``(frame, turns)``: every legal turn (race action and optional bet)
+    with its EV, as a pandas DataFrame sorted by EV (highest first), and
+    the :class:`TurnRows` behind it (the outcomes the chance of winning is
+    computed on: :func:`advisor.cards.best.cards_best`).  The position's
+    race odds (behind the overall cards) are simulated until every P(win) and
     P(last) has a 95% half-width below ``precision``; ``.attrs["race"]``
     holds them (``win``, ``lose``, ``win_se``, ``lose_se``, ``rank`` per
     camel) and ``.attrs["race_samples"]`` the races (0: exact).
@@ -452,8 +455,10 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
                     final = final0 + crn - crn0
             turns.add_action(action, dist, figs, final, over)
             bar.update()
-        return turns.frame(position=str(shown), seed=seed, others=others, leg_samples=base_leg_n,
-                           race_samples=races, race=race, others_model=others_model(others))
+        frame = turns.frame(position=str(shown), seed=seed, others=others, leg_samples=base_leg_n,
+                            race_samples=races, race=race, others_model=others_model(others))
+    return frame, turns
+
 
 
 def _base_race(pos: CardsPosition, base: KernelState, base_codes: np.ndarray, sure_end: bool, seed: int,

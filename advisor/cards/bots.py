@@ -12,7 +12,7 @@ the player sees it); never the deck's order nor the others' hands.
   ``pass``); keeps a ``+2`` card in hand;
 * ``greedy``: the EV-greedy first choice of the advice's values on its
   position (the fast valuation, :func:`~advisor.cards.fast.cards_values`:
-  :func:`~advisor.cards.advice.cards_best`'s rows and formulas in one pass
+  :func:`~advisor.cards.best.cards_best`'s rows and formulas in one pass
   over shared scenarios): a bet before (``B+reveal``, or ``R+B``, taken
   first) or after the race action (``reveal+best``: after the card, the bet
   worth most on the odds then, if any is worth more than nothing);
@@ -50,7 +50,7 @@ import numpy as np
 
 from advisor.errors import AdvisorError
 from advisor.cards.actions import CardsAction
-from advisor.cards.advice import cards_best
+from advisor.cards.best import cards_best
 from advisor.cards.endgame import ENDGAME, race_ends, spread_for, win_chances
 from advisor.cards.fast import cards_values, turn_values
 from advisor.cards.game import CardsGame, CardsSetup, CardsState, legal_actions, ranking
@@ -141,7 +141,7 @@ class HeuristicCardsBot:
 
 class GreedyCardsBot:
     """The advisor's first choice on the player's position: with
-    ``fast=False`` (this class's default) :func:`~advisor.cards.advice.
+    ``fast=False`` (this class's default) :func:`~advisor.cards.best.
     cards_best`'s, the review's own valuation (so the bot loses nothing
     against a review with its seed and precision); with ``fast=True`` (the
     ``greedy`` bot of :data:`CARDS_BOTS`, :class:`FastGreedyCardsBot`) the
@@ -166,7 +166,8 @@ class GreedyCardsBot:
         """The advice's rows on the player's position."""
         if self.fast:
             return cards_values(state.position(player), seed=seed, precision=self.precision)
-        return cards_best(state.position(player), seed=seed, precision=self.precision, progress=False)
+        return cards_best(state.position(player), seed=seed, precision=self.precision, progress=False,
+                          objective="ev")
 
     def build(self, state: CardsState, player: int, rng: np.random.Generator) -> CardsAction:
         """The deck building: a ``+2`` card kept in hand, then by value."""

@@ -1,12 +1,13 @@
 """Camel Up Cards: the chance of winning the game, near its end.
 
-The advice maximises the expected money; the game is won by the most
-money.  When the race is about to end the two differ: a player behind
-needs the turns that can overtake the leader, however unlikely, and a
-player ahead the turns that keep the lead.  :func:`win_chances` gives, for
+The EV of a turn counts coins; the game is won by the most money.  When
+the race is about to end the two differ: a player behind needs the turns
+that can overtake the leader, however unlikely, and a player ahead the
+turns that keep the lead.  :func:`win_chances` gives, for
 each turn of the advice (:class:`~advisor.cards.fast.TurnValues`), the
 chance that the mover ends the game with the most money if the race ended
-with this leg:
+with this leg (:func:`turn_win_chances`: the same for the advice's rows,
+:func:`advisor.cards.best.cards_best`):
 
 * each leg outcome of the turn's race action (its race order and whether
   the race is over) settles everyone's bets: the mover's with the turn's
@@ -32,16 +33,17 @@ the rest of the game changes between two players' money
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import numpy as np
 
 from advisor.cards.advice import TurnRows, race_orders
 from advisor.cards.fast import TurnValues
-from advisor.cards.game import CardsState, LOSER_PAY, WINNER_PAY
-from advisor.cards.position import CAMELS
+from advisor.cards.game import CardsPlayer, CardsState, LOSER_PAY, WINNER_PAY
+from advisor.cards.position import CAMELS, CardsPosition
 from advisor.cards.rival import holdings_position, table_after
 
-__all__ = ["win_chances", "race_ends", "ENDGAME", "SPREAD", "spread_for"]
+__all__ = ["win_chances", "turn_win_chances", "race_ends", "ENDGAME", "SPREAD", "spread_for"]
 
 #: The shark bot plays for the chance of winning once the race ends in
 #: this leg with at least this probability.
@@ -114,19 +116,25 @@ def win_chances(values: TurnValues, state: CardsState, player: int, spread: floa
     this leg (``spread=0``), or with the legs after it worth a normal
     change of standard deviation ``spread`` between two players (module
     docstring; everything used is public)."""
+    n = state.setup.players
+    rivals = [state.players[(player + k) % n] for k in range(1, n)]
+    return turn_win_chances(values.turns, values.position, rivals, spread)
+
+
+def turn_win_chances(turns: TurnRows, pos: CardsPosition, rivals: Sequence[CardsPlayer],
+                     spread: float = 0.0) -> dict[str, float]:
+    """:func:`win_chances` of the rows ``turns`` of the advised player's
+    position ``pos``, against the other players ``rivals`` (their money and
+    bets, :class:`~advisor.cards.game.CardsPlayer`; the order does not
+    matter): per row ``action``, the chance of winning the game."""
     from advisor.kernels.ranks import rank_codes
 
-    turns = values.turns
-    pos = values.position
     ranks = rank_codes()[race_orders()]  # [order, camel]
-    n = state.setup.players
-    me = state.players[player]
-    others = [(player + k) % n for k in range(1, n)]
+    table = table_after(pos, None, None)  # the bets on offer as they are
     best_other = None
-    for q in others:
-        rows = TurnRows(holdings_position(pos, state.players[q], table_after(pos, None, me)), turns.this_leg,
-                        turns.base_codes, turns.race_all)
-        theirs = _money(rows, (False, False), state.players[q].money, ranks, turns.final0)[0]
+    for rival in rivals:
+        rows = TurnRows(holdings_position(pos, rival, table), turns.this_leg, turns.base_codes, turns.race_all)
+        theirs = _money(rows, (False, False), rival.money, ranks, turns.final0)[0]
         if best_other is None:
             best_other, ties = theirs, np.ones(theirs.shape)
         else:

@@ -1,6 +1,6 @@
 """Camel Up Cards: the advice's values in one pass, for the bots.
 
-:func:`~advisor.cards.advice.cards_best` computes the leg and the races
+:func:`~advisor.cards.best.cards_best` computes the leg and the races
 of each race action on its own (20,000 legs and 2,000 races each when the
 leg cannot be enumerated): thorough, about a second per turn.
 :func:`cards_values` gives the same rows, valued by the same code
@@ -108,7 +108,7 @@ class TurnValues:
     verified: tuple = ()
 
     def frame(self, shown: CardsPosition | None = None):
-        """The rows as :func:`~advisor.cards.advice.cards_best` gives them."""
+        """The rows as :func:`~advisor.cards.best.cards_best` gives them."""
         return self.turns.frame(position=str(shown or self.position), seed=self.seed, others=self.others,
                                 leg_samples=self.base_legs,
                                 race_samples=self.race_samples, race=self.race,
@@ -334,7 +334,7 @@ class _Job:
 
 def cards_values(position: CardsPosition | str, *, seed: int | None = None, others: str = ADVICE_OTHERS,
                  precision: float = 0.02, legs: int | None = None, races: int | None = None):
-    """Every legal turn with its EV, as :func:`~advisor.cards.advice.
+    """Every legal turn with its EV, as :func:`~advisor.cards.best.
     cards_best` gives them (the same rows and formulas; ``attrs["fast"]``
     True), valued in one pass over shared scenarios (module docstring):
     ``legs`` sampled legs, ``races`` of them to the race's end; race odds

@@ -51,7 +51,7 @@ def holdings_position(pos: CardsPosition, player: CardsPlayer, table: dict) -> C
     return dataclasses.replace(pos, bets=tuple(bets), money=player.money, **table)
 
 
-def table_after(pos: CardsPosition, bet: str | None, holder: CardsPlayer) -> dict:
+def table_after(pos: CardsPosition, bet: str | None, holder: CardsPlayer | None) -> dict:
     """The bets on offer once ``holder`` takes ``bet`` (None: none)."""
     table = {"legtiles": pos.legtiles, "mid": pos.mid, "winners": pos.winners, "losers": pos.losers}
     if not bet:

@@ -1,7 +1,7 @@
 """Camel Up Cards advice step by step, as the engine takes a turn: one
 action at a time.
 
-:func:`~advisor.cards.advice.cards_best` values whole turns (a race action
+:func:`~advisor.cards.best.cards_best` values whole turns (a race action
 with at most one bet before or after it); the engine
 (:mod:`advisor.cards.game`) and a game record take a turn's actions one by
 one.  :func:`step_advice` gives the advice for the step a player is at
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from advisor.cards.advice import cards_best
+from advisor.cards.best import cards_best, rank_turns
 from advisor.errors import AdvisorError
 from advisor.cards.game import CardsState, legal_actions
 from advisor.cards.odds import ADVICE_OTHERS
@@ -46,15 +46,19 @@ def _turn_start(state: CardsState, player: int) -> bool:
 
 
 def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precision: float = 0.002,
-                others: str = ADVICE_OTHERS, progress: bool | None = None):
+                others: str = ADVICE_OTHERS, progress: bool | None = None, objective: str = "ev",
+                chances: bool = False):
     """The advisor's ranking for ``player`` from their view of ``state``
     (:meth:`~advisor.cards.game.CardsState.view`, then its position: their
     cards and holdings, nothing hidden from them), for the step of the turn
-    they are at: whole turns (:func:`~advisor.cards.advice.cards_best`);
+    they are at: whole turns (:func:`~advisor.cards.best.cards_best`);
     once the player to act has taken a bet, the race actions; once they
     have played their race action, the bets at the odds now or ``pass``
     (``timing`` ``now``).  A pandas DataFrame as ``cards_best`` gives,
-    best first, with its ``attrs``."""
+    best first, with its ``attrs``; ranked by ``objective`` (``"win"``:
+    the chance of winning, the other players' money and bets and the leg
+    from the table; ``chances``: that chance under either objective, as
+    ``cards_best``'s)."""
     import pandas as pd
 
     if state.phase != "turn":
@@ -63,15 +67,18 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
     pos = view.position(player)
     if player != state.current and pos.next == 1:  # they just played: advice as if it were their turn
         pos = dataclasses.replace(pos, next=0)
-    frame = cards_best(pos, seed=seed, precision=precision, others=others, progress=progress)
+    n = state.setup.players
+    rivals = [view.players[(player + k) % n] for k in range(1, n)]
+    frame = cards_best(pos, seed=seed, precision=precision, others=others, progress=progress, objective=objective,
+                       chances=chances, rivals=rivals, leg=state.leg)
     if _turn_start(state, player) or state.raced:
         return frame  # whole turns; once the race action is played (next:1), the bets now and pass
     # the bet is taken: the race action
-    rows = [{"action": r.race, "race": r.race, "bet": "", "timing": "", "ev": r.ev}
-            for r in frame.itertuples() if not r.bet]
+    rows = [{**r, "action": r["race"], "bet": "", "timing": ""} for r in frame.to_dict(orient="records")
+            if not r["bet"]]
     out = sort_by_ev(pd.DataFrame(rows, columns=list(frame.columns)))
     out.attrs.update(frame.attrs)
-    return out
+    return rank_turns(out, objective)
 
 
 def _first_step(row) -> str:

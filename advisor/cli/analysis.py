@@ -121,7 +121,8 @@ def _cmd_best_cards(args: argparse.Namespace, text: str) -> int:
     _no_record_options(args)
     pos = reader.read_input(text, kind="cards").value
     with kernel_threads(args.threads):
-        frame = cards_best(pos, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision)
+        frame = cards_best(pos, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision,
+                           objective=args.objective)
     if args.json:
         print(dumps(cards_best_json(pos, frame)))
         return 0
@@ -175,7 +176,7 @@ def _cmd_best_cards_record(args: argparse.Namespace) -> int:
         raise AdvisorError(f"--player {player}: the game has {state.setup.players} players")
     with kernel_threads(args.threads):
         frame = step_advice(state, player, seed=args.seed, others=args.others or ADVICE_OTHERS, precision=args.precision,
-                            progress=None)
+                            progress=None, objective=args.objective)
     if args.json:
         print(dumps({**cards_best_json(frame.attrs["position"], frame), "game": game_no, "turn": turn,
                      "player": player}))

@@ -375,8 +375,7 @@ def _add_batch(sub, name: str) -> None:
                        help="write every action's EV and chance of winning (long format) instead")
     batch.add_argument("--objective", choices=("win", "ev"), default="win",
                        help="what ranks --advice and --moves: the chance of winning the game (win, default: EV "
-                            "breaking near-ties) or expected coins (ev); Camel Up Cards advice ranks by EV and has "
-                            "no chance of winning")
+                            "breaking near-ties) or expected coins (ev), for both games")
     batch.add_argument("--precision", type=_precision, default=0.01,
                        help="race odds precision (default 0.01 = +-1 percentage point)")
     batch.add_argument("--seed", type=_seed, default=0, help="seed of the race odds (default 0)")

@@ -502,12 +502,13 @@ def format_cards_scores(record: Sequence[dict], state: CardsState, names: Sequen
 
 
 def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precision: float | None = None,
-                others: str = ADVICE_OTHERS, progress: bool | None = None):
+                others: str = ADVICE_OTHERS, progress: bool | None = None, objective: str = "ev"):
     """The advisor's ranking for ``player`` at the step of the turn they
-    are at, from their view (:func:`advisor.cards.steps.step_advice`);
-    ``precision`` by default the table's."""
+    are at, from their view (:func:`advisor.cards.steps.step_advice`,
+    ranked by ``objective``); ``precision`` by default the table's."""
     precision = _ADVICE_PRECISION if precision is None else precision
-    return cards_step_advice(state, player, seed=seed, precision=precision, others=others, progress=progress)
+    return cards_step_advice(state, player, seed=seed, precision=precision, others=others, progress=progress,
+                             objective=objective)
 
 
 def _best_text(state: CardsState, player: int) -> str:

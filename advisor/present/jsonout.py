@@ -78,8 +78,15 @@ def cards_odds_json(odds) -> dict:
 
 
 def cards_best_json(position, frame) -> dict:
-    """``camelup best --json`` for a Camel Up Cards position."""
-    return {"schema": SCHEMA, "position": str(position), "moves": clean(frame.to_dict(orient="records")),
-            "seed": frame.attrs["seed"], "others": frame.attrs["others"], "race": frame.attrs["race"],
-            "race_samples": frame.attrs["race_samples"], "others_model": frame.attrs["others_model"],
-            "leg_samples": frame.attrs["leg_samples"]}
+    """``camelup best --json`` for a Camel Up Cards position: the keys of
+    the chance of winning named as the board game's (:func:`best_json`):
+    ``objective``, ``win_now``, each move's ``win``, ``assumptions``."""
+    out = {"schema": SCHEMA, "position": str(position), "moves": clean(frame.to_dict(orient="records")),
+           "seed": frame.attrs["seed"], "others": frame.attrs["others"], "race": frame.attrs["race"],
+           "race_samples": frame.attrs["race_samples"], "others_model": frame.attrs["others_model"],
+           "leg_samples": frame.attrs["leg_samples"], "objective": frame.attrs.get("objective", "ev")}
+    if "win_now" in frame.attrs:
+        out["win_now"] = clean(frame.attrs["win_now"])
+        if frame.attrs.get("assumptions"):
+            out["assumptions"] = list(frame.attrs["assumptions"])
+    return out

@@ -288,7 +288,8 @@ async def best(request: Request) -> Response:
     lanes = _lanes(request)
     if sub.game == "cards":
         result = await _unless_gone(request, lanes.run("slow", "cards_advice", board=sub.board, seed=opts["seed"],
-                                                       others=opts["others"], step=opts["step"]))
+                                                       others=opts["others"], step=opts["step"],
+                                                       objective=_objective(body)))
     else:
         result = await _unless_gone(request, lanes.run(
             "slow", "advice", state=sub.state, player=sub.player, precision=opts["precision"], seed=opts["seed"],
@@ -305,7 +306,8 @@ def _stages(sub: inputs.Subject, opts: dict, race: bool, advice: bool, denial: b
             out.append(("race", "slow", "cards_race", {"board": sub.board, "seed": seed, "others": others}))
         if advice:
             out.append(("advice", "slow", "cards_advice", {"board": sub.board, "seed": seed, "others": others,
-                                                           "step": opts["step"]}))
+                                                           "step": opts["step"],
+                                                           "objective": opts.get("objective", "win")}))
         return out
     common = {"state": sub.state, "player": sub.player, "precision": precision, "seed": seed, "denial": denial,
               "assumptions": sub.assumptions, "objective": opts.get("objective", "win")}

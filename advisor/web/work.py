@@ -21,6 +21,7 @@ from typing import Any, Callable
 from advisor import inputs as reader
 from advisor.bots.inference import face_down_json, infer_view
 from advisor.cards import cards_best, cards_odds, parse_cards
+from advisor.cards.best import rank_turns
 from advisor.cards.odds import ADVICE_OTHERS, ODDS_OTHERS
 from advisor.cards.position import cards_str
 from advisor.cards.record import is_cards_record, read_cards_records
@@ -187,35 +188,44 @@ def cards_race(board: str, seed: int, others: str | None) -> dict:
     return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS))}
 
 
-def cards_advice(board: str, seed: int, others: str | None, step: str = "turn") -> dict:
+def cards_advice(board: str, seed: int, others: str | None, step: str = "turn", objective: str = "win") -> dict:
     """``camelup best --json`` for a Camel Up Cards position (``others``
-    None: the advice's default); ``step`` is the part of a turn still to
-    play (:func:`cards_step_moves`)."""
+    None: the advice's default; ranked by ``objective``, as ``camelup best
+    --objective``); ``step`` is the part of a turn still to play
+    (:func:`cards_step_moves`)."""
     pos = parse_cards(board)
-    best = cards_best_json(pos, cards_best(pos, seed=seed, others=others or ADVICE_OTHERS))
+    best = cards_best_json(pos, cards_best(pos, seed=seed, others=others or ADVICE_OTHERS, objective=objective))
     if pos.next:  # the race action is played (next:1): cards_best gives the bets now and pass
         best["moves"] = [{**m, "timing": ""} for m in best["moves"]]
     elif step != "turn":
-        best["moves"] = cards_step_moves(best["moves"], step)
+        best["moves"] = cards_step_moves(best["moves"], step, objective)
     if step != "turn":
         best["step"] = step
     return {"best": best}
 
 
-def cards_step_moves(moves: list[dict], step: str) -> list[dict]:
+def cards_step_moves(moves: list[dict], step: str, objective: str = "ev") -> list[dict]:
     """The moves of :func:`advisor.cards.cards_best` (whole turns) that are
     left when part of the turn is played.  ``race``: the bet of this turn is
     taken, so the race actions alone.  ``bet``: the race action is done, so
     a bet or ``pass``; a bet's EV is that of taking it and then the deck
     being revealed (``B+reveal``) less that of the reveal alone, both from
-    this position."""
+    this position.  With the chance of winning (``win``), ``pass`` has the
+    reveal's, and ``objective="win"`` ranks by it as the advice does
+    (:func:`advisor.cards.best.rank_turns`); else by EV."""
     if step == "race":
         return [m for m in moves if not m["bet"]]
-    reveal = next(m["ev"] for m in moves if m["action"] == "reveal")
-    out = [{**m, "action": m["bet"], "race": "", "timing": "", "ev": m["ev"] - reveal}
+    reveal = next(m for m in moves if m["action"] == "reveal")
+    out = [{**m, "action": m["bet"], "race": "", "timing": "", "ev": m["ev"] - reveal["ev"]}
            for m in moves if m["race"] == "reveal" and m["timing"] == "before"]
-    out.append({"action": "pass", "race": "", "bet": "", "timing": "", "ev": 0.0})
-    return sorted(out, key=lambda m: -m["ev"])
+    out.append({"action": "pass", "race": "", "bet": "", "timing": "", "ev": 0.0,
+                **({"win": reveal["win"]} if "win" in reveal else {})})
+    out = sorted(out, key=lambda m: -m["ev"])
+    if objective == "win" and "win" in reveal:
+        import pandas as pd
+
+        out = rank_turns(pd.DataFrame(out), "win").to_dict(orient="records")
+    return out
 
 
 def _odds_rows(boards: list[str], parse: Callable, odds_of: Callable, precision: float, seed: int) -> dict:

@@ -102,15 +102,19 @@ CASES: list[tuple[str, list[str], list[str]]] = [
     # Camel Up Cards: the odds of the deck's leg (the odds' default, --others later: small unknown
     # decks give exact legs); the advice with the other players' race actions in this leg (its
     # default, --others random: sampled legs but CARDS_END's, exact), and the same for the odds
-    # (CARDS_HANDS': exact); best --others later: the advice as it was before they were modelled
+    # (CARDS_HANDS': exact); best --others later: the advice as it was before they were modelled;
+    # the advice by EV (--objective ev: as it was before it played to win) and by the chance of winning
     ("cards_odds", ["odds", CARDS, "--seed", "1", *RACE], []),
     ("cards_odds_json", ["odds", CARDS, "--json", "--seed", "1", *RACE], []),
     ("cards_odds_end_json", ["odds", CARDS_END, "--json", "--seed", "2", *RACE], []),
-    ("cards_best", ["best", CARDS_BEST, "--seed", "3", *RACE], []),
-    ("cards_best_json", ["best", CARDS_BEST, "--json", "--seed", "3", *RACE], []),
+    ("cards_best", ["best", CARDS_BEST, "--seed", "3", "--objective", "ev", *RACE], []),
+    ("cards_best_json", ["best", CARDS_BEST, "--json", "--seed", "3", "--objective", "ev", *RACE], []),
     ("cards_odds_hands", ["odds", CARDS_HANDS, "--seed", "4", "--others", "random", *RACE], []),
     ("cards_odds_random", ["odds", CARDS, "--seed", "1", "--others", "random", *RACE], []),
-    ("cards_best_later", ["best", CARDS_BEST, "--seed", "3", "--others", "later", *RACE], []),
+    ("cards_best_later", ["best", CARDS_BEST, "--seed", "3", "--others", "later", "--objective", "ev", *RACE], []),
+    # Camel Up Cards' advice ranked by the chance of winning the game (the default objective)
+    ("cards_best_win", ["best", CARDS_BEST, "--seed", "3", *RACE], []),
+    ("cards_best_win_json", ["best", CARDS_BEST, "--json", "--seed", "3", *RACE], []),
 ]
 
 _SCHEMA = re.compile(r'"schema": (?:[0-9]+|"[^"]*"), |, "schema": (?:[0-9]+|"[^"]*")')

@@ -27,7 +27,7 @@ export const S = {
   heatSign: "+",
   seed: "1", // a string: seeds reach 2**63-1, beyond what a JavaScript number holds exactly
   precision: 0.002,
-  objective: "win", // board games: what the advice ranks by, win (the chance of winning the game) or ev (coins)
+  objective: "win", // what the advice ranks by, win (the chance of winning the game) or ev (coins)
   table: null, // players, money, bets (board games)
   tableInfo: null, // hands and free leg tiles from /api/state
   tableError: null,
@@ -595,13 +595,13 @@ async function analyse() {
     if (isCardsGame()) {
       const cards = cardsAnalysisBody(S);
       if (!cards) return render();
-      body = { ...cards, seed: S.seed };
+      body = { ...cards, seed: S.seed, objective: S.objective };
     } else {
       if (S.game === "cards" || !S.view || S.view.finished) return render();
       body = { state: S.view.advised, seed: S.seed, precision: S.precision, objective: S.objective };
     }
   } else if (S.game === "cards") {
-    body = { board: S.pos.board, seed: S.seed };
+    body = { board: S.pos.board, seed: S.seed, objective: S.objective };
   } else {
     const before = JSON.stringify([S.tableInfo?.hands, S.tableInfo?.free_leg_tiles, S.tableError]);
     const ok = await checkTable();
@@ -638,7 +638,7 @@ async function analyse() {
   }
 }
 
-// What the advice of the board games ranks by: the chance of winning the
+// What the advice ranks by (every game): the chance of winning the
 // game (win) or the expected coins (ev).  The choice goes in the address;
 // a finished analysis is ranked again by the server (/api/best, the same
 // figures as its advice stage) while its odds stay on the screen, one still
@@ -648,7 +648,7 @@ function setObjective(objective) {
   S.objective = objective;
   keepObjectiveInAddress();
   const r = S.results;
-  if (!r || r.error || !r.advice || !r.body?.state) {
+  if (!r || r.error || !r.advice || !(r.body?.state || r.body?.board)) {
     scheduleAnalysis();
     render();
     return;
@@ -687,9 +687,9 @@ async function rerank(r) {
 
 function renderObjectiveSwitch() {
   const box = $("objective-switch");
-  const board = S.game !== "cards" && !isCardsGame();
-  box.hidden = !board;
-  if (!board) return box.replaceChildren();
+  const shown = S.game !== "cards" || S.mode !== "game" || isCardsGame();
+  box.hidden = !shown;
+  if (!shown) return box.replaceChildren();
   box.replaceChildren(h("div", { class: "toolgroup objective", role: "group", "aria-label": "rank the options by" },
     h("span", {}, "Rank by:"),
     [["win", "chance of winning", "your chance of winning the game (EV breaks near-ties)"],
@@ -1010,9 +1010,9 @@ function bestCallout() {
   if (best.assumptions) box.append(h("p", { class: "note" }, best.assumptions.join("; ")));
 }
 
-// Which objective ranked the options (the board games' advice says so).
+// Which objective ranked the options (the advice says so).
 function rankedBy(best) {
-  if (!best.objective) return null; // Camel Up Cards: ranked by EV, no chance of winning
+  if (!best.objective) return null;
   const r = S.results;
   if (r?.reranking) return `Ranking again by ${r.reranking === "win" ? "the chance of winning" : "coins"}…`;
   if (best.objective === "win") return "Ranked by your chance of winning the game (EV breaks near-ties).";

@@ -162,7 +162,7 @@ function details(row, game) {
 // whose rank changed is marked, never moved, until the user sorts again
 // (`onResort`); `open` (a Set of actions) keeps the rows the user opened open.
 // When the advice gives each option's chance of winning the game (`win`,
-// the board games ranked by it), it stands beside the EV.
+// the options ranked by it), it stands beside the EV.
 export function adviceList(best, info, game, { pending = false, limit = 12, expanded = false, onToggle, order = null,
   firstRank = null, open = null, onResort = null } = {}) {
   const moves = best.moves;
@@ -209,7 +209,7 @@ export function adviceList(best, info, game, { pending = false, limit = 12, expa
       expanded ? "show fewer" : `show all ${moves.length} actions`));
   }
   if (pending) parts.push(h("p", { class: "note pending" }, "Overall winner/loser cards and the denial column follow once the race odds are ready…"));
-  if (withWin) parts.push(h("p", { class: "note", id: "win-note" }, WIN_NOTE));
+  if (withWin) parts.push(h("p", { class: "note", id: "win-note" }, game === "cards" ? CARDS_WIN_NOTE : WIN_NOTE));
   return h("div", {}, parts);
 }
 
@@ -218,6 +218,12 @@ export function adviceList(best, info, game, { pending = false, limit = 12, expa
 export const WIN_NOTE = "Win: your chance of winning the game after the option, a model's estimate from every player's "
   + "expected wealth and the legs left (a first place shared by k players counts 1/k); the model is fitted on "
   + "simulated games and its calibration checked on held-out ones.";
+
+// Camel Up Cards' chance of winning (the command line's words; advisor.cards.endgame).
+export const CARDS_WIN_NOTE = "Win: your chance of winning the game after the option: each way the leg can end "
+  + "settles every player's bets; a race over is won by the most money (a first place shared by k players counts "
+  + "1/k), a race that goes on by the normal chance of your lead over the richest other player against the spread of "
+  + "the legs to come (the margin bot's model).";
 
 // A chance of winning: its figure (one decimal, as the command line's table)
 // over a bar of its length out of 100%; the figure carries it, the bar adds
