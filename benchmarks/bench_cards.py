@@ -1,6 +1,7 @@
 """Camel Up Cards: leg enumeration, sampling, races and advice.
 
     python benchmarks/bench_cards.py [--quick]
+    python benchmarks/bench_cards.py --kernels [--quick]
 
 Prints cold (compile) and warm figures: the exact leg (every order and
 content of the race deck, equal boards merged card by card, the unseen
@@ -16,6 +17,11 @@ state limit) and the former merged kernel (tests/pairs_cards.py) on a
 9-card deck for comparison; legs and races
 sampled per second; `cards_odds` and `cards_best` on a leg start and
 mid-leg.  Timings are medians of repeated calls on this machine.
+
+``--kernels``: only the exact-leg kernels, as their public calls give them
+(``exact_counts``: the race deck alone; ``others_exact``: with the other
+players' turns): the compile time of both in a fresh process with an empty
+cache, then the warm median of each on a few positions, on one thread.
 """
 
 from __future__ import annotations
@@ -57,7 +63,10 @@ def naive_board(pos):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--kernels", action="store_true", help="only the exact-leg kernels: compile and warm times")
     args = parser.parse_args()
+    if args.kernels:
+        return kernels(args.quick)
     import naive_cards
 
     from advisor.cards import cards_best, cards_odds, parse_cards
@@ -205,6 +214,43 @@ def main() -> None:
         t = median_time(lambda: cards_best(text, seed=1), max(1, reps // 2))
         rows = len(cards_best(text, seed=1))
         print(f"  cards_best  {text:<45} {t:6.3f} s   ({rows} turns)")
+
+
+#: positions of ``--kernels``: the race deck alone, and with the other players
+KERNEL_DECKS = (MID.format(deck=6), START.format(deck=8), START.format(deck=10))
+KERNEL_OTHERS = ("cards players:2 0:BG 5:O 8:W 9:Y deck:2 known:B1G1 hands:?",
+                 "cards players:3 0:BG 2:OW 3:Y deck:2 known:B1G1 fennec:6 hands:?? next:2",
+                 "cards 0:BG 2:OW 3:Y deck:2 known:B1 palm:5@0 next:1 hands:?-O1")
+
+
+def kernels(quick: bool) -> None:
+    """Compile and warm times of the exact-leg kernels (``--kernels``)."""
+    import numba
+
+    from advisor.cards import parse_cards
+    from advisor.cards.odds import exact_counts, kernel_state, others_exact
+
+    print("camelup-advisor exact-leg kernels")
+    print_cold(timed("from advisor.cards import parse_cards\n"
+                     "from advisor.cards.odds import exact_counts, kernel_state, others_exact\n"
+                     f"exact_counts(kernel_state(parse_cards({KERNEL_DECKS[0]!r})), by_first=True, limit=-1)\n"
+                     f"others_exact(kernel_state(parse_cards({KERNEL_OTHERS[0]!r})), False, -1)"),
+               "exact_counts and others_exact, each once")
+    reps = 3 if quick else 5
+    numba.set_num_threads(1)
+    print(f"\nWarm, one thread, median of {reps} calls:")
+    for text in KERNEL_DECKS[:2] if quick else KERNEL_DECKS:
+        state = kernel_state(parse_cards(text))
+        for by_first in (False, True):
+            exact_counts(state, by_first=by_first, limit=-1)
+            t = median_time(lambda: exact_counts(state, by_first=by_first, limit=-1), reps)
+            print(f"  exact_counts  {text:<64} {'by first' if by_first else 'odds':<8} {1e3 * t:9.2f} ms")
+    for text in KERNEL_OTHERS:
+        state = kernel_state(parse_cards(text))
+        for by_first in (False, True):
+            others_exact(state, by_first, -1)
+            t = median_time(lambda: others_exact(state, by_first, -1), reps)
+            print(f"  others_exact  {text:<64} {'by first' if by_first else 'odds':<8} {1e3 * t:9.2f} ms")
 
 
 if __name__ == "__main__":

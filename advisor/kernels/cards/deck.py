@@ -176,23 +176,9 @@ def fold_table(l_r, l_fold, top, width):
 
 
 @njit
-def deck_level(codes, known, pool, unknown, top, radix, msize):
-    """The deck states one card further than ``codes`` (this level's states,
-    first card aside) and the moves to them.
-
-    A pair state's code is mixed radix, per kind ``t``: known left
-    (``known[t] + 1`` values) and unseen drawn (``radix[t]`` values); a
-    moment state's code is ``-(1 + known-left code * (top + 1) + unknown
-    left)``.  Returns ``(next codes, step[2 * t + side, l])``: the next
-    state's index ``l2`` after a known (``side`` 0) or an unknown (1) card of
-    kind ``t`` and its multiplicity ``w`` (pair states; moment states: 0 for
-    a known card, which keeps the vector, -1 for an unknown one, which
-    shifts it) as ``l2 * 8 + w + 1`` (-1: impossible; one table, laid out
-    by move, read along a parent's entries); and per next state its
-    size (1 or a moment vector's), completions (pair: of the rest of the
-    deck; moment: the known cards' places only), kinds it may reveal,
-    unknown cards left, the moment state it folds into (-1 if none) and
-    its unseen counts left ``r`` (for folding)."""
+def _deck_moves(codes, known, pool, unknown, top, radix):
+    """The moves of :func:`deck_level`: ``(next codes (the first m), m,
+    step, hash table of the next codes, its bits)``."""
     n = codes.size
     step = np.full((2 * KINDS, n), -1, np.int64)
     cap = 64
@@ -267,6 +253,16 @@ def deck_level(codes, known, pool, unknown, top, radix, msize):
                 out[m] = nxt
                 m += 1
             step[mv, l] = table[2 * h + 1] * 8 + w + 1
+    return out, m, step, table, bits
+
+
+@njit
+def _deck_attributes(out, m, table, bits, known, pool, unknown, top, radix, msize):
+    """The next states' attributes of :func:`deck_level` (the moment states
+    they fold into added to ``out``, the first ``m`` of which are set)."""
+    kap = np.empty(KINDS, np.int64)
+    dig = np.empty(KINDS, np.int64)
+    tp1 = top + 1
     # the next states' attributes; pair states with ``top`` unknown cards
     # left fold into a moment state (added to the level)
     cap = out.size
@@ -340,7 +336,31 @@ def deck_level(codes, known, pool, unknown, top, radix, msize):
                     m += 1
                 fold[i] = table[2 * h + 1]
         i += 1
-    return out[:m], step, size[:m], comp[:m], mask[:m], left[:m], fold[:m], r[:m]
+    return out[:m], size[:m], comp[:m], mask[:m], left[:m], fold[:m], r[:m]
+
+
+@njit
+def deck_level(codes, known, pool, unknown, top, radix, msize):
+    """The deck states one card further than ``codes`` (this level's states,
+    first card aside) and the moves to them.
+
+    A pair state's code is mixed radix, per kind ``t``: known left
+    (``known[t] + 1`` values) and unseen drawn (``radix[t]`` values); a
+    moment state's code is ``-(1 + known-left code * (top + 1) + unknown
+    left)``.  Returns ``(next codes, step[2 * t + side, l])``: the next
+    state's index ``l2`` after a known (``side`` 0) or an unknown (1) card of
+    kind ``t`` and its multiplicity ``w`` (pair states; moment states: 0 for
+    a known card, which keeps the vector, -1 for an unknown one, which
+    shifts it) as ``l2 * 8 + w + 1`` (-1: impossible; one table, laid out
+    by move, read along a parent's entries); and per next state its
+    size (1 or a moment vector's), completions (pair: of the rest of the
+    deck; moment: the known cards' places only), kinds it may reveal,
+    unknown cards left, the moment state it folds into (-1 if none) and
+    its unseen counts left ``r`` (for folding)."""
+    out, m, step, table, bits = _deck_moves(codes, known, pool, unknown, top, radix)
+    out, size, comp, mask, left, fold, r = _deck_attributes(out, m, table, bits, known, pool, unknown, top, radix,
+                                                             msize)
+    return out, step, size, comp, mask, left, fold, r
 
 
 

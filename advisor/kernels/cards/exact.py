@@ -263,6 +263,87 @@ def _count_ends(p0, p1, node_start, node_mask, ends, ent_state, ent_off, vals, n
                         figs[f2, 1] += n
 
 
+@njit(inline="always")
+def _gather_child(c, order, sorted_e, node_start, ent_state, ent_off, vals, ncur, nnext, nf, side0, dstep, l_size,
+                  cur_left, mup, acc, touched, buf, stamp):
+    """The moves into child ``c`` (of :func:`_merge_children`) gathered and
+    merged by (first card, deck state) in ``buf``: a state's slot is
+    ``acc[s] & 0xFFFFFFFF`` when ``acc[s] >> 32`` is ``stamp``; the states
+    touched listed in ``touched``.  Returns ``(buf, its values used, states
+    touched)``."""
+    nt = 0
+    used = 0
+    for j in range(order[c], order[c + 1]):
+        p = sorted_e[j] // KINDS
+        t = sorted_e[j] - p * KINDS
+        for e in range(node_start[p], node_start[p + 1]):
+            f, l = _state_of(ent_state[e], ncur, nf)
+            f2 = t if f == KINDS else f
+            off = ent_off[e]
+            for side in range(side0, 2):
+                mv = 2 * t + side
+                code = dstep[mv, l]
+                if code < 0:
+                    continue
+                l2 = code >> 3
+                s2 = f2 * nnext + l2
+                a = acc[s2]
+                if (a >> 32) != stamp:
+                    sz = l_size[l2]
+                    acc[s2] = (stamp << 32) | used
+                    slot = used
+                    if used + sz > buf.size:
+                        buf = grow(buf, 2 * (used + sz))
+                    for i in range(sz):
+                        buf[used + i] = 0
+                    used += sz
+                    touched[nt] = s2
+                    nt += 1
+                else:
+                    slot = a & 0xFFFFFFFF
+                w = (code & 7) - 1
+                if w > 0:
+                    buf[slot] += vals[off] * w
+                elif w == 0:
+                    for i in range(l_size[l2]):
+                        buf[slot + i] += vals[off + i]
+                else:
+                    u = cur_left[l] - 1
+                    for i in range(l_size[l2]):
+                        buf[slot + i] += vals[off + mup[u, i, t]]
+    return buf, used, nt
+
+
+@njit(inline="always")
+def _fold_child(nt, touched, acc, buf, used, stamp, nnext, nf, l_fold, f_row, f_table, width):
+    """Fold the pair states gathered by :func:`_gather_child` that have the
+    moment's number of unknown cards left into their moment states (a row
+    of the fold table each), added to ``touched``.  Returns ``(buf, its
+    values used, states touched)``."""
+    n_touched = nt
+    for q in range(n_touched):
+        f, l2 = _state_of(touched[q], nnext, nf)
+        l3 = l_fold[l2]
+        if l3 < 0:
+            continue
+        s3 = f * nnext + l3
+        if (acc[s3] >> 32) != stamp:
+            acc[s3] = (stamp << 32) | used
+            if used + width > buf.size:
+                buf = grow(buf, 2 * (used + width))
+            for i in range(width):
+                buf[used + i] = 0
+            used += width
+            touched[nt] = s3
+            nt += 1
+        s = acc[s3] & 0xFFFFFFFF
+        w = buf[acc[touched[q]] & 0xFFFFFFFF]
+        frow = f_table[f_row[l2]]
+        for i in range(width):
+            buf[s + i] += w * frow[i]
+    return buf, used, nt
+
+
 @njit
 def _merge_children(c0, c1, order, sorted_e, node_start, ent_state, ent_off, vals, ncur, nnext, nf, side0,
                     dstep, l_size, l_fold, f_row, f_table, l_mask, cur_left, mup, width):
@@ -287,69 +368,9 @@ def _merge_children(c0, c1, order, sorted_e, node_start, ent_state, ent_off, val
     stamp = 0
     for c in range(c0, c1):
         stamp += 1
-        nt = 0
-        used = 0
-        for j in range(order[c], order[c + 1]):
-            p = sorted_e[j] // KINDS
-            t = sorted_e[j] - p * KINDS
-            for e in range(node_start[p], node_start[p + 1]):
-                f, l = _state_of(ent_state[e], ncur, nf)
-                f2 = t if f == KINDS else f
-                off = ent_off[e]
-                for side in range(side0, 2):
-                    mv = 2 * t + side
-                    code = dstep[mv, l]
-                    if code < 0:
-                        continue
-                    l2 = code >> 3
-                    s2 = f2 * nnext + l2
-                    a = acc[s2]
-                    if (a >> 32) != stamp:
-                        sz = l_size[l2]
-                        acc[s2] = (stamp << 32) | used
-                        slot = used
-                        if used + sz > buf.size:
-                            buf = grow(buf, 2 * (used + sz))
-                        for i in range(sz):
-                            buf[used + i] = 0
-                        used += sz
-                        touched[nt] = s2
-                        nt += 1
-                    else:
-                        slot = a & 0xFFFFFFFF
-                    w = (code & 7) - 1
-                    if w > 0:
-                        buf[slot] += vals[off] * w
-                    elif w == 0:
-                        for i in range(l_size[l2]):
-                            buf[slot + i] += vals[off + i]
-                    else:
-                        u = cur_left[l] - 1
-                        for i in range(l_size[l2]):
-                            buf[slot + i] += vals[off + mup[u, i, t]]
-        # fold the pair states with the moment's unknown cards left (a row of
-        # the fold table each)
-        n_touched = nt
-        for q in range(n_touched):
-            f, l2 = _state_of(touched[q], nnext, nf)
-            l3 = l_fold[l2]
-            if l3 < 0:
-                continue
-            s3 = f * nnext + l3
-            if (acc[s3] >> 32) != stamp:
-                acc[s3] = (stamp << 32) | used
-                if used + width > buf.size:
-                    buf = grow(buf, 2 * (used + width))
-                for i in range(width):
-                    buf[used + i] = 0
-                used += width
-                touched[nt] = s3
-                nt += 1
-            s = acc[s3] & 0xFFFFFFFF
-            w = buf[acc[touched[q]] & 0xFFFFFFFF]
-            frow = f_table[f_row[l2]]
-            for i in range(width):
-                buf[s + i] += w * frow[i]
+        buf, used, nt = _gather_child(c, order, sorted_e, node_start, ent_state, ent_off, vals, ncur, nnext, nf,
+                                      side0, dstep, l_size, cur_left, mup, acc, touched, buf, stamp)
+        buf, used, nt = _fold_child(nt, touched, acc, buf, used, stamp, nnext, nf, l_fold, f_row, f_table, width)
         m = 0
         n0 = n_ent
         for q in range(nt):
@@ -375,6 +396,286 @@ def _merge_children(c0, c1, order, sorted_e, node_start, ent_state, ent_off, val
         count[c - c0] = n_ent - n0
         kept += nt
     return new_state[:n_ent], new_off[:n_ent], new_vals[:n_val], count, masks, kept
+
+
+@njit
+def _deck_size(known, pool, unknown):
+    """``(outcomes, cards)`` of the deck: its orders and contents
+    (:func:`completions`), its cards."""
+    pool_total = 0
+    for t in range(KINDS):
+        pool_total += pool[t]
+    depth = unknown
+    for t in range(KINDS):
+        depth += known[t]
+    return completions(known, unknown, pool_total), depth
+
+
+@njit
+def _root(sp, ht, fig, known, pool, unknown, by_first, top, msize, mcount):
+    """The first level of :func:`leg_counts`: one board, one deck state.
+    Returns ``(radix of the deck codes, deck codes, values, node keys, node
+    starts, node masks, entry states, entry offsets)``."""
+    radix = np.empty(KINDS, np.int64)
+    for t in range(KINDS):
+        radix[t] = min(pool[t], unknown) + 1
+    dcodes = np.zeros(1, np.int64)
+    k0 = 0
+    kstride = 1
+    c0 = 0
+    pstride = 1
+    for t in range(KINDS):
+        k0 += known[t] * kstride
+        kstride *= known[t] + 1
+        c0 += known[t] * pstride
+        pstride *= (known[t] + 1) * radix[t]
+    if unknown <= top:
+        dcodes[0] = -1 - (k0 * (top + 1) + unknown)
+        vals = np.zeros(msize[unknown], np.int64)
+        for i in range(msize[unknown]):
+            v = 1
+            for t in range(KINDS):
+                v *= falling(pool[t], mcount[unknown, i, t])
+            vals[i] = v
+    else:
+        dcodes[0] = c0
+        vals = np.ones(1, np.int64)
+    # a level's boards are never met again at a later card: each card moves
+    # a camel forward, or back onto its space by the fennec, which leaves
+    # the track (figures only leave during a leg)
+    node_key = np.full(1, _board_key(sp, ht, fig), np.int64)
+    node_start = np.zeros(2, np.int64)
+    node_start[1] = 1
+    node_mask = np.full(1, (1 << KINDS) - 1, np.int64)
+    ent_state = np.full(1, KINDS if by_first else 0, np.int64)  # first * (level's deck states) + deck state
+    ent_off = np.zeros(1, np.int64)
+    return radix, dcodes, vals, node_key, node_start, node_mask, ent_state, ent_off
+
+
+@njit
+def _level_deck(dcodes, known, pool, unknown, top, radix, msize, width):
+    """:func:`deck_level` of this level's deck states, then the fold table
+    of the next ones (:func:`fold_table`) and the unknown cards left of
+    these (0 for a pair state)."""
+    dnext, dstep, l_size, l_comp, l_mask, l_left, l_fold, l_r = deck_level(dcodes, known, pool, unknown, top, radix,
+                                                                            msize)
+    f_row, f_table = fold_table(l_r, l_fold, top, width)
+    cur_left = np.empty(dcodes.size, np.int64)
+    for l in range(dcodes.size):
+        code = dcodes[l]
+        if code < 0:
+            cur_left[l] = (-1 - code) % (top + 1)
+        else:
+            cur_left[l] = 0
+    return dnext, dstep, l_size, l_comp, l_mask, l_left, l_fold, f_row, f_table, cur_left
+
+
+@njit
+def _ends_of(out):
+    """``(ends[p, t], count)``: the end state of the leg that move ``t`` of
+    node ``p`` ends (-1: none) and the number of them."""
+    n_nodes = out.shape[0]
+    ends = np.full((n_nodes, KINDS), -1, np.int64)
+    n_ends = 0
+    for p in range(n_nodes):
+        for t in range(KINDS):
+            if out[p, t] < 0:
+                ends[p, t] = -1 - out[p, t]
+                n_ends += 1
+    return ends, n_ends
+
+
+@njit
+def _part_positions(pcount):
+    """``(part starts, each chunk's position in each part, moves by part,
+    first moves)`` of the moves counted per chunk and part (``pcount``);
+    the last two to fill."""
+    n_chunks = pcount.shape[0]
+    part_start = np.zeros(N_PARTS + 1, np.int64)
+    ppos = np.empty((n_chunks, N_PARTS), np.int64)
+    e = 0
+    for q in range(N_PARTS):
+        part_start[q] = e
+        for k in range(n_chunks):
+            ppos[k, q] = e
+            e += pcount[k, q]
+    part_start[N_PARTS] = e
+    return part_start, ppos, np.empty(e, np.int64), np.empty(e, np.int64)
+
+
+@njit
+def _number_children(first, bucket, out, n_nodes):
+    """Number the boards after in the order of their first moves (the
+    parents' order: boards built side by side read nearby parents).
+    Returns ``(children, their keys, order, moves)``: the moves into child
+    ``c`` (``p * KINDS + t``, in the parents' order) are ``moves[order[c]:
+    order[c + 1]]``."""
+    ne = bucket.size
+    rank = np.zeros(n_nodes * KINDS + 1, np.int64)
+    for e in range(ne):
+        if first[e] == bucket[e]:
+            rank[bucket[e] + 1] = 1
+    for j in range(n_nodes * KINDS):
+        rank[j + 1] += rank[j]
+    nc = rank[n_nodes * KINDS]
+    child_key = np.empty(nc, np.int64)
+    order = np.zeros(nc + 1, np.int64)
+    child_of = np.empty(ne, np.int64)
+    for e in range(ne):
+        c = rank[first[e]]
+        child_of[e] = c
+        order[c + 1] += 1
+        if first[e] == bucket[e]:
+            child_key[c] = out[bucket[e] // KINDS, bucket[e] % KINDS]
+    for c in range(nc):
+        order[c + 1] += order[c]
+    fill = order[:nc].copy()
+    sorted_e = np.empty(ne, np.int64)
+    by_edge = np.full(n_nodes * KINDS, -1, np.int64)
+    for e in range(ne):
+        by_edge[bucket[e]] = child_of[e]
+    for j in range(n_nodes * KINDS):
+        c = by_edge[j]
+        if c >= 0:
+            sorted_e[fill[c]] = j
+            fill[c] += 1
+    return nc, child_key, order, sorted_e
+
+
+@njit
+def _end_parts(n_chunks, by_first):
+    """Each chunk's counts of the legs that end (``codes``, ``figs``)."""
+    nfc = KINDS if by_first else 1
+    return np.zeros((n_chunks, nfc, 8, CODES), np.int64), np.zeros((n_chunks, nfc, 2), np.int64)
+
+
+@njit
+def _add_parts(codes, figs, part_codes, part_figs):
+    """Add the counts of the chunks, in chunk order."""
+    for k in range(part_codes.shape[0]):
+        for f in range(part_codes.shape[1]):
+            for e in range(8):
+                for o in range(CODES):
+                    codes[f, e, o] += part_codes[k, f, e, o]
+            figs[f, 0] += part_figs[k, f, 0]
+            figs[f, 1] += part_figs[k, f, 1]
+
+
+@njit
+def _cut_work(order, sorted_e, node_start, nc, chunk):
+    """``(cut, parts)``: children ``cut[k] .. cut[k + 1] - 1`` make chunk
+    ``k``, of about equal work (incoming entries, at least ``chunk``)."""
+    work = np.zeros(nc + 1, np.int64)
+    for c in range(nc):
+        w = 0
+        for j in range(order[c], order[c + 1]):
+            p = sorted_e[j] // KINDS
+            w += node_start[p + 1] - node_start[p]
+        work[c + 1] = work[c] + w
+    per = max(chunk, (work[nc] + MAX_CHUNKS - 1) // MAX_CHUNKS)
+    cut = np.zeros(MAX_CHUNKS + 2, np.int64)
+    n_parts = 0
+    c = 0
+    while c < nc:
+        cut[n_parts] = c
+        n_parts += 1
+        goal = work[c] + per
+        while c < nc and work[c] < goal:
+            c += 1
+    cut[n_parts] = nc
+    return cut, n_parts
+
+
+@njit
+def _chunk_outputs(n_parts):
+    """Lists for the outputs of :func:`_merge_children` per chunk, and
+    their (board, deck state) pairs kept."""
+    p_state = List()
+    p_off = List()
+    p_vals = List()
+    p_count = List()
+    p_mask = List()
+    for k in range(n_parts):
+        p_state.append(np.empty(0, np.int64))
+        p_off.append(np.empty(0, np.int64))
+        p_vals.append(np.empty(0, np.int64))
+        p_count.append(np.empty(0, np.int64))
+        p_mask.append(np.empty(0, np.int64))
+    return p_state, p_off, p_vals, p_count, p_mask, np.zeros(n_parts, np.int64)
+
+
+@njit
+def _merge_chunk(k, cut, order, sorted_e, node_start, ent_state, ent_off, vals, ncur, nnext, nf, side0, dstep, l_size,
+                 l_fold, f_row, f_table, l_mask, cur_left, mup, width, p_state, p_off, p_vals, p_count, p_mask,
+                 p_kept):
+    """:func:`_merge_children` of chunk ``k``, its outputs into the lists."""
+    st, of, vl, cnt, msk, kp = _merge_children(cut[k], cut[k + 1], order, sorted_e, node_start, ent_state, ent_off,
+                                               vals, ncur, nnext, nf, side0, dstep, l_size, l_fold, f_row, f_table,
+                                               l_mask, cur_left, mup, width)
+    p_state[k] = st
+    p_off[k] = of
+    p_vals[k] = vl
+    p_count[k] = cnt
+    p_mask[k] = msk
+    p_kept[k] = kp
+
+
+@njit
+def _join_parts(p_state, p_off, p_vals, p_count, p_mask, cut, n_parts, nc):
+    """The next level joined from its chunks (of :func:`_merge_children`):
+    ``(entry states, entry offsets, values, node starts, node masks)``."""
+    n_ent = 0
+    n_val = 0
+    for k in range(n_parts):
+        n_ent += p_state[k].size
+        n_val += p_vals[k].size
+    new_state = np.empty(n_ent, np.int64)
+    new_off = np.empty(n_ent, np.int64)
+    new_vals = np.empty(n_val, np.int64)
+    new_start = np.zeros(nc + 1, np.int64)
+    new_mask = np.empty(nc, np.int64)
+    p_e0 = np.zeros(n_parts + 1, np.int64)
+    p_v0 = np.zeros(n_parts + 1, np.int64)
+    for k in range(n_parts):
+        p_e0[k + 1] = p_e0[k] + p_state[k].size
+        p_v0[k + 1] = p_v0[k] + p_vals[k].size
+    for k in range(n_parts):
+        a_count = p_count[k]
+        a_mask = p_mask[k]
+        for i in range(a_count.size):
+            c = cut[k] + i
+            new_start[c + 1] = new_start[c] + a_count[i]
+            new_mask[c] = a_mask[i]
+    for k in range(n_parts):
+        a_state = p_state[k]
+        a_off = p_off[k]
+        a_vals = p_vals[k]
+        e0 = p_e0[k]
+        v0 = p_v0[k]
+        for i in range(a_state.size):
+            new_state[e0 + i] = a_state[i]
+            new_off[e0 + i] = a_off[i] + v0
+        for i in range(a_vals.size):
+            new_vals[v0 + i] = a_vals[i]
+    return new_state, new_off, new_vals, new_start, new_mask
+
+
+@njit
+def _too_many(kept, before, before2, level, depth, top, limit):
+    """Whether the states, growing as they did (the growth itself
+    shrinking as it did), would exceed the limit by far before the last
+    card at which unseen cards drawn are kept apart."""
+    if limit <= 0 or before2 <= 0:
+        return False
+    g = kept / before
+    shrink = min(1.0, g / (before / before2))
+    guess = float(kept)
+    for _ in range(level + 2, depth - top + 1):
+        g *= shrink
+        guess *= g
+        if guess > GUESS_MARGIN * limit:
+            return True
+    return False
 
 
 def _leg_counts_work(sp, ht, fig, length, known, pool, unknown, *_):
@@ -416,78 +717,23 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
     for moves) of a parallel chunk of a level (any value gives the same
     counts; :data:`CHUNK_WORK`).  The caller makes sure the number of outcomes fits in
     int64 (every count kept is at most that number)."""
-    pool_total = 0
-    for t in range(KINDS):
-        pool_total += pool[t]
-    total = completions(known, unknown, pool_total)
-    depth = unknown
-    for t in range(KINDS):
-        depth += known[t]
+    total, depth = _deck_size(known, pool, unknown)
     states[:] = 0
     if depth == 0:
         return total
     top = max(0, min(top, unknown, 3))
     msize, mcount, mup, mways = multisets(top)
     width = msize[top]
-    tp1 = top + 1
-    radix = np.empty(KINDS, np.int64)
-    for t in range(KINDS):
-        radix[t] = min(pool[t], unknown) + 1
     nf = KINDS + 1 if by_first else 1  # first card; KINDS: none yet
-
-    # a level's boards are never met again at a later card: each card moves
-    # a camel forward, or back onto its space by the fennec, which leaves
-    # the track (figures only leave during a leg)
-    key = _board_key(sp, ht, fig)
-
-    # the root: one board, one deck state
-    dcodes = np.zeros(1, np.int64)
-    k0 = 0
-    kstride = 1
-    c0 = 0
-    pstride = 1
-    for t in range(KINDS):
-        k0 += known[t] * kstride
-        kstride *= known[t] + 1
-        c0 += known[t] * pstride
-        pstride *= (known[t] + 1) * radix[t]
-    f0 = KINDS if by_first else 0
-    if unknown <= top:
-        dcodes[0] = -1 - (k0 * tp1 + unknown)
-        vals = np.zeros(msize[unknown], np.int64)
-        for i in range(msize[unknown]):
-            v = 1
-            for t in range(KINDS):
-                v *= falling(pool[t], mcount[unknown, i, t])
-            vals[i] = v
-    else:
-        dcodes[0] = c0
-        vals = np.ones(1, np.int64)
-    n_nodes = 1
-    node_key = np.full(1, key, np.int64)
-    node_start = np.zeros(2, np.int64)
-    node_start[1] = 1
-    node_mask = np.full(1, (1 << KINDS) - 1, np.int64)
-    ent_state = np.full(1, f0, np.int64)  # first * (this level's deck states) + deck state
-    ent_off = np.zeros(1, np.int64)
-    ncur = 1
+    radix, dcodes, vals, node_key, node_start, node_mask, ent_state, ent_off = _root(
+        sp, ht, fig, known, pool, unknown, by_first, top, msize, mcount)
     side0 = 0 if depth > unknown else 1  # no known cards: never side 0
-
-    before = 0
-    before2 = 0
+    before = before2 = 0
     for level in range(depth):
         last = level == depth - 1
-        dnext, dstep, l_size, l_comp, l_mask, l_left, l_fold, l_r = deck_level(
-            dcodes, known, pool, unknown, top, radix, msize)
-        nnext = dnext.size
-        f_row, f_table = fold_table(l_r, l_fold, top, width)
-        cur_left = np.empty(ncur, np.int64)
-        for l in range(ncur):
-            code = dcodes[l]
-            if code < 0:
-                cur_left[l] = (-1 - code) % tp1
-            else:
-                cur_left[l] = 0
+        n_nodes = node_key.size
+        dnext, dstep, l_size, l_comp, l_mask, l_left, l_fold, f_row, f_table, cur_left = _level_deck(
+            dcodes, known, pool, unknown, top, radix, msize, width)
         # A. this level's boards: their moves (in parallel chunks of nodes),
         # the legs that end, the boards after (numbered part by part)
         nodes_per = _chunk_size(n_nodes, chunk)
@@ -496,192 +742,48 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
         for k in prange(n_chunks):
             _node_moves(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), node_key, node_mask, last, length,
                         depth - level - 1, out)
-        ends = np.full((n_nodes, KINDS), -1, np.int64)
-        for p in range(n_nodes):
-            for t in range(KINDS):
-                if out[p, t] < 0:
-                    ends[p, t] = -1 - out[p, t]
+        ends, n_ends = _ends_of(out)
         nc = 0
         if not last:
             pcount = np.zeros((n_chunks, N_PARTS), np.int64)
             for k in prange(n_chunks):
                 _part_counts(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), out, pcount[k])
-            part_start = np.zeros(N_PARTS + 1, np.int64)
-            ppos = np.empty((n_chunks, N_PARTS), np.int64)
-            e = 0
-            for q in range(N_PARTS):
-                part_start[q] = e
-                for k in range(n_chunks):
-                    ppos[k, q] = e
-                    e += pcount[k, q]
-            part_start[N_PARTS] = e
-            ne = e
-            bucket = np.empty(ne, np.int64)
+            part_start, ppos, bucket, first = _part_positions(pcount)
             for k in prange(n_chunks):
                 _part_scatter(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), out, ppos[k], bucket)
-            first = np.empty(ne, np.int64)
             for q in prange(N_PARTS):
                 _part_boards(part_start[q], part_start[q + 1], bucket, out, first)
-            # number the boards after in the order of their first moves (the
-            # parents' order: boards built side by side read nearby parents)
-            rank = np.zeros(n_nodes * KINDS + 1, np.int64)
-            for e in range(ne):
-                if first[e] == bucket[e]:
-                    rank[bucket[e] + 1] = 1
-            for j in range(n_nodes * KINDS):
-                rank[j + 1] += rank[j]
-            nc = rank[n_nodes * KINDS]
-            child_key = np.empty(nc, np.int64)
-            order = np.zeros(nc + 1, np.int64)
-            child_of = np.empty(ne, np.int64)
-            for e in range(ne):
-                c = rank[first[e]]
-                child_of[e] = c
-                order[c + 1] += 1
-                if first[e] == bucket[e]:
-                    child_key[c] = out[bucket[e] // KINDS, bucket[e] % KINDS]
-            for c in range(nc):
-                order[c + 1] += order[c]
-            # the moves into each board after, in the parents' order
-            fill = order[:nc].copy()
-            sorted_e = np.empty(ne, np.int64)
-            by_edge = np.full(n_nodes * KINDS, -1, np.int64)
-            for e in range(ne):
-                by_edge[bucket[e]] = child_of[e]
-            for j in range(n_nodes * KINDS):
-                c = by_edge[j]
-                if c >= 0:
-                    sorted_e[fill[c]] = j
-                    fill[c] += 1
+            nc, child_key, order, sorted_e = _number_children(first, bucket, out, n_nodes)
         # the legs that end (race over, or deck empty): every completion of
         # the rest of the deck counts; chunks of nodes count apart, summed
-        n_ends = 0
-        for p in range(n_nodes):
-            for t in range(KINDS):
-                n_ends += ends[p, t] >= 0
         if n_ends:
-            nfc = KINDS if by_first else 1
-            part_codes = np.zeros((n_chunks, nfc, 8, CODES), np.int64)
-            part_figs = np.zeros((n_chunks, nfc, 2), np.int64)
+            part_codes, part_figs = _end_parts(n_chunks, by_first)
             for k in prange(n_chunks):
                 _count_ends(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), node_start, node_mask, ends,
-                            ent_state, ent_off, vals, ncur, nf, side0, dstep, l_comp, l_left, msize, mways,
+                            ent_state, ent_off, vals, dcodes.size, nf, side0, dstep, l_comp, l_left, msize, mways,
                             mup, part_codes[k], part_figs[k])
-            for k in range(n_chunks):
-                for f in range(nfc):
-                    for e in range(8):
-                        for o in range(CODES):
-                            codes[f, e, o] += part_codes[k, f, e, o]
-                    figs[f, 0] += part_figs[k, f, 0]
-                    figs[f, 1] += part_figs[k, f, 1]
+            _add_parts(codes, figs, part_codes, part_figs)
         if last:
             break
         # B. the boards after, in parallel chunks of boards (each built one
         # at a time), joined in order
-        # chunks of about equal work (incoming entries)
-        work = np.zeros(nc + 1, np.int64)
-        for c in range(nc):
-            w = 0
-            for j in range(order[c], order[c + 1]):
-                p = sorted_e[j] // KINDS
-                w += node_start[p + 1] - node_start[p]
-            work[c + 1] = work[c] + w
-        per = max(chunk, (work[nc] + MAX_CHUNKS - 1) // MAX_CHUNKS)
-        cut = np.zeros(MAX_CHUNKS + 2, np.int64)
-        n_parts = 0
-        c = 0
-        while c < nc:
-            cut[n_parts] = c
-            n_parts += 1
-            goal = work[c] + per
-            while c < nc and work[c] < goal:
-                c += 1
-        cut[n_parts] = nc
-        p_state = List()
-        p_off = List()
-        p_vals = List()
-        p_count = List()
-        p_mask = List()
-        for k in range(n_parts):
-            p_state.append(np.empty(0, np.int64))
-            p_off.append(np.empty(0, np.int64))
-            p_vals.append(np.empty(0, np.int64))
-            p_count.append(np.empty(0, np.int64))
-            p_mask.append(np.empty(0, np.int64))
-        p_kept = np.zeros(n_parts, np.int64)
+        cut, n_parts = _cut_work(order, sorted_e, node_start, nc, chunk)
+        p_state, p_off, p_vals, p_count, p_mask, p_kept = _chunk_outputs(n_parts)
         for k in prange(n_parts):
-            st, of, vl, cnt, msk, kp = _merge_children(cut[k], cut[k + 1], order, sorted_e, node_start, ent_state,
-                                                       ent_off, vals, ncur, nnext, nf, side0, dstep, l_size,
-                                                       l_fold, f_row, f_table, l_mask, cur_left, mup, width)
-            p_state[k] = st
-            p_off[k] = of
-            p_vals[k] = vl
-            p_count[k] = cnt
-            p_mask[k] = msk
-            p_kept[k] = kp
-        kept = 0
-        n_ent = 0
-        n_val = 0
-        for k in range(n_parts):
-            kept += p_kept[k]
-            n_ent += p_state[k].size
-            n_val += p_vals[k].size
+            _merge_chunk(k, cut, order, sorted_e, node_start, ent_state, ent_off, vals, dcodes.size, dnext.size, nf,
+                         side0, dstep, l_size, l_fold, f_row, f_table, l_mask, cur_left, mup, width, p_state, p_off,
+                         p_vals, p_count, p_mask, p_kept)
+        kept = p_kept.sum()
         if 0 < limit < kept:
             return -1
-        new_state = np.empty(n_ent, np.int64)
-        new_off = np.empty(n_ent, np.int64)
-        new_vals = np.empty(n_val, np.int64)
-        new_start = np.zeros(nc + 1, np.int64)
-        new_mask = np.empty(nc, np.int64)
-        p_e0 = np.zeros(n_parts + 1, np.int64)
-        p_v0 = np.zeros(n_parts + 1, np.int64)
-        for k in range(n_parts):
-            p_e0[k + 1] = p_e0[k] + p_state[k].size
-            p_v0[k + 1] = p_v0[k] + p_vals[k].size
-        for k in range(n_parts):
-            a_count = p_count[k]
-            a_mask = p_mask[k]
-            for i in range(a_count.size):
-                c = cut[k] + i
-                new_start[c + 1] = new_start[c] + a_count[i]
-                new_mask[c] = a_mask[i]
-        for k in range(n_parts):
-            a_state = p_state[k]
-            a_off = p_off[k]
-            a_vals = p_vals[k]
-            e0 = p_e0[k]
-            v0 = p_v0[k]
-            for i in range(a_state.size):
-                new_state[e0 + i] = a_state[i]
-                new_off[e0 + i] = a_off[i] + v0
-            for i in range(a_vals.size):
-                new_vals[v0 + i] = a_vals[i]
+        ent_state, ent_off, vals, node_start, node_mask = _join_parts(p_state, p_off, p_vals, p_count, p_mask, cut,
+                                                                      n_parts, nc)
         states[level] = kept
-        # give up early if the states, growing as they did (the growth
-        # itself shrinking as it did), would exceed the limit by far before
-        # the last card at which unseen cards drawn are kept apart
-        if limit > 0 and before2 > 0:
-            g = kept / before
-            shrink = min(1.0, g / (before / before2))
-            guess = float(kept)
-            for _ in range(level + 2, depth - top + 1):
-                g *= shrink
-                guess *= g
-                if guess > GUESS_MARGIN * limit:
-                    return -1
-        before2 = before
-        before = kept
-        n_nodes = nc
+        if _too_many(kept, before, before2, level, depth, top, limit):
+            return -1
+        before2, before = before, kept
         node_key = child_key
-        node_start = new_start
-        node_mask = new_mask
-        ent_state = new_state
-        ent_off = new_off
-        vals = new_vals
         dcodes = dnext
-        ncur = nnext
         if nc == 0:
             break
     return total
-
-

@@ -311,6 +311,80 @@ def _grow_vec(a, rows):
     return out
 
 
+@njit(inline="always")
+def _turn_children(v, p0, seat, random, length, by_first, codes, table, nxt_states, nxt_prob, nn, spaces, child):
+    """Add the children of state ``v`` (probability ``p0``) on ``seat``'s
+    turn: a card revealed (a known one of each kind, or an unknown one),
+    the seat's hand card played, a figure card placed.  Returns the next
+    level's ``(count, states, probabilities)``."""
+    c_sp = v[_SP:_SP + N_CAMELS]
+    c_fig = v[_FIG:_FIG + 2]
+    hand = v[_HANDS + seat]
+    options, held, free, nspaces = turn_options(c_sp, c_fig, length, hand, random, spaces)
+    share = p0 / options
+    # reveal: a known card of each kind, or an unknown one
+    k = 0
+    for t in range(KINDS):
+        k += v[_KNOWN + t]
+    unk = v[_UNK]
+    ptotal = 0
+    for t in range(KINDS):
+        ptotal += v[_POOL + t]
+    for src in range(2):
+        for t in range(KINDS):
+            if src == 0:
+                if v[_KNOWN + t] == 0:
+                    continue
+                q = share * v[_KNOWN + t] / (k + unk)
+            else:
+                if unk == 0 or v[_POOL + t] == 0:
+                    continue
+                q = share * unk / (k + unk) * v[_POOL + t] / ptotal
+            child[:] = v
+            if src == 0:
+                child[_KNOWN + t] -= 1
+            else:
+                child[_UNK] -= 1
+                child[_POOL + t] -= 1
+            if child[_FIRST] < 0:
+                child[_FIRST] = t
+            over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2], length,
+                        t // 2, t % 2 + 1)
+            done = over or k + unk == 1
+            nn, nxt_states, nxt_prob = _emit(child, q, done, over, by_first, codes, table, nxt_states, nxt_prob,
+                                             nn)
+    if held:
+        if hand == HAND_UNKNOWN:
+            for t in range(KINDS):
+                if v[_POOL + t] == 0:
+                    continue
+                child[:] = v
+                child[_POOL + t] -= 1
+                child[_HANDS + seat] = -1
+                over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2],
+                            length, t // 2, 1)
+                nn, nxt_states, nxt_prob = _emit(child, share * v[_POOL + t] / ptotal, over, over, by_first,
+                                                 codes, table, nxt_states, nxt_prob, nn)
+        else:
+            child[:] = v
+            child[_HANDS + seat] = -1
+            over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2], length,
+                        hand // 2, 1)
+            nn, nxt_states, nxt_prob = _emit(child, share, over, over, by_first, codes, table, nxt_states,
+                                             nxt_prob, nn)
+    if free:
+        for f in range(2):
+            if v[_FIG + f] != 0:
+                continue
+            for j in range(nspaces):
+                child[:] = v
+                child[_FIG + f] = spaces[j]
+                child[_OWN + f] = 1 if seat == 0 else 0
+                nn, nxt_states, nxt_prob = _emit(child, share / nspaces, False, False, by_first, codes, table,
+                                                 nxt_states, nxt_prob, nn)
+    return nn, nxt_states, nxt_prob
+
+
 @njit
 def leg_others_exact(sp, ht, fig, own, length, known, pool, unknown, players, nxt, hands, random_mask, by_first, codes,
                      limit=-1):
@@ -349,73 +423,8 @@ def leg_others_exact(sp, ht, fig, own, length, known, pool, unknown, players, nx
         nn = 0
         random = (random_mask >> seat) & 1
         for s in range(ncur):
-            v = cur[s]
-            p0 = prob[s]
-            c_sp = v[_SP:_SP + N_CAMELS]
-            c_fig = v[_FIG:_FIG + 2]
-            hand = v[_HANDS + seat]
-            options, held, free, nspaces = turn_options(c_sp, c_fig, length, hand, random, spaces)
-            share = p0 / options
-            # reveal: a known card of each kind, or an unknown one
-            k = 0
-            for t in range(KINDS):
-                k += v[_KNOWN + t]
-            unk = v[_UNK]
-            ptotal = 0
-            for t in range(KINDS):
-                ptotal += v[_POOL + t]
-            for src in range(2):
-                for t in range(KINDS):
-                    if src == 0:
-                        if v[_KNOWN + t] == 0:
-                            continue
-                        q = share * v[_KNOWN + t] / (k + unk)
-                    else:
-                        if unk == 0 or v[_POOL + t] == 0:
-                            continue
-                        q = share * unk / (k + unk) * v[_POOL + t] / ptotal
-                    child[:] = v
-                    if src == 0:
-                        child[_KNOWN + t] -= 1
-                    else:
-                        child[_UNK] -= 1
-                        child[_POOL + t] -= 1
-                    if child[_FIRST] < 0:
-                        child[_FIRST] = t
-                    over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2], length,
-                                t // 2, t % 2 + 1)
-                    done = over or k + unk == 1
-                    nn, nxt_states, nxt_prob = _emit(child, q, done, over, by_first, codes, table, nxt_states, nxt_prob,
-                                                     nn)
-            if held:
-                if hand == HAND_UNKNOWN:
-                    for t in range(KINDS):
-                        if v[_POOL + t] == 0:
-                            continue
-                        child[:] = v
-                        child[_POOL + t] -= 1
-                        child[_HANDS + seat] = -1
-                        over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2],
-                                    length, t // 2, 1)
-                        nn, nxt_states, nxt_prob = _emit(child, share * v[_POOL + t] / ptotal, over, over, by_first,
-                                                         codes, table, nxt_states, nxt_prob, nn)
-                else:
-                    child[:] = v
-                    child[_HANDS + seat] = -1
-                    over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2], length,
-                                hand // 2, 1)
-                    nn, nxt_states, nxt_prob = _emit(child, share, over, over, by_first, codes, table, nxt_states,
-                                                     nxt_prob, nn)
-            if free:
-                for f in range(2):
-                    if v[_FIG + f] != 0:
-                        continue
-                    for j in range(nspaces):
-                        child[:] = v
-                        child[_FIG + f] = spaces[j]
-                        child[_OWN + f] = 1 if seat == 0 else 0
-                        nn, nxt_states, nxt_prob = _emit(child, share / nspaces, False, False, by_first, codes, table,
-                                                         nxt_states, nxt_prob, nn)
+            nn, nxt_states, nxt_prob = _turn_children(cur[s], prob[s], seat, random, length, by_first, codes, table,
+                                                      nxt_states, nxt_prob, nn, spaces, child)
             if limit >= 0 and nn > limit:
                 return -1
         cur = nxt_states
