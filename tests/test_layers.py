@@ -184,3 +184,34 @@ def test_game_engine_imports_no_valuation():
     graph = _graph()
     for name in ("advisor.game", "advisor.rules.turn", "advisor.rules.actions", "advisor.reviews.scoresheet"):
         assert not {"advisor.valuation.engine", "advisor.odds.montecarlo", "advisor.odds.exact"} & graph[name], name
+
+
+#: The house's size limits (docs/architecture.md): lines of a module, lines of a function.
+MODULE_LINES, FUNCTION_LINES = 800, 100
+
+
+def oversized(source: str, name: str) -> list[str]:
+    """What in ``source`` (module ``name``) is over the size limits."""
+    found = []
+    lines = source.count("\n") + (not source.endswith("\n"))
+    if lines > MODULE_LINES:
+        found.append(f"{name}: {lines} lines (at most {MODULE_LINES})")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = node.end_lineno - node.lineno + 1
+            if length > FUNCTION_LINES:
+                found.append(f"{name}:{node.lineno} {node.name}: {length} lines (at most {FUNCTION_LINES})")
+    return found
+
+
+def test_no_module_over_800_lines_and_no_function_over_100():
+    found = [hit for path in sorted(ROOT.rglob("*.py"))
+             for hit in oversized(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_size_check_finds_a_long_function_and_a_long_module():
+    long_function = "def f():\n" + "    x = 1\n" * 100
+    assert oversized(long_function, "m") == ["m:1 f: 101 lines (at most 100)"]
+    assert oversized("x = 1\n" * 801, "m") == ["m: 801 lines (at most 800)"]
+    assert oversized("def f():\n" + "    x = 1\n" * 99, "m") == []
