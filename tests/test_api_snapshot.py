@@ -35,8 +35,12 @@ JSON_KEYS = {
                             "objective", "win_now"],
     "cards_odds_json": None,  # filled from the file below: Cards odds carry their own keys
     # others_model and leg_samples added: the other players' model in this leg and later legs, exact or sampled leg
+    # objective added: the figure that ranked the moves (here "ev"); ranked by the chance of winning, win_now and
+    # assumptions too
     "cards_best_json": ["schema", "position", "moves", "seed", "others", "race", "race_samples", "others_model",
-                        "leg_samples"],
+                        "leg_samples", "objective"],
+    "cards_best_win_json": ["schema", "position", "moves", "seed", "others", "race", "race_samples", "others_model",
+                            "leg_samples", "objective", "win_now", "assumptions"],
 }
 MOVE_KEYS = {"action", "kind", "ev", "sd", "p_loss", "denial", "cov", "portfolio"}
 PORTFOLIO_KEYS = ["lead", "risk_attitude", "joint_samples"]
