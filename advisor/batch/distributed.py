@@ -31,11 +31,11 @@ from advisor._tools.files import claim
 from advisor.batch.positions import (
     analyse,
     analyse_moves,
-    check_objective,
     count_failed,
     output_columns,
     run_identity,
 )
+from advisor.valuation.engine import check_objective
 from advisor.batch.io import (
     PartialOutput,
     Source,

@@ -70,7 +70,7 @@ from advisor.odds.montecarlo import race_odds
 from advisor.rules.editions import EDITIONS
 from advisor.rules.position import Position
 from advisor.rules.state import GameState
-from advisor.valuation.engine import OBJECTIVES, best_moves
+from advisor.valuation.engine import best_moves, check_objective
 
 __all__ = ["analyse", "analyse_moves", "run_batch", "read_positions", "count_failed", "output_columns"]
 
@@ -225,13 +225,6 @@ def analyse(positions, *, race: bool = False, precision: float = 0.01, seed: int
     frame = _with_kept(kept, frame)
     frame.attrs.update(race=race, precision=precision, seed=seed, advice=advice, objective=objective)
     return frame
-
-
-def check_objective(objective: str) -> str:
-    """``objective`` if the advice can rank by it (``"win"``, ``"ev"``)."""
-    if objective not in OBJECTIVES:
-        raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-    return objective
 
 
 def _is_cards_item(item) -> bool:

@@ -7,13 +7,12 @@ the ``margin`` bot's model), ranked by either, as the board game's advice
 
 from __future__ import annotations
 
-from advisor.errors import AdvisorError
 from advisor.cards.advice import TurnRows, cards_turns
 from advisor.cards.endgame import spread_for, turn_win_chances
 from advisor.cards.game import CardsPlayer
 from advisor.cards.odds import ADVICE_OTHERS
 from advisor.cards.position import START_MONEY, CardsPosition
-from advisor.valuation.engine import OBJECTIVES, rank_rows
+from advisor.valuation.engine import check_objective, rank_rows
 
 __all__ = ["cards_best", "rank_turns"]
 
@@ -41,16 +40,11 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     being played (default 1); the defaults taken are listed in
     ``.attrs["assumptions"]``.  ``.attrs["objective"]`` says which ranked
     the rows."""
-    _check_objective(objective)
+    check_objective(objective)
     frame, turns = cards_turns(position, seed=seed, others=others, precision=precision, progress=progress)
     if objective == "win" or chances:
         _add_chances(frame, turns, rivals, leg)
     return rank_turns(frame, objective)
-
-
-def _check_objective(objective: str) -> None:
-    if objective not in OBJECTIVES:
-        raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
 
 
 def _add_chances(frame, turns: TurnRows, rivals, leg: int | None) -> None:

@@ -102,7 +102,7 @@ from advisor.valuation.winchance import after_actions
 from advisor.valuation.memo import MEMO as _MEMO, seed_for as _seed  # noqa: F401
 from advisor.valuation.onepass import exact_difference as _difference  # noqa: F401
 
-__all__ = ["best_moves", "evaluate", "legal_actions", "fast_values", "fast_chances", "FastValues", "shared_race_odds",
+__all__ = ["best_moves", "check_objective", "evaluate", "legal_actions", "fast_values", "fast_chances", "FastValues", "shared_race_odds",
            "LegOutcomes", "Valuation", "TileTables", "exact_tile_tables", "sampled_tile_tables", "pile_payout",
            "tile_spaces", "partner_options", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
 
@@ -245,6 +245,13 @@ OBJECTIVES = ("win", "ev")
 WIN_TIE = 1e-3
 
 
+def check_objective(objective: str) -> str:
+    """``objective`` if the advice can rank by it (:data:`OBJECTIVES`)."""
+    if objective not in OBJECTIVES:
+        raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    return objective
+
+
 def rank_rows(frame):
     """The advice's rows best first: by the chance of winning when the
     frame has a ``win`` column (chances within :data:`WIN_TIE` of each
@@ -287,8 +294,7 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     ``rules`` must then be the same)."""
     import pandas as pd
 
-    if objective not in OBJECTIVES:
-        raise AdvisorError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    check_objective(objective)
     state, assumptions = as_state(state, rules)
     player = state.check_player(player)
     ctx = Valuation(state, player, check_precision(precision), seed)
