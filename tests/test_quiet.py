@@ -11,7 +11,7 @@ import time
 import pytest
 
 from advisor.cli.command import _numba_environment_problem
-from advisor._tools.workers import TRACKER_WARNINGS, _WhileParentLives, quiet_tracker
+from advisor._tools.workers import TRACKER_WARNINGS, _WhileParentLives, held_interrupts, quiet_tracker, worker_init
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -51,6 +51,76 @@ def test_a_worker_writes_nothing_once_its_parent_is_gone(tmp_path):
         assert orphan.write("Traceback ... BrokenPipeError\n") == len("Traceback ... BrokenPipeError\n")
         orphan.flush()
     assert (tmp_path / "err.txt").read_text() == "while the parent lives\n"
+
+
+def _held_mask(queue) -> None:
+    """In a new process: is Ctrl-C blocked at start, and after worker_init?"""
+    at_start = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    worker_init(60.0)
+    after = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    queue.put((at_start, after, signal.getsignal(signal.SIGINT) == signal.SIG_IGN))
+
+
+@pytest.mark.processes
+def test_a_process_started_while_ctrl_c_is_held_gets_it_only_once_it_ignores_it():
+    """BUG: Ctrl-C while a pool's workers were still importing printed a
+    KeyboardInterrupt traceback from each (and could leave the parent
+    waiting on a half-started pool). A worker now starts with Ctrl-C
+    blocked; worker_init ignores it, then unblocks."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    with held_interrupts():
+        process = ctx.Process(target=_held_mask, args=(queue,))
+        process.start()
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the parent's mask is back
+    assert queue.get(timeout=120) == (True, False, True)
+    process.join(timeout=60)
+    assert process.exitcode == 0
+
+
+def test_the_parents_ctrl_c_waits_until_the_pool_stands():
+    reached = []
+    with pytest.raises(KeyboardInterrupt):
+        with held_interrupts():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            reached.append("the pool is started")  # not cut short
+    assert reached == ["the pool is started"]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+@pytest.mark.processes
+def test_ctrl_c_while_the_workers_start_is_one_line(tmp_path):
+    """Ctrl-C to the whole process group as soon as the pool's workers
+    exist (they are still importing): one line from the parent, nothing
+    from the workers, and the command ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "advisor.cli", "simulate", "--bots", "random,random,random", "--players", "3",
+         "--games", "100000", "--processes", "2", "-o", str(tmp_path / "g.jsonl")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env=ENV)
+    deadline = time.time() + 300
+    while time.time() < deadline and len(_children(proc.pid)) < 3 and proc.poll() is None:  # two workers + tracker
+        time.sleep(0.01)
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert stderr.strip().splitlines() == ["camelup: interrupted: no game of 100,000 was complete; nothing kept"]
 
 
 def test_the_resource_tracker_is_told_to_keep_quiet(monkeypatch):

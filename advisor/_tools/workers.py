@@ -8,6 +8,13 @@ The parent of a process pool (``simulate``, ``duel``, ``review``,
   parent is gone (``kill -9``) the worker writes nothing more to stderr (no
   BrokenPipeError traceback while it hands back a result nobody reads) and
   ends itself.
+* :func:`held_interrupts` (the parent, while it starts a pool's
+  processes): Ctrl-C is held back from the new processes until
+  :func:`worker_init` has set them to leave it to the parent (a worker
+  still importing when Ctrl-C came would print a KeyboardInterrupt
+  traceback), and from the parent until the pool stands (a pool half
+  started when Ctrl-C came could not be stopped cleanly); the parent's
+  Ctrl-C is raised as soon as the pool is up, nothing is lost.
 * :func:`quiet_tracker` (the parent, before it starts a pool): the
   resource tracker that multiprocessing starts beside the parent would
   warn about "leaked semaphore objects" after a ``kill -9`` of the parent;
@@ -21,8 +28,12 @@ import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
-__all__ = ["worker_init", "quiet_tracker", "TRACKER_WARNINGS"]
+__all__ = ["worker_init", "held_interrupts", "quiet_tracker", "TRACKER_WARNINGS"]
+
+#: Ctrl-C can be held back (blocked) where the platform has signal masks.
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")
 
 #: The warning filter handed to the resource tracker (see :func:`quiet_tracker`).
 TRACKER_WARNINGS = "ignore::UserWarning:multiprocessing.resource_tracker"
@@ -67,10 +78,38 @@ def _watch(parent: int, interval: float) -> None:
 
 def worker_init(interval: float = 0.25) -> None:
     """Set a pool worker up to stop quietly (see the module docstring)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held back since the start is dropped here
+    if _CAN_HOLD:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent = os.getppid()
     sys.stderr = _WhileParentLives(sys.stderr, parent)
     threading.Thread(target=_watch, args=(parent, interval), daemon=True, name="watch-parent").start()
+
+
+@contextmanager
+def held_interrupts():
+    """Hold Ctrl-C back while a pool's processes start (see the module
+    docstring).  A process started inside begins with Ctrl-C blocked (the
+    signal mask of the starting thread passes to a new process, and to the
+    threads the pool starts here).  The parent's own Ctrl-C (which another
+    of its threads, numba's for one, may take) is noted and raised when the
+    block ends."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _CAN_HOLD else None
+    main = threading.current_thread() is threading.main_thread()
+    noted = []
+    handler = signal.signal(signal.SIGINT, lambda *_: noted.append(True)) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, handler)
+        if before is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        if noted:
+            if callable(handler):
+                handler(signal.SIGINT, None)
+            elif handler != signal.SIG_IGN:
+                raise KeyboardInterrupt
 
 
 def quiet_tracker() -> None:

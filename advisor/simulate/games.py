@@ -35,7 +35,7 @@ from advisor._tools.cluster import connect, ordered_tasks
 from advisor._tools.files import OVERWRITE_HINT, check_output, claim, commit, discard, file_kind, partial_path
 from advisor._tools.intervals import Z95, wilson
 from advisor._tools.jsonio import dumps, loads
-from advisor._tools.workers import quiet_tracker, worker_init
+from advisor._tools.workers import held_interrupts, quiet_tracker, worker_init
 from advisor.bots.policies import BOTS, make_bot
 from advisor.cards.bots import CARDS_BOTS, play_cards_game
 from advisor.cards.game import CardsSetup
@@ -364,7 +364,9 @@ def _on_processes(jobs, processes: int | None, names: list[str], cards: bool) ->
     quiet_tracker()
     workers = processes or os.cpu_count() or 1
     window = 4 * workers  # games in flight: enough to keep every worker busy
-    with mp.get_context("spawn").Pool(processes, initializer=_worker_init) as pool:
+    with held_interrupts():
+        pool = mp.get_context("spawn").Pool(processes, initializer=_worker_init)
+    with pool:
         pending: deque = deque()
         for job in jobs:
             pending.append(pool.apply_async(_job, (job,)))

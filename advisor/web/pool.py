@@ -32,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from advisor.errors import AdvisorError
-from advisor._tools.workers import quiet_tracker, worker_init
+from advisor._tools.workers import held_interrupts, quiet_tracker, worker_init
 from advisor.web.warm import warm_worker
 from advisor.web.work import run
 
@@ -113,8 +113,9 @@ class Lanes:
         """Start every worker and wait until each has loaded the kernels."""
         loop = asyncio.get_running_loop()
         # submitting as many tasks as workers at once starts every process
-        pending = [loop.run_in_executor(pool, _call, "sleep", {"seconds": 0.2})
-                   for pool in self.pools.values() for _ in range(pool._max_workers)]
+        with held_interrupts():
+            pending = [loop.run_in_executor(pool, _call, "sleep", {"seconds": 0.2})
+                       for pool in self.pools.values() for _ in range(pool._max_workers)]
         await asyncio.gather(*pending)
 
     def shutdown(self) -> None:
