@@ -56,6 +56,11 @@ class RaceOdds:
     - samples: simulated races (0 when exact); replicates: independent
       replicates behind the standard errors; seed: the seed used.
     - exact_counts / exact_total: integer counts behind an exact result.
+    - replicate_rank / replicate_legs: float[replicates, 5, 5] and
+      float[replicates, L]: each replicate's own estimate of :attr:`rank`
+      and :attr:`legs` (their means are those; ``None`` when exact): the
+      joint sampling error of every figure read from the odds
+      (:func:`advisor.valuation.winerror.race_directions`).
     """
 
     position: Position
@@ -68,6 +73,8 @@ class RaceOdds:
     seed: int | None = None
     exact_counts: np.ndarray | None = None
     exact_total: int | None = None
+    replicate_rank: np.ndarray | None = None
+    replicate_legs: np.ndarray | None = None
 
     @property
     def exact(self) -> bool:
@@ -276,7 +283,10 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
         raise RuntimeError(f"{unfinished:.2e} of simulated races did not finish in {MAX_LEGS} legs")
     last = int(np.nonzero(leg_freq[:-1])[0].max()) + 1
     legs_dist = np.concatenate([[1 - weight_open], weight_open * leg_freq[:last]])
-    return RaceOdds(position, camels, rank, rank_se, legs_dist, samples=reps * per, replicates=reps, seed=seed)
+    rep_rank = done / total + weight_open * est
+    rep_legs = np.concatenate([np.full((reps, 1), 1 - weight_open), weight_open * legs[:, :last] / per], axis=1)
+    return RaceOdds(position, camels, rank, rank_se, legs_dist, samples=reps * per, replicates=reps, seed=seed,
+                    replicate_rank=rep_rank, replicate_legs=rep_legs)
 
 
 def _exact_next_leg(boards, counts, full, rolls):

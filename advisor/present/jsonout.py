@@ -67,6 +67,8 @@ def best_json(state, frame, assumptions=()) -> dict:
     out["objective"] = frame.attrs.get("objective", "ev")
     if "win_now" in frame.attrs:
         out["win_now"] = frame.attrs["win_now"]
+    if "win_now_se" in frame.attrs:
+        out["win_now_se"] = frame.attrs["win_now_se"]
     return out
 
 

@@ -79,6 +79,15 @@ def format_race_odds(race) -> str:
     lines.append(f"The race ends: {legs}")
     return "\n".join(lines)
 
+def _chance(p: float, se: float | None) -> str:
+    """A chance of winning in whole percent, with its standard error where
+    that shows at whole percent."""
+    text = f"{100 * p:.0f}%"
+    if se is not None and round(100 * se) >= 1:
+        text += f" (+-{100 * se:.0f})"
+    return text
+
+
 def format_advice(state, frame, assumptions) -> str:
     player = frame.attrs["player"]
     me = state.players[player]
@@ -98,16 +107,17 @@ def format_advice(state, frame, assumptions) -> str:
     win = "win" in frame.columns  # ranked by the chance of winning the game
     if win:
         best = frame.iloc[0]
-        lines.append(f"Your chance of winning: {100 * frame.attrs['win_now']:.0f}% now, "
-                     f"{100 * best['win']:.0f}% after {describe_action(best['action'])}.")
+        lines.append(f"Your chance of winning: {_chance(frame.attrs['win_now'], frame.attrs.get('win_now_se'))} now, "
+                     f"{_chance(best['win'], best.get('win_se'))} after {describe_action(best['action'])}.")
     lines.append("")
     book = "cov" in frame.columns  # the portfolio view (with the race odds)
     head = f" {'cov':>7} {'portf.':>7}" if book else ""
-    whead = f" {'win':>6}" if win else ""
+    errors = win and "win_se" in frame.columns
+    whead = (f" {'win':>6}" + (f" {'':>6}" if errors else "")) if win else ""
     lines.append(f"{'action':<10}{whead} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}{head}  details")
     for row in frame.to_dict(orient="records"):
         cells = f" {row['cov']:+7.2f} {row['portfolio']:+7.3f}" if book else ""
-        wcell = f" {100 * row['win']:5.1f}%" if win else ""
+        wcell = (f" {100 * row['win']:5.1f}%" + (f" +-{100 * row['win_se']:4.2f}" if errors else "")) if win else ""
         lines.append(f"{row['action']:<10}{wcell} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "
                      f"{row['denial']:+7.3f}{cells}  {_details(row)}")
     lines.append("")
@@ -115,6 +125,10 @@ def format_advice(state, frame, assumptions) -> str:
         lines.append("win: your chance of winning the game after the action (a shared first place counted as a "
                      "share), from every player's expected wealth and the legs left (advisor.valuation.winchance); rows ranked "
                      "by it, EV breaking near-ties; --objective ev ranks by EV.")
+    if errors:
+        lines.append("+-: the standard error of the chance (percentage points) from the sampling of the race odds it "
+                     "reads (0: exact; advisor.valuation.winerror); not the model's own error (its calibration error on "
+                     "held-out games, measured by python benchmarks/calibration.py).")
     lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "
                  "action's own payout; denial: how much the next player's best option drops.")
     if book:

@@ -46,8 +46,8 @@ class Valuation:
     figure is cached in one named place."""
 
     __slots__ = ("state", "pos", "ed", "racing", "player", "precision", "seed", "base", "board_key", "own_cards",
-                 "tile_legs", "_race", "_pile_q", "_least_money", "_end_money", "_held_cards", "_card_gains",
-                 "_card_values", "_hands", "_players", "_base_codes", "_base_counts", "_settled", "_gains")
+                 "tile_legs", "tile_races", "_race", "_pile_q", "_least_money", "_end_money", "_held_cards",
+                 "_card_gains", "_card_values", "_hands", "_players", "_base_codes", "_base_counts", "_settled", "_gains")
 
     def __init__(self, state: GameState, player: int, precision: float, seed: int | None,
                  base: LegOutcomes | None = None, board_key: tuple | None = None):
@@ -67,6 +67,9 @@ class Valuation:
         self.own_cards = (not st.hand_hidden(player) and bool(st.hand(player))) or any(
             c.player == player and c.colour for c in st.winner_pile + st.loser_pile)
         self.tile_legs: dict[tuple[int, str], LegOutcomes] = {}  # filled by exact_tile_tables
+        # the race odds with a tile placed, per placement, that a tile's
+        # overall_change read (filled by the advice's tile rows)
+        self.tile_races: dict = {}
         self._race = None
         self._pile_q: dict = {}
         self._least_money: dict = {}

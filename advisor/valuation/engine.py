@@ -95,6 +95,7 @@ from advisor.valuation.portfolio import add_columns
 from advisor.valuation.tiles import (EXACT_ROLLS, TILE_SAMPLES, TileTables, exact_tile_tables, sampled_tile_tables,
                                      tile_placements, with_tile)
 from advisor.valuation.winchance import after_actions
+from advisor.valuation.winerror import win_errors
 
 # Names read here by code written before the engine was split: the one
 # process-wide memo (the same object the valuation uses), the seed drawn
@@ -201,6 +202,7 @@ def _value_tile(ctx: Valuation, space: int, sign: str, ev: float, race: bool = T
         new_race = race_odds(with_tile(ctx, space, sign), samples=base_race.samples or None,
                              precision=ctx.precision, seed=ctx.seed, method=method)
         overall = ctx.held_cards_value(new_race) - ctx.held_cards_value()
+        ctx.tile_races[(space, sign)] = new_race
     _, sd, _ = leg.moments(leg.landings)
     return _row(f"tile:{sign}{space}", "tile", ev + (0.0 if np.isnan(overall) else overall), sd, 0.0,
                 landings=float(landings), bets_change=float(bets), overall_change=overall,
@@ -275,7 +277,10 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     ``objective="win"`` (default): a column ``win``, the player's chance of
     winning the game after the action (:func:`advisor.valuation.winchance.after_actions`),
     the rows sorted by it (chances within :data:`WIN_TIE` of each other
-    by EV), ``frame.attrs["win_now"]`` the chance before acting.
+    by EV), ``frame.attrs["win_now"]`` the chance before acting; a column
+    ``win_se`` and ``frame.attrs["win_now_se"]``, their standard errors
+    from the sampling of the race odds (0 when those are exact:
+    :func:`advisor.valuation.winerror.win_errors`).
     ``objective="ev"``: the rows sorted by EV (highest first), no ``win``
     column.  ``frame.attrs["objective"]`` says which ranked the rows; the
     quick half (``race=False``) has no race odds and is ranked by EV.
@@ -311,9 +316,12 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
             row["denial"] = np.nan
     if race and (objective == "win" or chances):
         now, after = after_actions(ctx, [r["ev"] for r in rows], [r["sd"] for r in rows], [r.get("cov") for r in rows])
-        for row, win in zip(rows, after):
+        now_se, se = win_errors(ctx, rows)
+        for row, win, err in zip(rows, after, se):
             row["win"] = float(win)
+            row["win_se"] = float(err)
         extra["win_now"] = now
+        extra["win_now_se"] = now_se
     if not race:
         objective = "ev"
     frame = rank_rows(pd.DataFrame(rows)) if objective == "win" else sort_by_ev(pd.DataFrame(rows))

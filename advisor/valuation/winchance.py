@@ -44,7 +44,7 @@ import numpy as np
 
 from advisor.valuation.standing import legs_left, standings
 
-__all__ = ["WinModel", "load", "chances", "standing_chances", "after_actions", "NODES"]
+__all__ = ["WinModel", "load", "chances", "chance_gradient", "standing_chances", "after_actions", "NODES"]
 
 #: Gauss-Hermite nodes of the integral over the advised player's spread.
 NODES = 32
@@ -92,6 +92,51 @@ def chances(means: np.ndarray, spreads: np.ndarray) -> np.ndarray:
     return out / np.where(total > 0, total, 1.0)
 
 
+def _pdf(x: np.ndarray) -> np.ndarray:
+    return np.exp(-0.5 * x * x) / np.sqrt(2.0 * np.pi)
+
+
+def chance_gradient(means: np.ndarray, spreads: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(chance, d_mean, d_spread)``: player ``p``'s chance (as
+    :func:`chances`, every player present) and its derivatives with respect
+    to every player's mean and spread, ``means`` and ``spreads`` of shape
+    ``(..., players)``.  With ``u_q = (m_p + s_p z - m_q) / s_q`` and
+    ``R_q = prod_{r != p, q} Phi(u_r)`` (the product without ``q``), by the
+    same quadrature as the chance::
+
+        dP/dm_q = -E_z[phi(u_q) R_q] / s_q            (q != p)
+        dP/dm_p = -sum_{q != p} dP/dm_q               (a common shift changes nothing)
+        dP/ds_q = -E_z[phi(u_q) u_q R_q] / s_q        (q != p)
+        dP/ds_p = E_z[z sum_{q != p} phi(u_q) R_q / s_q]
+
+    The chances of all players sum to 1 whatever the means and spreads, so
+    the normalisation :func:`chances` applies has derivative 0 and the
+    derivatives are those of the integral (divided by the same total)."""
+    m = np.asarray(means, float)
+    s = np.maximum(np.broadcast_to(np.asarray(spreads, float), m.shape), 1e-9)
+    n = m.shape[-1]
+    z, w = _quadrature()
+    u = (m[..., p, None, None] + s[..., p, None, None] * z - m[..., :, None]) / s[..., :, None]  # [..., q, k]
+    cdf = np.where(np.arange(n)[:, None] == p, 1.0, _phi(u))
+    total = chances(m, s)[..., p]
+    scale = (cdf.prod(axis=-2) * w).sum(axis=-1)
+    scale = np.where(scale > 0, scale / np.where(total > 0, total, 1.0), 1.0)  # the normalisation of chances()
+    d_mean = np.zeros(m.shape)
+    d_spread = np.zeros(m.shape)
+    own = np.zeros(m.shape[:-1])
+    for q in range(n):
+        if q == p:
+            continue
+        rest = np.where(np.arange(n)[:, None] == q, 1.0, cdf).prod(axis=-2)  # R_q: [..., k]
+        dens = _pdf(u[..., q, :]) * rest
+        d_mean[..., q] = -(dens * w).sum(axis=-1) / s[..., q]
+        d_spread[..., q] = -(dens * u[..., q, :] * w).sum(axis=-1) / s[..., q]
+        own += (z * dens * w).sum(axis=-1) / s[..., q]
+    d_mean[..., p] = -d_mean.sum(axis=-1)
+    d_spread[..., p] = own
+    return total, d_mean / scale[..., None], d_spread / scale[..., None]
+
+
 class WinModel:
     """The fitted parameters (:func:`load`): per edition ``s0, s1, g,
     tau`` (module text)."""
@@ -121,6 +166,31 @@ class WinModel:
         if extra_var is not None:
             var = np.maximum(var + extra_var, 0.05 * var)
         return chances(wealth, np.sqrt(var))
+
+    def of_gradient(self, edition: str, wealth, legs: float, to_move: int | None, me: int, extra_var=None):
+        """``(chance, d_wealth, d_extra, d_legs)``: player ``me``'s chance
+        of winning as :meth:`of` gives it, and its derivatives with respect
+        to every player's expected wealth, to ``me``'s added variance and to
+        the legs left (which set every player's spread ``sigma``):
+        :func:`chance_gradient` by the chain rule, ``s_q = sqrt(sigma^2 +
+        x_q)`` (``x`` the added variance; where the floor ``0.05
+        sigma^2`` binds, ``0.05 sigma^2``), ``ds_q/dx_q = 1 / (2 s_q)``,
+        ``ds_q/dL = c_q sigma sigma' / s_q`` (``c_q`` 1, or 0.05 where
+        floored; ``sigma' = s1 (n/4)^g``)."""
+        wealth = np.array(wealth, float)
+        n = wealth.shape[-1]
+        if to_move is not None:
+            wealth[..., to_move] += self.tempo(edition)
+        sigma = float(self.spread(edition, legs, n))
+        slope = self.params[edition]["s1"] * (n / 4.0) ** self.params[edition]["g"]
+        extra = np.zeros(wealth.shape) if extra_var is None else np.broadcast_to(np.asarray(extra_var, float), wealth.shape)
+        raw = sigma**2 + extra
+        floored = raw < 0.05 * sigma**2
+        spreads = np.sqrt(np.where(floored, 0.05 * sigma**2, raw))
+        chance, d_mean, d_spread = chance_gradient(wealth, spreads, me)
+        d_extra = np.where(floored[..., me], 0.0, d_spread[..., me] / (2 * spreads[..., me]))
+        d_legs = (d_spread * np.where(floored, 0.05, 1.0) * sigma * slope / spreads).sum(axis=-1)
+        return chance, d_mean, d_extra, d_legs
 
 
 @functools.lru_cache(maxsize=None)

@@ -187,7 +187,7 @@ export function adviceList(best, info, game, { pending = false, limit = 12, expa
         }, mark === "new" ? "•" : mark) : ""),
         h("span", { class: "swatch", style: `background:${actionColour(m.action, info)}` }),
         h("span", { class: "what" }, actionWords(m.action, info, game, m)),
-        withWin ? winCell(m.win) : null,
+        withWin ? winCell(m.win, m.win_se) : null,
         h("span", { class: "evbar" },
           h("span", { class: m.ev >= 0 ? "pos" : "neg", style: `width:${w.toFixed(1)}%;${m.ev >= 0 ? "left:50%" : `right:50%`}` })),
         h("span", { class: "ev" }, signed(m.ev))),
@@ -227,10 +227,14 @@ export const CARDS_WIN_NOTE = "Win: your chance of winning the game after the op
 
 // A chance of winning: its figure (one decimal, as the command line's table)
 // over a bar of its length out of 100%; the figure carries it, the bar adds
-// no colour code.
-function winCell(p) {
+// no colour code.  The tooltip adds its standard error (se, when given: the
+// sampling error of the race odds it reads, advisor.valuation.winerror).
+function winCell(p, se) {
   if (typeof p !== "number") return h("span", { class: "win" }, "");
-  return h("span", { class: "win", title: `chance of winning the game after it: ${pct(p, 1)}` },
+  const error = typeof se === "number"
+    ? ` ± ${(100 * se).toFixed(2)} points (standard error from the sampled race odds; 0: exact; not the model's own error)`
+    : "";
+  return h("span", { class: "win", title: `chance of winning the game after it: ${pct(p, 1)}${error}` },
     h("span", { class: "winbar", style: `width:${(100 * p).toFixed(1)}%` }), h("b", {}, pct(p, 1)));
 }
 
