@@ -31,8 +31,9 @@ JSON_KEYS = {
                           "portfolio", "objective"],
     "best_first_state_json": ["schema", "position", "player", "moves", "race_samples", "seed", "portfolio",
                               "objective"],
+    # win_now_se added: the standard error of win_now from the sampled race odds (each move's win_se too)
     "best_win_state_json": ["schema", "position", "player", "moves", "race_samples", "seed", "portfolio",
-                            "objective", "win_now"],
+                            "objective", "win_now", "win_now_se"],
     "cards_odds_json": None,  # filled from the file below: Cards odds carry their own keys
     # others_model and leg_samples added: the other players' model in this leg and later legs, exact or sampled leg
     # objective added: the figure that ranked the moves (here "ev"); ranked by the chance of winning, win_now and
@@ -75,6 +76,7 @@ def test_json_keys():
         for move in _json(name)["moves"]:
             assert MOVE_KEYS <= set(move), name
             assert ("win" in move) == (name == "best_win_state_json"), name
+            assert ("win_se" in move) == (name == "best_win_state_json"), name
         assert list(_json(name)["portfolio"]) == PORTFOLIO_KEYS, name
 
 

@@ -432,6 +432,12 @@ def test_the_advice_plays_to_win_and_the_switch_ranks_by_coins(browser, server):
         assert _shown_actions(p) == [m["action"] for m in win["moves"]]
         figures = p.evaluate("() => [...document.querySelectorAll('#advice-list li .win b')].map((b) => b.textContent)")
         assert figures == [f"{100 * m['win']:.1f}%" for m in win["moves"]]
+        # each figure's tooltip carries its standard error from the sampled race odds (/api/best's win_se)
+        assert "win_now_se" in win and all(m["win_se"] >= 0 for m in win["moves"])
+        titles = p.evaluate("() => [...document.querySelectorAll('#advice-list li .win')].map((s) => s.title)")
+        assert titles == [f"chance of winning the game after it: {100 * m['win']:.1f}% ± {100 * m['win_se']:.2f} "
+                          "points (standard error from the sampled race odds; 0: exact; not the model's own error)"
+                          for m in win["moves"]]
         # the headline: the chance now and after the best move, as the page rounds them
         expect(p.locator("#win-now")).to_have_text(f"{100 * win['win_now']:.0f}%")
         expect(p.locator("#win-after")).to_have_text(f"{100 * win['moves'][0]['win']:.0f}%")

@@ -113,11 +113,11 @@ def format_advice(state, frame, assumptions) -> str:
     book = "cov" in frame.columns  # the portfolio view (with the race odds)
     head = f" {'cov':>7} {'portf.':>7}" if book else ""
     errors = win and "win_se" in frame.columns
-    whead = (f" {'win':>6}" + (f" {'':>6}" if errors else "")) if win else ""
+    whead = (f" {'win':>6}" + (f" {'+-':>5}" if errors else "")) if win else ""
     lines.append(f"{'action':<10}{whead} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}{head}  details")
     for row in frame.to_dict(orient="records"):
         cells = f" {row['cov']:+7.2f} {row['portfolio']:+7.3f}" if book else ""
-        wcell = (f" {100 * row['win']:5.1f}%" + (f" +-{100 * row['win_se']:4.2f}" if errors else "")) if win else ""
+        wcell = (f" {100 * row['win']:5.1f}%" + (f" {100 * row['win_se']:5.2f}" if errors else "")) if win else ""
         lines.append(f"{row['action']:<10}{wcell} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "
                      f"{row['denial']:+7.3f}{cells}  {_details(row)}")
     lines.append("")
@@ -126,7 +126,7 @@ def format_advice(state, frame, assumptions) -> str:
                      "share), from every player's expected wealth and the legs left (advisor.valuation.winchance); rows ranked "
                      "by it, EV breaking near-ties; --objective ev ranks by EV.")
     if errors:
-        lines.append("+-: the standard error of the chance (percentage points) from the sampling of the race odds it "
+        lines.append("+-: the standard error of win (percentage points) from the sampling of the race odds it "
                      "reads (0: exact; advisor.valuation.winerror); not the model's own error (its calibration error on "
                      "held-out games, measured by python benchmarks/calibration.py).")
     lines.append("EV: expected change of your money in coins; sd / P(loss): spread and chance of a loss of the "

@@ -96,6 +96,30 @@ def _pdf(x: np.ndarray) -> np.ndarray:
     return np.exp(-0.5 * x * x) / np.sqrt(2.0 * np.pi)
 
 
+def _integral_gradient(m: np.ndarray, s: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(P, dP/dm, dP/ds)``: player ``p``'s integral (before the
+    normalisation of :func:`chances`) and its derivatives
+    (:func:`chance_gradient`)."""
+    n = m.shape[-1]
+    z, w = _quadrature()
+    u = (m[..., p, None, None] + s[..., p, None, None] * z - m[..., :, None]) / s[..., :, None]  # [..., q, k]
+    cdf = np.where(np.arange(n)[:, None] == p, 1.0, _phi(u))
+    d_mean = np.zeros(m.shape)
+    d_spread = np.zeros(m.shape)
+    own = np.zeros(m.shape[:-1])
+    for q in range(n):
+        if q == p:
+            continue
+        rest = np.where(np.arange(n)[:, None] == q, 1.0, cdf).prod(axis=-2)  # R_q: [..., k]
+        dens = _pdf(u[..., q, :]) * rest
+        d_mean[..., q] = -(dens * w).sum(axis=-1) / s[..., q]
+        d_spread[..., q] = -(dens * u[..., q, :] * w).sum(axis=-1) / s[..., q]
+        own += (z * dens * w).sum(axis=-1) / s[..., q]
+    d_mean[..., p] = -d_mean.sum(axis=-1)
+    d_spread[..., p] = own
+    return (cdf.prod(axis=-2) * w).sum(axis=-1), d_mean, d_spread
+
+
 def chance_gradient(means: np.ndarray, spreads: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(chance, d_mean, d_spread)``: player ``p``'s chance (as
     :func:`chances`, every player present) and its derivatives with respect
@@ -110,31 +134,18 @@ def chance_gradient(means: np.ndarray, spreads: np.ndarray, p: int) -> tuple[np.
         dP/ds_p = E_z[z sum_{q != p} phi(u_q) R_q / s_q]
 
     The chances of all players sum to 1 whatever the means and spreads, so
-    the normalisation :func:`chances` applies has derivative 0 and the
-    derivatives are those of the integral (divided by the same total)."""
+    for the integral the normalisation ``P_p / sum_r P_r`` that
+    :func:`chances` applies has derivative 0; its quadrature sums to 1 only
+    nearly (a spread far below another's), so the derivative is taken of
+    the normalised figure: ``(dP_p - chance_p sum_r dP_r) / sum_r P_r``."""
     m = np.asarray(means, float)
     s = np.maximum(np.broadcast_to(np.asarray(spreads, float), m.shape), 1e-9)
-    n = m.shape[-1]
-    z, w = _quadrature()
-    u = (m[..., p, None, None] + s[..., p, None, None] * z - m[..., :, None]) / s[..., :, None]  # [..., q, k]
-    cdf = np.where(np.arange(n)[:, None] == p, 1.0, _phi(u))
-    total = chances(m, s)[..., p]
-    scale = (cdf.prod(axis=-2) * w).sum(axis=-1)
-    scale = np.where(scale > 0, scale / np.where(total > 0, total, 1.0), 1.0)  # the normalisation of chances()
-    d_mean = np.zeros(m.shape)
-    d_spread = np.zeros(m.shape)
-    own = np.zeros(m.shape[:-1])
-    for q in range(n):
-        if q == p:
-            continue
-        rest = np.where(np.arange(n)[:, None] == q, 1.0, cdf).prod(axis=-2)  # R_q: [..., k]
-        dens = _pdf(u[..., q, :]) * rest
-        d_mean[..., q] = -(dens * w).sum(axis=-1) / s[..., q]
-        d_spread[..., q] = -(dens * u[..., q, :] * w).sum(axis=-1) / s[..., q]
-        own += (z * dens * w).sum(axis=-1) / s[..., q]
-    d_mean[..., p] = -d_mean.sum(axis=-1)
-    d_spread[..., p] = own
-    return total, d_mean / scale[..., None], d_spread / scale[..., None]
+    parts = [_integral_gradient(m, s, r) for r in range(m.shape[-1])]
+    total = sum(part[0] for part in parts)
+    chance = parts[p][0] / total
+    d_mean = (parts[p][1] - chance[..., None] * sum(part[1] for part in parts)) / total[..., None]
+    d_spread = (parts[p][2] - chance[..., None] * sum(part[2] for part in parts)) / total[..., None]
+    return chance, d_mean, d_spread
 
 
 class WinModel:
