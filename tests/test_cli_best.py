@@ -240,7 +240,7 @@ def test_table_output_names_the_player(tmp_path, capsys):
     lines = out.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("action"))
     listed = [line.split()[0] for line in lines[header + 1:]
-              if line.strip() and not line.startswith(("EV:", "cov:", "win:"))]
+              if line.strip() and not line.startswith(("EV:", "cov:", "win:", "+-:"))]
     assert sorted(listed) == sorted(legal_actions(GameState.load(path), 2))
 
 
