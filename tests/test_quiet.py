@@ -191,3 +191,54 @@ def test_serve_stops_a_busy_worker_at_once():
         task.cancel()
     finally:
         loop.close()
+
+
+@pytest.mark.processes
+def test_serve_stopped_while_answering_says_one_line_not_a_traceback():
+    """BUG: SIGTERM (or Ctrl-C) while a request computed printed "Exception
+    in ASGI application" with a 40-line traceback per request once the
+    grace period was over. Now: no traceback, no error line; the last
+    line says how many requests were cut short."""
+    import json
+    import re
+    import threading
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", "serve", "--port", "0", "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**ENV, "PYTHONUNBUFFERED": "1"})
+    try:
+        url = None
+        deadline = time.time() + 240
+        while url is None and time.time() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            m = re.search(r"ready at (http://\S+)", line)
+            url = m.group(1).rstrip("/") if m else None
+        assert url is not None, proc.stderr.read() if proc.poll() is not None else "no address"
+
+        def ask(path, body):
+            request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                             headers={"Content-Type": "application/json"})
+            try:
+                urllib.request.urlopen(request, timeout=120).read()
+            except Exception:  # the server stops under it: any end will do
+                pass
+
+        slow = {"board": "1:B 2:YG 3:PR 14:w 15:k", "precision": 0.001}  # the finest: seconds each, one worker
+        askers = [threading.Thread(target=ask, args=(path, slow), daemon=True)
+                  for path in ("/api/best", "/api/odds", "/api/best")]
+        for t in askers:
+            t.start()
+        waiting = 0
+        while waiting < 3 and time.time() < deadline:  # the requests are in the server's lanes
+            with urllib.request.urlopen(url + "/api/health", timeout=30) as answer:
+                waiting = sum(lane["waiting"] for lane in json.load(answer)["lanes"].values())
+            time.sleep(0.1)
+        assert waiting == 3
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert re.search(r"Stopped; [123] request\(s\) still computing were answered 503\.", out), out

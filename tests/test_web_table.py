@@ -471,6 +471,9 @@ def test_phone_board_pieces_are_reachable_by_finger_and_readable(browser, server
     pg = Page(browser, server, width=390, height=844, touch=True)
     p = pg.page
     try:
+        # the board and the pick row drawn (a busy machine may draw them after the page says ready)
+        expect(p.locator("#board [data-space]")).to_have_count(16)
+        expect(p.locator("#phone-pick [data-pick-legtile]").first).to_be_visible()
         sizes = p.locator("#board [data-space]").evaluate_all(
             "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
         assert len(sizes) == 16 and all(w >= 44 and h >= 44 for w, h in sizes), sizes

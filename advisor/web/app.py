@@ -666,11 +666,16 @@ class OwnPageOnly:
     of ``text/plain`` needs no preflight, so it would reach the endpoint);
     the page's own requests carry its own origin, ``http://`` + Host, or
     none (same-origin ``GET``).  ``Sec-Fetch-Site: cross-site`` is refused
-    as well.  Clients other than browsers (curl, scripts) send neither."""
+    as well.  Clients other than browsers (curl, scripts) send neither.
+
+    A request still computing when the server stops (its grace period
+    over, the server cancels it) is answered 503 and counted
+    (``cut_short``), without a traceback."""
 
     def __init__(self, app, loopback: bool = False):
         self.app = app
         self.loopback = loopback
+        self.cut_short = 0  # requests still computing when the server stopped
 
     def __getattr__(self, name):  # app.state, app.routes... of the wrapped application
         return getattr(self.app, name)
@@ -684,7 +689,23 @@ class OwnPageOnly:
                 response = JSONResponse({"error": message}, status_code=status, headers={"Connection": "close"})
                 await response(scope, receive, send)
                 return
-        await self.app(scope, receive, send)
+        try:
+            await self.app(scope, receive, send)
+        except asyncio.CancelledError:
+            if scope["type"] != "http":
+                raise
+            # Only the server's own stop cancels a request (a client that
+            # leaves is noticed, never cancelled: _unless_gone): its grace
+            # period is over.  Counted (camelup serve says how many in its
+            # last line), a 503 if the answer had not begun, no traceback.
+            self.cut_short += 1
+            log.debug("stopped while answering %s %s", scope.get("method"), scope.get("path"))
+            stopping = JSONResponse({"error": "the server is stopping"}, status_code=503,
+                                    headers={"Connection": "close"})
+            try:
+                await stopping(scope, receive, send)
+            except Exception:  # the answer had begun, or the connection is gone: nothing more to say
+                pass
 
     def problem(self, scope) -> tuple[int, str] | None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}

@@ -199,6 +199,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
 
             webbrowser.open(url)
 
+    logging.getLogger("uvicorn.error").addFilter(_no_cancel_notice)
     if not logging.getLogger("advisor.web").handlers:
         handler = logging.StreamHandler(err)
         handler.setFormatter(logging.Formatter("camelup serve: %(levelname)s: %(message)s"))
@@ -218,7 +219,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
-    print("Stopped.", file=out, flush=True)
+    cut = getattr(app, "cut_short", 0)
+    print(f"Stopped; {cut} request(s) still computing were answered 503." if cut else "Stopped.", file=out, flush=True)
+
+
+def _no_cancel_notice(record: logging.LogRecord) -> bool:
+    """uvicorn's error line on cancelling the requests still running after
+    its grace period: the requests are answered 503 and counted in the
+    last line instead (:class:`advisor.web.app.OwnPageOnly`)."""
+    return "timeout graceful shutdown exceeded" not in record.getMessage()
 
 
 class _Stopped(Exception):
