@@ -265,8 +265,10 @@ def test_cli_odds_and_best_for_cards():
 
 try:  # tests/ as a plain directory or as a package
     from . import naive_cards as N
+    from .reference_cache import reference
 except ImportError:  # pragma: no cover
     import naive_cards as N
+    from reference_cache import reference
 
 from fractions import Fraction  # noqa: E402
 
@@ -277,8 +279,10 @@ LEG_PAY = {0: None, 1: 1}
 WIN_PAY = [7, 3, -1, -1, -1]
 
 
+@reference
 def reference_turns(text: str) -> dict:
-    """EV of every turn, worked out from naive_cards and the payout rules."""
+    """EV of every turn, worked out from naive_cards and the payout rules
+    (frozen in ``golden/references.json`` for ``REF``)."""
     pos = parse_cards(text)
     board = N.parse_board(" ".join(f"{s}:{st}" for s, st in pos.stacks), pos.length)
     known = Counter(pos.known)
@@ -344,6 +348,9 @@ def reference_turns(text: str) -> dict:
         for bet in all_bets:
             result[f"{action}+{bet[0]}:{bet[1]}"] = value(outs, bet) - v0
     return result
+
+
+reference_turns.freeze([(REF,)])
 
 
 def test_every_turn_against_the_slow_reference():

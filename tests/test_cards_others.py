@@ -35,9 +35,11 @@ def cards_odds(position, **options):
 try:  # tests/ as a plain directory or as a package
     from . import naive_cards as N
     from . import naive_cards_others as NO
+    from .reference_cache import reference
 except ImportError:  # pragma: no cover
     import naive_cards as N
     import naive_cards_others as NO
+    from reference_cache import reference
 
 CAMELS = "BGOWY"
 CODE_OF = {tuple(r): i for i, r in enumerate(rank_codes().tolist())}
@@ -62,8 +64,10 @@ def leg_ranks(codes: np.ndarray) -> np.ndarray:
     return code_ranks(codes.sum(axis=(0, 1)))
 
 
+@reference
 def naive_codes(text: str) -> np.ndarray:
-    """The reference's outcomes as ``codes[first, end, code]``."""
+    """The reference's outcomes as ``codes[first, end, code]`` (frozen in
+    ``golden/references.json`` for the positions declared below)."""
     pos = parse_cards(text)
     board = N.parse_board(" ".join(f"{s}:{st}" for s, st in pos.stacks), pos.length,
                           pos.palm[0] if pos.palm else None, pos.fennec[0] if pos.fennec else None)
@@ -169,16 +173,21 @@ REFERENCE = [
 ]
 
 
+#: spectator positions with an unknown deck card (about 2 minutes each in the reference)
+REFERENCE_BIGGER = [
+    "cards players:3 track:nnnh 2:BG 3:OW 5:Y deck:2 known:Y2 hands:-??",
+    "cards players:3 track:nnnh 2:BG 3:OW 5:Y deck:2 known:Y2 hands:B1?? palm:4@2",
+]
+naive_codes.freeze((text,) for text in REFERENCE + REFERENCE_BIGGER)
+
+
 @pytest.mark.parametrize("text", REFERENCE)
 def test_exact_kernel_against_the_slow_reference(text):
     np.testing.assert_allclose(exact(text), naive_codes(text), rtol=0, atol=1e-12)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("text", [
-    "cards players:3 track:nnnh 2:BG 3:OW 5:Y deck:2 known:Y2 hands:-??",
-    "cards players:3 track:nnnh 2:BG 3:OW 5:Y deck:2 known:Y2 hands:B1?? palm:4@2",
-])
+@pytest.mark.parametrize("text", REFERENCE_BIGGER)
 def test_exact_kernel_against_the_slow_reference_bigger(text):
     """Spectator positions with an unknown deck card (about 2 minutes each
     in the reference)."""
@@ -311,7 +320,10 @@ ADVICE = ("cards players:2 track:nnnnnnh 1:B 2:G 3:OW 4:Y deck:2 known:Y1 hand:G
           "bets:G5,mG money:2 winners: losers:")
 
 
+@reference
 def reference_turns(text: str) -> dict:
+    """EV of every turn from naive_cards_others' exact outcomes (frozen in
+    ``golden/references.json`` for ``ADVICE``)."""
     pos = parse_cards(text)
     held = pos.held()
     board = N.parse_board(" ".join(f"{s}:{st}" for s, st in pos.stacks), pos.length)
@@ -360,6 +372,9 @@ def reference_turns(text: str) -> dict:
         for bet in all_bets:
             result[f"{action}+{bet[0]}:{bet[1]}"] = value(outs, bet) - v0
     return result
+
+
+reference_turns.freeze([(ADVICE,)])
 
 
 def test_every_turn_against_the_slow_reference_with_the_other_players():

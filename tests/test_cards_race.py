@@ -22,8 +22,10 @@ from advisor.cards.odds import ADVICE_OTHERS, kernel_state, race_ranks
 
 try:
     from . import naive_cards as N
+    from .reference_cache import reference
 except ImportError:  # pragma: no cover
     import naive_cards as N
+    from reference_cache import reference
 
 CAMELS = "BGOWY"
 
@@ -75,20 +77,35 @@ def plain_race(pos, others: str, rng: random.Random) -> list[str]:
     raise AssertionError("a race that never ends")
 
 
-@pytest.mark.parametrize("text", [
-    "cards 0:BG 2:OW 3:Y deck:5 known:B1",
-    "cards track:nnsnnnnh 4:B 6:GO 9:WY palm:10 deck:3 players:3",
-])
-@pytest.mark.parametrize("others", ["reveal", "random"])
+@reference
+def plain_winners_and_losers(text: str, others: str, seed: int, races: int) -> dict:
+    """How often each camel wins and comes last in ``races`` plain races from
+    ``text`` (one ``random.Random(seed)`` for them all; frozen in
+    ``golden/references.json`` for the races declared below)."""
+    pos = parse_cards(text)
+    rng = random.Random(seed)
+    finals = [plain_race(pos, others, rng) for _ in range(races)]
+    return {"win": dict(Counter(f[0] for f in finals)), "lose": dict(Counter(f[-1] for f in finals))}
+
+
+PLAIN_TEXTS = ["cards 0:BG 2:OW 3:Y deck:5 known:B1", "cards track:nnsnnnnh 4:B 6:GO 9:WY palm:10 deck:3 players:3"]
+PLAIN_MODELS = ["reveal", "random"]
+#: the plain simulation's seed and races per position
+PLAIN_SEED, N_PLAIN = 5, 3_000
+plain_winners_and_losers.freeze((text, others, PLAIN_SEED, N_PLAIN)
+                               for text in PLAIN_TEXTS for others in PLAIN_MODELS)
+
+
+@pytest.mark.parametrize("text", PLAIN_TEXTS)
+@pytest.mark.parametrize("others", PLAIN_MODELS)
 def test_race_simulation_agrees_with_a_plain_one(text, others):
     pos = parse_cards(text)
     n_kernel = 40_000
     ranks = race_ranks(pos, kernel_state(pos), n_kernel, 11, others).sum(axis=0) / n_kernel
-    rng = random.Random(5)
-    n_plain = 3_000
-    finals = [plain_race(pos, others, rng) for _ in range(n_plain)]
-    win = Counter(f[0] for f in finals)
-    lose = Counter(f[-1] for f in finals)
+    n_plain = N_PLAIN
+    plain = plain_winners_and_losers(text, others, PLAIN_SEED, n_plain)
+    win = Counter(plain["win"])
+    lose = Counter(plain["lose"])
     for i, c in enumerate(CAMELS):
         for column, counts in ((0, win), (4, lose)):
             p_kernel = ranks[i, column]

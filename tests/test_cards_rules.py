@@ -34,8 +34,10 @@ from advisor.kernels.cards import exact as X
 
 try:  # tests/ as a plain directory (pytest's default) or as a package
     from . import naive_cards as N
+    from .reference_cache import reference
 except ImportError:  # pragma: no cover - depends on how pytest imports
     import naive_cards as N
+    from reference_cache import reference
 
 CAMELS = "BGOWY"
 TRACK_CODE = {"n": K.NORMAL, "s": K.SAND, "h": K.HALF}
@@ -414,11 +416,20 @@ def leg_inputs(length, text, known, pool, unknown):
     return board, known, pool, unknown
 
 
+@reference
+def reference_counts(length, text, known, pool, unknown):
+    """:func:`reference_leg` of a leg written as in ``LEGS``, as counts of
+    all its outcomes (frozen in ``golden/references.json`` for the legs
+    declared below)."""
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    return reference_leg(board, known, pool, unknown, outcomes(known, pool, unknown))
+
+
 def assert_same_as_reference(length, text, known, pool, unknown):
+    want_codes, want_figs = reference_counts(length, text, known, pool, unknown)
     board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
     total, codes, figs = kernel_leg(length, board, known, pool, unknown)
     assert total == outcomes(known, pool, unknown)
-    want_codes, want_figs = reference_leg(board, known, pool, unknown, total)
     assert np.array_equal(codes, want_codes)
     assert np.array_equal(figs, want_figs)
     assert codes.sum() == total
@@ -469,19 +480,31 @@ DFS_LEGS = [
 ]
 
 
-@pytest.mark.parametrize("length,text,known,pool,unknown", DFS_LEGS)
-def test_bigger_leg_counts_match_depth_first_search(length, text, known, pool, unknown):
+@reference(depends=("tests/dfs_cards.py", "advisor/kernels/cards/track.py"))
+def depth_first_leg(length, text, known, pool, unknown):
+    """``(codes, figs)`` probabilities of the former depth-first kernel
+    (tests/dfs_cards.py; frozen in ``golden/references.json`` for ``DFS_LEGS``)."""
     try:
         from . import dfs_cards
     except ImportError:  # pragma: no cover - depends on how pytest imports
         import dfs_cards
     board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
-    total, codes, figs = kernel_leg(length, board, known, pool, unknown)
-    assert total == outcomes(known, pool, unknown) and codes.sum() == total
     sp, ht, fig = arrays(board)
     want = np.zeros((K.KINDS, 8, K.CODES))
     want_figs = np.zeros((K.KINDS, 2))
     dfs_cards.leg_dfs(sp, ht, fig, length, kinds(known), kinds(pool), unknown, want, want_figs)
+    return want, want_figs
+
+
+depth_first_leg.freeze(p.values for p in DFS_LEGS)
+
+
+@pytest.mark.parametrize("length,text,known,pool,unknown", DFS_LEGS)
+def test_bigger_leg_counts_match_depth_first_search(length, text, known, pool, unknown):
+    want, want_figs = depth_first_leg(length, text, known, pool, unknown)
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    total, codes, figs = kernel_leg(length, board, known, pool, unknown)
+    assert total == outcomes(known, pool, unknown) and codes.sum() == total
     # the search sums millions of float products: rounding of order 1e-13
     assert np.abs(codes / total - want).max() < 1e-11
     assert np.abs(figs / total - want_figs).max() < 1e-11
@@ -498,12 +521,16 @@ PAIRS_LEGS = [
 ]
 
 
-def former_merged_leg(length, board, known, pool, unknown, by_first):
-    """``(total, codes, figs)`` of the former merged kernel (tests/pairs_cards.py)."""
+@reference(depends=("tests/pairs_cards.py", "tests/dfs_cards.py", "advisor/kernels/cards/track.py",
+                    "advisor/kernels/cards/deck.py"))
+def former_merged_leg(length, text, known, pool, unknown, by_first):
+    """``(total, codes, figs)`` of the former merged kernel (tests/pairs_cards.py;
+    frozen in ``golden/references.json`` for ``PAIRS_LEGS``)."""
     try:
         from . import pairs_cards
     except ImportError:  # pragma: no cover - depends on how pytest imports
         import pairs_cards
+    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
     sp, ht, fig = arrays(board)
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
@@ -513,11 +540,15 @@ def former_merged_leg(length, board, known, pool, unknown, by_first):
     return total, codes, figs
 
 
+former_merged_leg.freeze(p.values + (by_first,) for p in PAIRS_LEGS for by_first in (True, False))
+
+
 @pytest.mark.parametrize("length,text,known,pool,unknown", PAIRS_LEGS)
 def test_leg_counts_match_former_merged_kernel(length, text, known, pool, unknown):
-    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    leg = (length, text, known, pool, unknown)
+    board, known, pool, unknown = leg_inputs(*leg)
     for by_first in (True, False):
-        want, want_codes, want_figs = former_merged_leg(length, board, known, pool, unknown, by_first)
+        want, want_codes, want_figs = former_merged_leg(*leg, by_first)
         assert want == outcomes(known, pool, unknown)
         for top in (X.MOMENT_CARDS, 0, 3):
             assert_same_counts(kernel_leg(length, board, known, pool, unknown, by_first, top),
@@ -550,9 +581,9 @@ def kernel_leg_threads(length, board, known, pool, unknown, by_first, threads, c
 @pytest.mark.parametrize("name", THREADED_LEGS)
 def test_leg_counts_same_on_any_threads_and_chunks(name, every_thread):
     length, text, known, pool, unknown = LEG_BY_ID[name]
+    want_codes, want_figs = reference_counts(length, text, known, pool, unknown)
     board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
     total = outcomes(known, pool, unknown)
-    want_codes, want_figs = reference_leg(board, known, pool, unknown, total)
     for threads in (1, 2, 3):
         for chunk in (X.CHUNK_WORK, 1, 3):
             got = kernel_leg_threads(length, board, known, pool, unknown, True, threads, chunk)
@@ -563,9 +594,10 @@ def test_leg_counts_same_on_any_threads_and_chunks(name, every_thread):
 def test_bigger_leg_counts_same_on_any_threads_and_chunks(length, text, known, pool, unknown, every_thread):
     """8-card decks with known cards and figures: against the former merged
     kernel, integer for integer, on 1 and 2 threads, in few and many chunks."""
-    board, known, pool, unknown = leg_inputs(length, text, known, pool, unknown)
+    leg = (length, text, known, pool, unknown)
+    board, known, pool, unknown = leg_inputs(*leg)
     for by_first in (True, False):
-        want, want_codes, want_figs = former_merged_leg(length, board, known, pool, unknown, by_first)
+        want, want_codes, want_figs = former_merged_leg(*leg, by_first)
         runs = [kernel_leg_threads(length, board, known, pool, unknown, by_first, threads, chunk)
                 for threads in (1, 2) for chunk in (X.CHUNK_WORK, 1, 50)]
         for got in runs:
@@ -660,6 +692,9 @@ TRANSLATED_LEGS = [
 @pytest.mark.parametrize("length,text,known,pool,unknown", TRANSLATED_LEGS)
 def test_translated_leg_counts_match_reference(length, text, known, pool, unknown):
     assert_same_as_reference(length, text, known, pool, unknown)
+
+
+reference_counts.freeze(p.values for p in LEGS + BIG_LEGS + TRANSLATED_LEGS)
 
 
 def test_leg_counts_of_a_translated_position_are_the_same():

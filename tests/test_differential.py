@@ -14,7 +14,6 @@ the reference in every run (all of them with ``CAMELUP_FULL_REFERENCE=1``).
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -27,8 +26,10 @@ from advisor.rules.editions import get_edition
 
 try:  # tests/ as a plain directory (pytest's default) or as a package
     from . import naive
+    from .reference_cache import full_reference
 except ImportError:  # pragma: no cover - depends on how pytest imports
     import naive
+    from reference_cache import full_reference
 
 
 # ------------------------------------------------------------------ helpers
@@ -226,7 +227,7 @@ def reference_sample() -> list[tuple[str, int]]:
     """The random positions re-derived in this run: every
     :data:`REFERENCE_STEP`-th of each edition (all of them when
     ``CAMELUP_FULL_REFERENCE=1``)."""
-    step = 1 if os.environ.get("CAMELUP_FULL_REFERENCE") == "1" else REFERENCE_STEP
+    step = 1 if full_reference() else REFERENCE_STEP
     return [(edition, seed) for edition, (_, seeds) in RANDOM_SETS.items() for seed in seeds[::step]]
 
 

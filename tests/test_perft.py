@@ -8,7 +8,8 @@ played, those that end the race, and the distinct states after merging
 for the whole leg the rank counts, the sequences, the races ended and the
 distinct end boards.  The kernels are checked against it in milliseconds;
 the table itself was written by the slow reference (``naive.py``), which the
-slow test runs again.
+slow test compares it with (its results frozen in
+``golden/references.json``, re-derived by ``test_references.py``).
 
 Rewrite the table (after a deliberate rules change only) with
 ``python tests/test_perft.py``: it is computed by the reference alone.
@@ -24,8 +25,10 @@ import pytest
 
 try:  # tests/ as a plain directory (pytest's default) or as a package
     from . import naive
+    from .reference_cache import reference
 except ImportError:  # pragma: no cover - depends on how pytest imports
     import naive
+    from reference_cache import reference
 
 TABLE_PATH = Path(__file__).parent / "golden" / "perft.json"
 
@@ -49,11 +52,16 @@ BOARDS = [
 ]
 
 
+@reference
 def reference_entry(board: str) -> dict:
-    """The table's entry of ``board``, computed by the slow reference."""
+    """The table's entry of ``board``, computed by the slow reference (frozen
+    in ``golden/references.json`` for ``BOARDS``)."""
     ref = naive.naive_leg_counts(board, collect=True, levels=True)
     return {"board": board, "levels": ref["levels"], "counts": ref["counts"], "total": ref["total"],
             "ended": ref["ended"], "end_states": len(ref["ends"])}
+
+
+reference_entry.freeze((board,) for board in BOARDS)
 
 
 def load() -> list[dict]:
@@ -122,7 +130,7 @@ def write() -> None:
     entries = []
     for board in BOARDS:
         print(board, file=sys.stderr, flush=True)
-        entries.append(reference_entry(board))
+        entries.append(reference_entry.live(board))
     text = json.dumps({"about": "per roll level: sequences played, races ended, distinct states (whole, and with "
                                 "crazy camels merged once the grey die is out); per leg: rank counts, total, races "
                                 "ended, distinct end boards.  Written by the slow reference (tests/naive.py): "

@@ -8,6 +8,7 @@ import pytest
 
 from advisor import AdvisorError, Position, leg_odds, race_odds, setup_position
 from naive import naive_leg_counts, race_over_board, ranking
+from reference_cache import reference
 
 # Positions whose race must end within the current leg or the next one.
 TWO_LEG = [
@@ -18,8 +19,10 @@ TWO_LEG = [
 ]
 
 
+@reference
 def naive_race(text):
-    """Exact final rank counts over two legs, by the naive reference alone."""
+    """Exact final rank counts over two legs, by the naive reference alone
+    (frozen in ``golden/references.json`` for ``TWO_LEG``)."""
     pos = Position.from_string(text)
     first = naive_leg_counts(text, collect=True)
     racing = pos.rules.racing
@@ -39,6 +42,9 @@ def naive_race(text):
             for k, camel in enumerate(order):
                 counts[racing.index(camel)][k] += weight
     return counts
+
+
+naive_race.freeze((text,) for text in TWO_LEG)
 
 
 @pytest.mark.parametrize("text", TWO_LEG)
