@@ -112,8 +112,9 @@ def test_the_session_warmup_split_over_the_cores_left_nothing_to_compile():
     if len(report["cold"]) >= 2 and conftest._cores() >= 2:
         first, second = report["halves"]
         assert first and second and first + second == report["cold"]
-    # the merged halves cached every kernel: nothing compiled afterwards
-    assert report["compiled_after_merge"] == [] and report["unwarmed"] == []
+        assert report["compiled_after_merge"] == []  # the merged halves cached every group
+    if report["from_empty"]:
+        assert report["unwarmed"] == []
 
 
 def test_the_warmup_halves_are_the_most_even_cut_in_group_order():
