@@ -212,7 +212,8 @@ def _warm(run_dir: Path) -> dict:
     if halves:
         for folder in _compile_halves(halves, run_dir):
             _merge_cache(folder, shared)
-            shutil.rmtree(folder, ignore_errors=True)
+        for i in range(len(halves)):
+            shutil.rmtree(run_dir / f"half{i}", ignore_errors=True)
     missing = cold_groups()  # every top-level kernel of every group cached? else compile here
     if missing:
         warmup(groups=missing)
