@@ -150,6 +150,16 @@ def test_a_half_that_did_not_cache_its_groups_is_compiled_after_the_merge(monkey
     assert compiled == [["leg"]]
 
 
+def test_ending_the_warmup_ends_its_halves(monkeypatch):
+    import conftest
+
+    halves = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"]) for _ in range(2)]
+    monkeypatch.setattr(conftest, "_HALVES", halves)
+    with pytest.raises(SystemExit):
+        conftest._stop_halves()  # the warm-up's SIGTERM handler
+    assert all(proc.returncode is not None for proc in halves)
+
+
 _TWICE = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
