@@ -9,9 +9,28 @@
   test that may call a kernel, then copies the warmed cache into a folder of
   its own (``NUMBA_CACHE_DIR``, set before numba is imported), so workers
   load the machine code and never write the shared cache at the same time
-  (numba's cache index is not safe against two writers).  The ``cold`` test
-  (which compiles everything in a fresh cache of its own) runs first and
-  does not wait: it compiles beside the warm-up.
+  (numba's cache index is not safe against two writers).
+* **On every core.**  With 2+ cores and 2+ cold groups the warm-up cuts the
+  cold groups (in their order) into two halves of about equal measured
+  compile time (``advisor/data/compile_seconds.json``) and compiles them in
+  two processes at once, each in a fresh cache folder of its own, so no two
+  processes write one cache.  It is safe because the warm-up alone then
+  merges both folders into the shared cache, as numba would have written
+  it: numba keeps per function an index (``.nbi``, signature -> data file)
+  and numbered data files (``.nbc``); a callee both halves compiled has two
+  indexes, each numbering its files from 1, so the merge takes the union of
+  the signatures and renumbers the data files it adds.  It then checks
+  (``advisor.warm.cold_groups``) that every top-level kernel of every group
+  is cached and compiles any group that is not (so a half that failed
+  costs time, never a kernel).  Its report (``warm.done``, JSON) says
+  whether it began from an empty cache.
+* **The cold test compiles once too.**  The ``cold`` test runs first: its
+  cold command compiles in a fresh cache beside the warm-up.  When the
+  warm-up began from an empty cache (a fresh clone, CI, edited kernels) it
+  compiled every kernel as ``camelup warmup`` in a fresh cache does, so the
+  test checks every command on a copy of that cache (fixture
+  ``session_warmup``) instead of compiling everything a second time; after
+  a warm rerun, or without xdist, it compiles everything itself.
 * **One numba thread per worker**, except the tests that compare thread
   counts (those using ``every_thread`` or marked ``threads``): they run on
   every thread, all on one worker (the ``threads`` group).
@@ -23,12 +42,14 @@ Without xdist (``-p no:xdist`` or ``-n 0``) nothing of this happens: kernels
 compile on first use in the package's cache, as any program's would.
 """
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 # tests import the slow reference as `naive` and the shared helpers as `helpers`
@@ -56,23 +77,165 @@ FIRST = "cold"
 EARLY = ("browser", "notebook", "processes", "slow")
 
 _WARM_DONE = "warm.done"
-_WARM_SCRIPT = """
-import sys, traceback
-from pathlib import Path
-done = Path(sys.argv[1])
-try:
-    from advisor.warm import cold_groups, warmup
-    cold = cold_groups()
-    if cold:
-        warmup(groups=cold)
+# the controller's warm-up process: _warm_main below (argv: done file, run folder)
+_WARM_SCRIPT = "import sys; sys.path.insert(0, sys.argv[3]); import conftest; conftest._warm_main(*sys.argv[1:3])"
+# one half of a split warm-up, in the cache folder its CAMELUP_CACHE_DIR names; prints that folder
+_HALF_SCRIPT = ("import sys; from advisor.warm import warmup; warmup(groups=sys.argv[1:]); "
+                "from advisor.kernels._jit import CACHE_DIR; print(CACHE_DIR)")
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------- warm-up
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _halves(names: list[str]) -> list[list[str]]:
+    """``names`` (kernel groups, in :data:`advisor.warm.GROUPS` order) cut
+    once into two halves of about equal measured compile time; each half
+    keeps the order, so a group compiles after those it builds on (a
+    group's measured seconds are what it adds to the groups before it)."""
+    from advisor.warm import estimate
+
+    if len(names) < 2:
+        return [list(names)]
+    cut = min(range(1, len(names)),
+              key=lambda i: max(estimate(names[:i], share=1.0), estimate(names[i:], share=1.0)))
+    return [list(names[:cut]), list(names[cut:])]
+
+
+def _read_index(path: Path):
+    """A numba cache index (``.nbi``): ``(numba version, source stamp,
+    {key: data file name})``."""
+    import pickle
+
+    with open(path, "rb") as f:
+        version = pickle.load(f)
+        stamp, overloads = pickle.loads(f.read())
+    return version, stamp, overloads
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f"{path.name}.tmp.{os.getpid()}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _merge_cache(part: Path, shared: Path) -> None:
+    """Add the numba cache folder ``part`` to ``shared``.  Numba keeps per
+    function an index (``NAME.nbi``: the source stamp and, per compiled
+    signature and machine, the name of a data file ``NAME.N.nbc``, numbered
+    from 1 in each cache).  A function both caches hold (a callee that both
+    halves compiled) gets the union of both indexes: entries ``shared``
+    lacks are added under data file numbers it does not use yet (copied
+    under the new name: the data holds no name); an index of another numba
+    version or source stamp in ``shared`` is stale and replaced, as numba
+    would.  Data files are written before the index that names them."""
+    import pickle
+
+    from numba.core.serialize import dumps
+
+    for index in sorted(part.rglob("*.nbi")):
+        target = shared / index.relative_to(part)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        version, stamp, overloads = _read_index(index)
+        try:
+            old_version, old_stamp, old = _read_index(target)
+        except Exception:  # noqa: BLE001 - none yet, or unreadable (another numba's): as numba, start afresh
+            old_version, old_stamp, old = None, None, {}
+        merged = dict(old) if (old_version, old_stamp) == (version, stamp) else {}
+        used = set(merged.values())
+        base = index.name[:-len(".nbi")]
+        added = False
+        for key, name in overloads.items():
+            if key in merged:
+                continue
+            try:
+                data = (index.parent / name).read_bytes()
+            except OSError:  # named but missing: left out (checked and compiled after the merge)
+                continue
+            number = 1
+            while f"{base}.{number}.nbc" in used:
+                number += 1
+            merged[key] = f"{base}.{number}.nbc"
+            used.add(merged[key])
+            _write_atomically(target.parent / merged[key], data)
+            added = True
+        if added:  # numba's layout: the pickled version, then the pickled (stamp, index)
+            _write_atomically(target, pickle.dumps(version, protocol=-1) + dumps((stamp, merged)))
+
+
+_HALVES: list = []  # the processes of a split warm-up (ended with the warm-up)
+
+
+def _stop_halves(*_):
+    for proc in _HALVES:
+        if proc.poll() is None:
+            proc.terminate()
+        proc.wait()
+    raise SystemExit(1)
+
+
+def _compile_halves(halves: list[list[str]], run_dir: Path) -> list[Path]:
+    """Compile each half of the groups in a process and a cache folder of
+    its own, at once; the cache folders of those that succeeded."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _stop_halves)  # the controller ends the warm-up: end the halves too
+    for i, names in enumerate(halves):
+        env = {**os.environ, "CAMELUP_CACHE_DIR": str(run_dir / f"half{i}")}
+        _HALVES.append(subprocess.Popen([sys.executable, "-c", _HALF_SCRIPT, *names], env=env, cwd=str(_ROOT),
+                                        stdout=subprocess.PIPE, text=True))
+    folders = []
+    for proc, names in zip(_HALVES, halves):
+        out, _ = proc.communicate()
+        lines = out.splitlines()
+        if proc.returncode == 0 and lines:
+            folders.append(Path(lines[-1]))
+        else:
+            print(f"warm-up of {names} failed ({proc.returncode}); compiled below instead", flush=True)
+    return folders
+
+
+def _warm(run_dir: Path) -> dict:
+    """Compile every kernel missing from the shared cache (see the module
+    docstring): split over two processes when there are 2+ cores and 2+
+    cold groups, then merged, checked and completed."""
+    start = time.perf_counter()
     from advisor.kernels._jit import CACHE_DIR
-    status = "ok " + CACHE_DIR
-except BaseException:
-    status = "failed\\n" + traceback.format_exc()
-tmp = done.with_suffix(".tmp")
-tmp.write_text(status)
-tmp.replace(done)
-"""
+    from advisor.warm import cold_groups, unwarmed, warmup
+
+    shared = Path(CACHE_DIR)
+    empty = not shared.is_dir() or not any(p.is_file() for p in shared.rglob("*"))
+    cold = cold_groups()
+    halves = _halves(cold) if _cores() >= 2 and len(cold) >= 2 else []
+    if halves:
+        for folder in _compile_halves(halves, run_dir):
+            _merge_cache(folder, shared)
+        for i in range(len(halves)):
+            shutil.rmtree(run_dir / f"half{i}", ignore_errors=True)
+    missing = cold_groups()  # every top-level kernel of every group cached? else compile here
+    if missing:
+        warmup(groups=missing)
+    report = {"cache": CACHE_DIR, "from_empty": empty, "cold": cold, "halves": halves,
+              "compiled_after_merge": missing, "unwarmed": unwarmed(),
+              "seconds": round(time.perf_counter() - start, 1)}
+    print(json.dumps(report), flush=True)
+    return report
+
+
+def _warm_main(done: str, run_dir: str) -> None:
+    """The controller's warm-up process: warm the shared cache, then write
+    the report (JSON, ``ok`` false and the traceback on failure) to
+    ``done``, atomically."""
+    try:
+        report = {"ok": True, **_warm(Path(run_dir))}
+    except BaseException:  # noqa: BLE001 - the report says why; the workers must not wait for ever
+        report = {"ok": False, "error": traceback.format_exc()}
+    done = Path(done)
+    tmp = done.with_suffix(".tmp")
+    tmp.write_text(json.dumps(report))
+    tmp.replace(done)
 
 
 # ---------------------------------------------------------------- controller
@@ -91,8 +254,9 @@ def pytest_sessionstart(session):
     os.environ["CAMELUP_TEST_RUN"] = run_dir  # the workers inherit it
     with open(os.path.join(run_dir, "warm.log"), "w") as log:
         config._camelup_warm = (run_dir, subprocess.Popen(
-            [sys.executable, "-c", _WARM_SCRIPT, os.path.join(run_dir, _WARM_DONE)],
-            stdout=log, stderr=subprocess.STDOUT, cwd=str(Path(__file__).resolve().parents[1])))
+            [sys.executable, "-c", _WARM_SCRIPT, os.path.join(run_dir, _WARM_DONE), run_dir,
+             str(Path(__file__).resolve().parent)],
+            stdout=log, stderr=subprocess.STDOUT, cwd=str(_ROOT)))
 
 
 def pytest_unconfigure(config):
@@ -165,6 +329,20 @@ def pytest_collection_modifyitems(config, items):
 _loaded = False
 
 
+def _warm_report() -> dict | None:
+    """The report of the controller's warm-up (waiting for it to finish);
+    None without one (no xdist)."""
+    if _RUN_DIR is None:
+        return None
+    done = Path(_RUN_DIR) / _WARM_DONE
+    deadline = time.monotonic() + 3600
+    while not done.exists():
+        if time.monotonic() > deadline:
+            pytest.exit("the kernel warm-up did not finish within an hour", returncode=3)
+        time.sleep(0.2)
+    return json.loads(done.read_text())
+
+
 def _load_warm_cache():
     """Wait for the controller's warm-up, then copy the warmed cache into
     this worker's own numba cache (once per worker)."""
@@ -172,17 +350,11 @@ def _load_warm_cache():
     if _loaded or _RUN_DIR is None:
         return
     _loaded = True
-    done = Path(_RUN_DIR) / _WARM_DONE
-    deadline = time.monotonic() + 3600
-    while not done.exists():
-        if time.monotonic() > deadline:
-            pytest.exit("the kernel warm-up did not finish within an hour", returncode=3)
-        time.sleep(0.2)
-    status = done.read_text()
-    if not status.startswith("ok "):  # compile on first use instead; the tests will say what is wrong
-        sys.stderr.write(f"kernel warm-up failed:\n{status}\n")
+    report = _warm_report()
+    if not report["ok"]:  # compile on first use instead; the tests will say what is wrong
+        sys.stderr.write(f"kernel warm-up failed:\n{report['error']}\n")
         return
-    shared = Path(status[3:].strip())
+    shared = Path(report["cache"])
     from advisor.kernels._jit import CACHE_DIR
 
     if shared.is_dir() and Path(CACHE_DIR) != shared:
@@ -211,3 +383,19 @@ def every_thread(monkeypatch):
     from advisor.kernels import _jit
 
     monkeypatch.setattr(_jit, "THREAD_SECONDS", 0.0)
+
+
+@pytest.fixture
+def session_warmup():
+    """For the ``cold`` test: a function that waits for the session's
+    warm-up and returns the kernel cache it filled **from an empty cache**
+    (a fresh clone, CI, edited kernels: it compiled every group, as
+    ``camelup warmup`` in a fresh cache does), or None: no warm-up (no
+    xdist), a warm-up that began with kernels cached, or one that failed."""
+    def wait() -> Path | None:
+        report = _warm_report()
+        if report is None or not report["ok"] or not report["from_empty"]:
+            return None
+        return Path(report["cache"])
+
+    return wait

@@ -1,12 +1,15 @@
 """Warm-up and the compile notice.
 
-The main test compiles every kernel from an empty cache (a fresh
-``NUMBA_CACHE_DIR``), so it takes as long as a first install's warm-up
-(about a minute on two cores): a cold command must say on stderr that it
-compiles (and keep stdout clean); after ``camelup warmup`` every kernel of
+The main test checks a first install: a cold command (in an empty cache,
+a fresh ``NUMBA_CACHE_DIR``) says on stderr that it compiles and keeps
+stdout clean; after ``camelup warmup`` from an empty cache every kernel of
 :mod:`advisor.kernels` is cached, and running every command (every bot,
 Camel Up Cards, batch, charts, worker processes) compiles nothing and
-writes nothing to the cache.
+writes nothing to the cache.  When the test session's warm-up compiled
+every kernel from an empty cache (see tests/conftest.py), the test checks
+a copy of that cache rather than compiling everything again; otherwise it
+runs ``camelup warmup`` in its own empty cache (a few minutes on two
+cores).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -112,11 +116,11 @@ def _cache_files(cache: Path) -> dict[str, tuple[int, int]]:
 
 @pytest.mark.cold
 @pytest.mark.processes
-def test_warmup_compiles_every_kernel_every_command_uses(tmp_path):
+def test_warmup_compiles_every_kernel_every_command_uses(tmp_path, session_warmup):
     cache = tmp_path / "cache"
     cache.mkdir()
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache),
-           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {key: value for key, value in os.environ.items() if key != "CAMELUP_CACHE_DIR"}
+    env.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
     def run(*argv, check=True):
         proc = subprocess.run([sys.executable, *argv], capture_output=True, text=True, env=env, cwd=tmp_path,
@@ -131,6 +135,13 @@ def test_warmup_compiles_every_kernel_every_command_uses(tmp_path):
     assert "compiling kernels (first run only" in cold.stderr and "kernels compiled in" in cold.stderr
     assert len(cold.stderr.splitlines()) == 2
 
+    warmed = session_warmup()  # the session compiled every kernel from an empty cache: check a copy of it
+    if warmed is not None:
+        cache = tmp_path / "warmed"
+        env["NUMBA_CACHE_DIR"] = str(cache)
+        where = Path(run("-c", "from advisor.kernels._jit import CACHE_DIR; print(CACHE_DIR)").stdout.strip())
+        assert where.name == warmed.name  # the same kernel sources
+        shutil.copytree(warmed, where)
     out = run("-m", "advisor.cli", "warmup")
     assert "Done in" in out.stdout and out.stderr == ""
     state = run("-c", "import json; from advisor.warm import unwarmed, cold_groups; "
