@@ -39,25 +39,28 @@ def test_reveal_alone_is_worth_nothing_and_a_bet_before_it_is_its_payout():
     assert odds.leg_samples == 0
     frame = cards_best(pos, seed=1, others="reveal")
     assert ev_of(frame, "reveal") == 0.0
+    final = odds_final(frame, pos)
     for i, c in enumerate(CAMELS):
         p = odds.leg[i]
         assert ev_of(frame, f"leg:{c}+reveal") == pytest.approx(5 * p[0] + p[1] - p[2:].sum(), abs=1e-12)
         assert ev_of(frame, f"mid:{c}+reveal") == pytest.approx(2 * p[2] + p[1] + p[3] - p[0] - p[4], abs=1e-12)
-        win = 7 * odds_final(frame, pos, i, 0) + 3 * odds_final(frame, pos, i, 1)
-        assert ev_of(frame, f"winner:{c}+reveal") == pytest.approx(
-            win - (1 - odds_final(frame, pos, i, 0) - odds_final(frame, pos, i, 1)), abs=1e-9)
+        win = 7 * final[i, 0] + 3 * final[i, 1]
+        assert ev_of(frame, f"winner:{c}+reveal") == pytest.approx(win - (1 - final[i, 0] - final[i, 1]), abs=1e-9)
 
 
-def odds_final(frame, pos, camel, rank):
-    """The position's final-rank probabilities as cards_best saw them: the
-    first ``race_samples`` races of its seed."""
+def odds_final(frame, pos):
+    """The position's final-rank probabilities (camel by rank) as cards_best
+    saw them: the first ``race_samples`` races of its seed, simulated once;
+    the frame's race odds are those, the first and second ranks checked."""
     from advisor.cards.odds import race_ranks
 
     p = parse_cards(pos)
     n = frame.attrs["race_samples"]
-    ranks = race_ranks(p, kernel_state(p), n, frame.attrs["seed"], frame.attrs["others"]).sum(axis=0)
-    assert frame.attrs["race"][CAMELS[camel]]["rank"][rank] == pytest.approx(ranks[camel, rank] / n, abs=1e-12)
-    return ranks[camel, rank] / n
+    final = race_ranks(p, kernel_state(p), n, frame.attrs["seed"], frame.attrs["others"]).sum(axis=0) / n
+    for camel, c in enumerate(CAMELS):
+        for rank in (0, 1):
+            assert frame.attrs["race"][c]["rank"][rank] == pytest.approx(final[camel, rank], abs=1e-12)
+    return final
 
 
 def test_the_money_floor_caps_a_broke_players_losses():

@@ -66,9 +66,11 @@ def test_the_greedy_bot_loses_nothing_when_it_values_as_the_review_does(short):
     assert rev.players.loc[0, "mistakes"] == 0 and rev.players.loc[0, "accurate"] == 1.0
 
 
-def test_the_greedy_bot_as_it_plays_loses_only_sampling_error():
-    """The bot values with its own seeds and a coarser precision (0.02): what
-    it loses against the review's figures is their sampling error."""
+@pytest.fixture(scope="module")
+def greedy_leg():
+    """The first leg of a greedy bot (valuing with its own seeds and default
+    precision, 0.02) against a random one, reviewed at precision 0.01
+    without details: the record and its review."""
     game = CardsGame(CardsSetup(players=2), 11)
     game.record[0]["bots"] = ["greedy", "random"]
     bots = [GreedyCardsBot(), RandomCardsBot()]  # as play_cards_game seats them, the first leg only
@@ -76,21 +78,41 @@ def test_the_greedy_bot_as_it_plays_loses_only_sampling_error():
     while not game.finished and game.state.leg == 1:
         p = game.state.current
         game.play(bots[p].choose(game.state, p, rngs[p]))
-    rev = review(game.record, precision=0.01, details=False)
+    return game.record, review(game.record, precision=0.01, details=False)
+
+
+def test_the_greedy_bot_as_it_plays_loses_only_sampling_error(greedy_leg):
+    """The bot values with its own seeds and a coarser precision (0.02): what
+    it loses against the review's figures is their sampling error."""
+    _, rev = greedy_leg
     mine = rev.decisions[rev.decisions["seat"] == "greedy"]
     assert len(mine) >= 5 and mine["ev_lost"].max() < 0.3 and mine["ev_lost"].mean() < 0.05
     others = rev.decisions[rev.decisions["seat"] == "random"]
     assert others["ev_lost"].mean() > 0.3  # a random player does lose
 
 
-def test_a_decision_is_valued_as_step_values_gives_from_the_movers_view(short):
+@pytest.fixture(scope="module")
+def first_step(short):
+    """The state before the short game's first decision (a turn's start) and
+    ``step_values`` of it."""
+    from advisor.cards.record import replay_cards
+
+    record, rev = short
+    state = replay_cards(record, upto=int(rev.decisions.iloc[0]["turn"])).state
+    return state, step_values(state, precision=PRECISION)
+
+
+def test_a_decision_is_valued_as_step_values_gives_from_the_movers_view(short, first_step):
     from advisor.cards.record import replay_cards
 
     record, rev = short
     for k in (0, 1, len(rev.decisions) - 1):
         row = rev.decisions.iloc[k]
-        state = replay_cards(record, upto=int(row["turn"])).state
-        frame = step_values(state, precision=PRECISION)
+        if k == 0:
+            state, frame = first_step
+        else:
+            state = replay_cards(record, upto=int(row["turn"])).state
+            frame = step_values(state, precision=PRECISION)
         values = dict(zip(frame["action"], frame["ev"]))
         assert row["ev"] == pytest.approx(values[row["action"]], abs=1e-12)
         assert row["best_ev"] == pytest.approx(frame["ev"].max(), abs=1e-12)
@@ -127,16 +149,12 @@ def test_the_chart_has_no_win_chance_axis(short):
     assert ax.figure.axes == [ax] and len(ax.patches) == len(rev.decisions)
 
 
-def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(short):
-    record, rev = short
+def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(first_step):
     from advisor.cards.best import cards_best
-    from advisor.cards.record import replay_cards
 
-    row = rev.decisions.iloc[0]  # the leg's first step: a turn's start
-    state = replay_cards(record, upto=int(row["turn"])).state
+    state, frame = first_step  # the leg's first step: a turn's start
     assert not state.raced and not state.bet
     whole = cards_best(state.view(state.current).position(state.current), seed=0, precision=PRECISION)
-    frame = step_values(state, precision=PRECISION)
     values = dict(zip(frame["action"], frame["ev"]))
     assert values["reveal"] == pytest.approx(whole.loc[whole.action == "reveal+best", "ev"].iloc[0])
     bet = next(a for a in values if a.startswith("leg:"))
@@ -181,16 +199,25 @@ def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
     assert row["win_lost_total"] is None and {d["win_lost"] for d in game["decisions"]} == {None}
 
 
-def test_two_cards_games_on_two_processes_equal_one_process(tmp_path):
-    path = tmp_path / "cards.jsonl"
+def test_two_cards_games_on_two_processes_equal_one_process(tmp_path, greedy_leg):
+    """Two first legs of two-player games: the greedy bot's (reviewed in this
+    process by the fixture, with the options below) and one of a random and
+    a heuristic bot."""
     from advisor.cards.bots import play_cards_game
+    from advisor.reviews.review import Reviewed, read_games
 
-    games = [play_cards_game(["random", "heuristic"], seed=s) for s in (1, 2)]
-    cuts = [next(k for k, e in enumerate(g) if e.get("type") == "deal" and e["leg"] == 2) for g in games]
-    write_cards_records([g[:k] for g, k in zip(games, cuts)], path)
-    one = list(review_records(path, processes=1, precision=PRECISION, details=False))
-    two = list(review_records(path, processes=2, precision=PRECISION, details=False))
+    path = tmp_path / "cards.jsonl"
+    record, rev = greedy_leg
+    game = play_cards_game(["random", "heuristic"], seed=1)
+    cut = next(k for k, e in enumerate(game) if e.get("type") == "deal" and e["leg"] == 2)
+    write_cards_records([record, game[:cut]], path)
+    options = {"precision": 0.01, "details": False}  # the fixture's review of game 0
+    (index, line, read), _ = read_games(path)
+    assert (index, line, read) == (0, 1, record)  # the file's game 0 is the fixture's
+    one = [Reviewed(0, 1, rev)] + list(review_records(path, games={1}, processes=1, **options))
+    two = list(review_records(path, processes=2, **options))
     assert [r.error for r in one] == [None, None] == [r.error for r in two]
+    assert [(r.index, r.line) for r in one] == [(r.index, r.line) for r in two]
     for a, b in zip(one, two):
         pd.testing.assert_frame_equal(a.review.decisions, b.review.decisions)
 

@@ -333,6 +333,20 @@ def three_games(tmp_path, bad_turn=4):
     return path, games
 
 
+@pytest.fixture(scope="module")
+def three(tmp_path_factory):
+    """The file of ``three_games`` and its games, reviewed once in this
+    process (``review_records(processes=1, precision=0.05, details=False)``:
+    the games 0 and 2, and the error of game 1) for the tests that compare
+    against the review in Python: the text and JSON of the command line,
+    the file on two processes.  ``details`` adds only the text columns of
+    the figures behind an action, which none of them reads."""
+    from advisor.reviews.review import review_records
+
+    path, games = three_games(tmp_path_factory.mktemp("three"))
+    return path, games, list(review_records(path, processes=1, precision=0.05, details=False))
+
+
 def test_a_record_that_does_not_replay_is_named_and_the_others_are_reviewed(tmp_path, capsys):
     path, games = three_games(tmp_path)
     out = tmp_path / "decisions.csv"
@@ -348,15 +362,15 @@ def test_a_record_that_does_not_replay_is_named_and_the_others_are_reviewed(tmp_
     assert len(table) == games[0][-1]["turns"] + games[2][-1]["turns"]
 
 
-def test_review_json_is_strict_and_matches_python(tmp_path, capsys):
-    path, games = three_games(tmp_path)
+def test_review_json_is_strict_and_matches_python(capsys, three):
+    path, games, one = three
     code = main(["review", str(path), "--game", "2", "--json", "--precision", "0.05", "--processes", "1"])
     assert code == 0
     text = capsys.readouterr().out
     data = json.loads(text, parse_constant=lambda c: pytest.fail(f"not strict JSON: {c}"))
     (game,) = data["games"]
     assert game["game"] == 2 and data["errors"] == []
-    rev = review(games[2], precision=0.05, game_index=2)
+    rev = one[2].review  # review(games[2], precision=0.05, game_index=2)
     assert [d["action"] for d in game["decisions"]] == rev.decisions["action"].tolist()
     assert [Fraction(p["final"]) for p in game["exact"]] == games[2][-1]["money"]
     assert [d["win_lost"] for d in game["decisions"]] == pytest.approx(rev.decisions["win_lost"].tolist())
@@ -367,15 +381,15 @@ def test_review_json_is_strict_and_matches_python(tmp_path, capsys):
         assert f["start"] + f["skill"] + f["others"] + f["luck"] == f["final"]
 
 
-def test_review_text_of_one_game_and_its_chart(tmp_path, capsys):
-    path, games = three_games(tmp_path)
+def test_review_text_of_one_game_and_its_chart(tmp_path, capsys, three):
+    path, games, one = three
     chart = tmp_path / "review.png"
     assert main(["review", str(path), "--game", "0", "--chart", str(chart), "--precision", "0.05"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Game 0: Camel Up (2nd edition), 3 players")
     assert "start + skill (EV of own actions)" in out and chart.stat().st_size > 10_000
     assert "|  win%  best win    win%  lost" in out and "win%: the chance of winning the game after the action" in out
-    rev = review(games[0], precision=0.05)
+    rev = one[0].review  # review(games[0], precision=0.05)
     r = rev.decisions.iloc[0]
     assert f"| {100 * r.win:5.1f}  {r.best_win_action:<10} {100 * r.best_win:5.1f} {100 * r.win_lost:5.1f}" in out
     p = rev.players.iloc[0]
@@ -473,11 +487,10 @@ def test_plot_review_on_given_axes():
     assert [round(-p.get_height(), 9) for p in ax.patches] == [0.0, round(rev.decisions["ev_lost"].iloc[1], 9)]
 
 
-def test_the_file_in_parallel_equals_one_process(tmp_path):
+def test_the_file_in_parallel_equals_one_process(three):
     from advisor.reviews.review import review_records
 
-    path, _ = three_games(tmp_path)
-    one = list(review_records(path, processes=1, precision=0.05, details=False))
+    path, _, one = three  # one: review_records(path, processes=1, precision=0.05, details=False)
     two = list(review_records(path, processes=2, precision=0.05, details=False))
     assert [r.error for r in one] == [r.error for r in two] and one[1].error
     for a, b in zip(one, two):
