@@ -40,3 +40,29 @@ def client():
 
     with TestClient(create_app(workers=1), raise_server_exceptions=False) as c:
         yield c
+
+
+def as_a_terminal_job() -> None:
+    """``preexec_fn`` of a command a test interrupts as a terminal's Ctrl-C
+    would: Ctrl-C at its default, whatever this test process inherited (a
+    process started with Ctrl-C ignored keeps it ignored, as a background
+    job of a shell does, and would never see the test's Ctrl-C)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def ended(proc, timeout: float = 120):
+    """``proc.communicate()``; a command still running after ``timeout``
+    seconds is killed with its process group (never left running) and the
+    test fails saying so."""
+    import os
+    import signal
+    import subprocess
+
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate()
+        pytest.fail(f"the command did not end within {timeout:.0f} s of Ctrl-C; its stderr:\n{err}")

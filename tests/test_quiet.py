@@ -11,6 +11,7 @@ import time
 import pytest
 
 from advisor.cli.command import _numba_environment_problem
+from helpers import as_a_terminal_job, ended
 from advisor._tools.workers import TRACKER_WARNINGS, _WhileParentLives, held_interrupts, quiet_tracker, worker_init
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -81,6 +82,14 @@ def test_a_process_started_while_ctrl_c_is_held_gets_it_only_once_it_ignores_it(
 
 
 def test_the_parents_ctrl_c_waits_until_the_pool_stands():
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal, whatever was inherited
+    try:
+        _ctrl_c_inside_held_interrupts()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _ctrl_c_inside_held_interrupts():
     reached = []
     with pytest.raises(KeyboardInterrupt):
         with held_interrupts():
@@ -112,12 +121,13 @@ def test_ctrl_c_while_the_workers_start_is_one_line(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "advisor.cli", "simulate", "--bots", "random,random,random", "--players", "3",
          "--games", "100000", "--processes", "2", "-o", str(tmp_path / "g.jsonl")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env=ENV)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env=ENV,
+        preexec_fn=as_a_terminal_job)
     deadline = time.time() + 300
     while time.time() < deadline and len(_children(proc.pid)) < 3 and proc.poll() is None:  # two workers + tracker
         time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=120)
+    stdout, stderr = ended(proc)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
     assert stderr.strip().splitlines() == ["camelup: interrupted: no game of 100,000 was complete; nothing kept"]

@@ -16,7 +16,7 @@ from advisor.cli.command import main
 from advisor.errors import AdvisorError, Interrupted
 from advisor.game import read_records
 from advisor.simulate.games import Standings, game_seed, simulate, simulate_to_file, tournament
-from helpers import run
+from helpers import as_a_terminal_job, ended, run
 
 BOTS = ["heuristic", "random", "random"]
 ARGS = ["--players", "3", "--bots", ",".join(BOTS), "--seed", "7", "--processes", "1"]
@@ -172,13 +172,14 @@ def test_ctrl_c_in_a_real_multi_process_run(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "advisor.cli", "simulate", "--bots", "random,random,random", "--players", "3",
          "--games", "100000", "--processes", "2", "-o", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=as_a_terminal_job)
     part = tmp_path / "g.jsonl.part"
     deadline = time.time() + 120
     while time.time() < deadline and (not part.exists() or part.stat().st_size < 50_000):
         time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=120)
+    stdout, stderr = ended(proc)
     assert proc.returncode == 130, stderr
     assert stdout == "" and len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
     kept = len(read_records(part))
