@@ -15,6 +15,8 @@ The parent of a process pool (``simulate``, ``duel``, ``review``,
   traceback), and from the parent until the pool stands (a pool half
   started when Ctrl-C came could not be stopped cleanly); the parent's
   Ctrl-C is raised as soon as the pool is up, nothing is lost.
+* :func:`spawn_pool`: a pool of spawned workers started with both of
+  these (``simulate``, ``duel``, ``tournament``, ``review``).
 * :func:`quiet_tracker` (the parent, before it starts a pool): the
   resource tracker that multiprocessing starts beside the parent would
   warn about "leaked semaphore objects" after a ``kill -9`` of the parent;
@@ -23,6 +25,7 @@ The parent of a process pool (``simulate``, ``duel``, ``review``,
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
@@ -30,7 +33,7 @@ import threading
 import time
 from contextlib import contextmanager
 
-__all__ = ["worker_init", "held_interrupts", "quiet_tracker", "TRACKER_WARNINGS"]
+__all__ = ["worker_init", "held_interrupts", "spawn_pool", "quiet_tracker", "TRACKER_WARNINGS"]
 
 #: Ctrl-C can be held back (blocked) where the platform has signal masks.
 _CAN_HOLD = hasattr(signal, "pthread_sigmask")
@@ -110,6 +113,23 @@ def held_interrupts():
                 handler(signal.SIGINT, None)
             elif handler != signal.SIG_IGN:
                 raise KeyboardInterrupt
+
+
+def spawn_pool(processes: int | None, initializer) -> "multiprocessing.pool.Pool":
+    """A pool of ``processes`` spawned workers (``initializer`` calls
+    :func:`worker_init`), started quietly: the resource tracker told to keep
+    quiet, Ctrl-C held back while the workers start; a Ctrl-C that came
+    meanwhile ends the pool before it is raised."""
+    quiet_tracker()
+    pool = None
+    try:
+        with held_interrupts():
+            pool = multiprocessing.get_context("spawn").Pool(processes, initializer=initializer)
+    except BaseException:
+        if pool is not None:
+            pool.terminate()
+        raise
+    return pool
 
 
 def quiet_tracker() -> None:

@@ -83,7 +83,7 @@ import numpy as np
 
 from advisor import warm
 from advisor._tools.cluster import connect, ordered_tasks
-from advisor._tools.workers import held_interrupts, quiet_tracker, worker_init
+from advisor._tools.workers import spawn_pool, worker_init
 from advisor.cards.game import ranking
 from advisor.cards.record import is_cards_file, is_cards_record, iter_cards_records, replay_cards
 from advisor.cards.steps import step_values
@@ -647,7 +647,6 @@ def review_records(path, *, games: set[int] | None = None, processes: int | None
 
 
 def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[Reviewed]:
-    import multiprocessing as mp
     import os
     from collections import deque
 
@@ -655,11 +654,8 @@ def _on_processes(jobs, processes: int | None, cards: bool = False) -> Iterator[
     if cold:  # compile once here, not in every worker
         warm.warmup(groups=cold)
 
-    quiet_tracker()
     workers = processes or os.cpu_count() or 1
-    with held_interrupts():
-        pool = mp.get_context("spawn").Pool(workers, initializer=_worker_init)
-    with pool:
+    with spawn_pool(workers, _worker_init) as pool:
         pending: deque = deque()
         for job in jobs:
             pending.append(pool.apply_async(review_one, job))

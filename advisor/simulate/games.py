@@ -35,7 +35,7 @@ from advisor._tools.cluster import connect, ordered_tasks
 from advisor._tools.files import OVERWRITE_HINT, check_output, claim, commit, discard, file_kind, partial_path
 from advisor._tools.intervals import Z95, wilson
 from advisor._tools.jsonio import dumps, loads
-from advisor._tools.workers import held_interrupts, quiet_tracker, worker_init
+from advisor._tools.workers import spawn_pool, worker_init
 from advisor.bots.policies import BOTS, make_bot
 from advisor.cards.bots import CARDS_BOTS, play_cards_game
 from advisor.cards.game import CardsSetup
@@ -356,17 +356,13 @@ def _played(schedule, games, edition, processes, progress, start, client) -> Ite
 
 
 def _on_processes(jobs, processes: int | None, names: list[str], cards: bool) -> Iterator[list[dict]]:
-    import multiprocessing as mp
     import os
     from collections import deque
 
     _compile_for_workers(names, cards)
-    quiet_tracker()
     workers = processes or os.cpu_count() or 1
     window = 4 * workers  # games in flight: enough to keep every worker busy
-    with held_interrupts():
-        pool = mp.get_context("spawn").Pool(processes, initializer=_worker_init)
-    with pool:
+    with spawn_pool(processes, _worker_init) as pool:
         pending: deque = deque()
         for job in jobs:
             pending.append(pool.apply_async(_job, (job,)))
