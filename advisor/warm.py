@@ -185,6 +185,14 @@ def compile_figures() -> dict:
         return {}
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system
+    says it, else all)."""
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def cpu_share(probe: float = 0.2) -> float:
     """The share of one core a single-threaded computation gets on this
     machine now (1: an idle core; 0.25 on a machine four times busier than
@@ -196,7 +204,7 @@ def cpu_share(probe: float = 0.2) -> float:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         return 1.0
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = usable_cores()
     if load < cores:
         return 1.0
     start, cpu = time.perf_counter(), time.process_time()

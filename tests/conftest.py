@@ -86,10 +86,6 @@ _ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---------------------------------------------------------------- warm-up
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
 def _halves(names: list[str]) -> list[list[str]]:
     """``names`` (kernel groups, in :data:`advisor.warm.GROUPS` order) cut
     once into two halves of about equal measured compile time; each half
@@ -203,12 +199,12 @@ def _warm(run_dir: Path) -> dict:
     cold groups, then merged, checked and completed."""
     start = time.perf_counter()
     from advisor.kernels._jit import CACHE_DIR
-    from advisor.warm import cold_groups, unwarmed, warmup
+    from advisor.warm import cold_groups, unwarmed, usable_cores, warmup
 
     shared = Path(CACHE_DIR)
     empty = not shared.is_dir() or not any(p.is_file() for p in shared.rglob("*"))
     cold = cold_groups()
-    halves = _halves(cold) if _cores() >= 2 and len(cold) >= 2 else []
+    halves = _halves(cold) if usable_cores() >= 2 and len(cold) >= 2 else []
     if halves:
         for folder in _compile_halves(halves, run_dir):
             _merge_cache(folder, shared)

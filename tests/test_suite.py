@@ -109,7 +109,7 @@ def test_the_session_warmup_split_over_the_cores_left_nothing_to_compile():
     report = conftest._warm_report()
     assert report["ok"], report.get("error")
     assert isinstance(report["from_empty"], bool)
-    if len(report["cold"]) >= 2 and conftest._cores() >= 2:
+    if len(report["cold"]) >= 2 and warm.usable_cores() >= 2:
         first, second = report["halves"]
         assert first and second and first + second == report["cold"]
         assert report["compiled_after_merge"] == []  # the merged halves cached every group
@@ -143,7 +143,7 @@ def test_a_half_that_did_not_cache_its_groups_is_compiled_after_the_merge(monkey
     monkeypatch.setattr(warm, "cold_groups", lambda: next(cold))
     monkeypatch.setattr(warm, "warmup", lambda groups: compiled.append(groups))
     monkeypatch.setattr(warm, "unwarmed", list)
-    monkeypatch.setattr(conftest, "_cores", lambda: 2)
+    monkeypatch.setattr(warm, "usable_cores", lambda: 2)
     monkeypatch.setattr(conftest, "_compile_halves", lambda halves, run_dir: [])  # both halves failed
     report = conftest._warm(tmp_path)
     assert report["halves"] == [["moves"], ["leg"]] and report["compiled_after_merge"] == ["leg"]
