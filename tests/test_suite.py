@@ -106,6 +106,8 @@ def test_every_marker_used_is_registered(pytestconfig):
 def test_the_session_warmup_split_over_the_cores_left_nothing_to_compile():
     import conftest
 
+    from advisor import warm
+
     report = conftest._warm_report()
     assert report["ok"], report.get("error")
     assert isinstance(report["from_empty"], bool)
