@@ -323,7 +323,7 @@ def plot_review(review, ax=None):
     by the player who acted (bars below zero, in that player's colour) and
     the chance of winning they lost (black-edged markers below zero, in
     percentage points on a second axis at the right, its zero level with
-    the coins'; none for Camel Up Cards, which has no win model), and each
+    the coins'; Camel Up Cards' from its advice's win model), and each
     player's cumulative skill (solid line) and luck (dashed) in coins; leg
     ends as grey dotted lines.  Returns the coins' Axes (the second one, in
     the same figure, has the label ``"win chance lost"``)."""
@@ -356,7 +356,7 @@ def _plot_win_lost(ax, dec, colours) -> list:
     """The chance of winning lost per turn on a second axis at the right of
     ``ax`` (labelled ``"win chance lost"``; markers below zero where a
     chance was lost, the zero level with the coins'); the legend's handles
-    of it (none when no decision has the figure: Camel Up Cards)."""
+    of it (none when no decision has the figure)."""
     lost = dec["win_lost"].to_numpy(float) * 100
     if np.isnan(lost).all():
         return []

@@ -117,6 +117,10 @@ def test_a_decision_is_valued_as_step_values_gives_from_the_movers_view(short, f
         assert row["ev"] == pytest.approx(values[row["action"]], abs=1e-12)
         assert row["best_ev"] == pytest.approx(frame["ev"].max(), abs=1e-12)
         assert row["options"] == len(frame)
+        chances = dict(zip(frame["action"], frame["win"]))
+        assert row["win"] == pytest.approx(chances[row["action"]], abs=1e-15)
+        assert row["best_win"] == pytest.approx(frame["win"].max(), abs=1e-15)
+        assert chances[row["best_win_action"]] == row["best_win"]
         # from the mover's view: the state with the others' cards and the deck face down values the same
         seen = step_values(state.view(state.current), precision=PRECISION)
         pd.testing.assert_frame_equal(seen, frame)
@@ -133,12 +137,28 @@ def test_the_players_table_and_what_is_not_computed(short):
         assert players.loc[p, "mistakes"] == int((mine["ev_lost"] > 0.5).sum())
     assert players["start"].tolist() == [3.0, 3.0, 3.0]
     assert players[["others", "luck", "final"]].isna().all().all()  # unfinished: no final money either
-    # no win model for Camel Up Cards: the chance of winning is not computed
-    assert rev.decisions[["win", "best_win_action", "best_win", "win_lost"]].isna().all().all()
-    assert players[["win_lost_total", "win_lost_mean"]].isna().all().all()
 
 
-def test_the_chart_has_no_win_chance_axis(short):
+def test_the_chance_of_winning_lost_per_decision_and_per_player(short):
+    """The chance of winning is computed for Camel Up Cards as for the board
+    games: a chance lost never below 0, 0 for the best action by chance
+    (the action taken when it is one of the highest), the players' total
+    and mean over their decisions."""
+    _, rev = short
+    dec, players = rev.decisions, rev.players
+    assert dec[["win", "best_win_action", "best_win", "win_lost"]].notna().all().all()
+    assert dec["win"].between(0, 1).all() and dec["best_win"].between(0, 1).all()
+    assert (dec["win_lost"] >= 0).all()
+    assert np.allclose(dec["win_lost"], dec["best_win"] - dec["win"], atol=1e-15)
+    assert ((dec["win_lost"] == 0) == (dec["best_win_action"] == dec["action"])).all()
+    assert (dec["win_lost"] > 0).any()  # random play loses some chance
+    for p in range(3):
+        mine = dec[dec["player"] == p]
+        assert players.loc[p, "win_lost_total"] == pytest.approx(mine["win_lost"].sum(), abs=1e-12)
+        assert players.loc[p, "win_lost_mean"] == pytest.approx(mine["win_lost"].mean(), abs=1e-12)
+
+
+def test_the_chart_shows_the_chance_of_winning_lost(short):
     from matplotlib.figure import Figure
 
     from advisor.plotting import plot_review
@@ -146,7 +166,13 @@ def test_the_chart_has_no_win_chance_axis(short):
     _, rev = short
     ax = Figure().add_subplot()
     assert plot_review(rev, ax=ax) is ax
-    assert ax.figure.axes == [ax] and len(ax.patches) == len(rev.decisions)
+    assert len(ax.patches) == len(rev.decisions)  # the EV lost: a bar per decision
+    (right,) = [a for a in ax.figure.axes if a is not ax]
+    assert right.get_label() == "win chance lost"
+    lost = rev.decisions["win_lost"].to_numpy() * 100
+    (markers,) = right.collections
+    assert np.allclose(markers.get_offsets()[:, 1], -lost[lost > 0.05])
+    assert "win chance lost (right axis, player's colour)" in [t.get_text() for t in ax.get_legend().get_texts()]
 
 
 def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(first_step):
@@ -162,6 +188,57 @@ def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(
     assert frame["ev"].max() == pytest.approx(whole["ev"].max())
 
 
+def _advice_with_chances(state):
+    """``cards_best`` with the chance of winning of the player to act, from
+    their view, the other players' money and bets and the leg from the table."""
+    from advisor.cards.best import cards_best
+
+    p, n = state.current, state.setup.players
+    view = state.view(p)
+    rivals = [view.players[(p + k) % n] for k in range(1, n)]
+    return cards_best(view.position(p), seed=0, precision=PRECISION, objective="ev", chances=True, rivals=rivals,
+                      leg=state.leg)
+
+
+def test_a_steps_chance_of_winning_at_a_turns_start_is_the_best_of_the_turns_it_starts(first_step):
+    state, frame = first_step
+    whole = _advice_with_chances(state)
+    chances = dict(zip(frame["action"], frame["win"]))
+    # the turns behind each first action, as the EV takes them: a bet taken first (before the race action,
+    # or either way), else the race action
+    first = [bet if bet and timing in ("before", "either") else race
+             for race, bet, timing in zip(whole["race"], whole["bet"], whole["timing"])]
+    expected = whole.assign(first=first).groupby("first")["win"].max()
+    assert set(chances) == set(expected.index)
+    for action, chance in chances.items():
+        assert chance == expected[action], action
+    assert chances["reveal"] == max(whole.loc[whole.action.isin(["reveal", "reveal+best"]), "win"])
+    bet = next(a for a in chances if a.startswith("leg:"))
+    assert chances[bet] == whole.loc[(whole.bet == bet) & (whole.timing != "after"), "win"].max()
+    assert 0 < frame["win"].min() and frame["win"].max() < 1
+
+
+def test_a_steps_chance_of_winning_inside_a_turn_is_its_own(short):
+    """Once the bet is taken, a race action's chance is that of the turn
+    it ends; once the race action is played, a bet's (or pass's) chance."""
+    from advisor.cards.record import replay_cards
+
+    record, rev = short
+    seen = set()
+    for turn in rev.decisions["turn"]:
+        state = replay_cards(record, upto=int(turn)).state
+        kind = "bet taken" if state.bet else "race played" if state.raced else None
+        if kind is None or kind in seen:
+            continue
+        seen.add(kind)
+        frame = step_values(state, precision=PRECISION)
+        whole = _advice_with_chances(state)
+        if kind == "bet taken":  # the turns of a race action alone, the bet held
+            whole = whole[whole.bet == ""].assign(action=whole.race)
+        assert dict(zip(frame["action"], frame["win"])) == dict(zip(whole["action"], whole["win"]))
+    assert seen == {"bet taken", "race played"}
+
+
 def test_the_text_of_a_review(short):
     from advisor.cli.review import format_review
 
@@ -171,8 +248,15 @@ def test_the_text_of_a_review(short):
     assert "one row per action of a turn" in text
     assert "others and luck are not computed for Camel Up Cards" in text
     assert "exactly" not in text.splitlines()[-1]
-    assert "win%: not computed for Camel Up Cards" in text
-    assert text.splitlines()[6].endswith("|     -  -              -     -")
+    assert "win%: the chance of winning the game after the action, from the mover's view" in text
+    assert "not computed for Camel Up Cards (no win model" not in text
+    assert "win lost: the chance of winning lost over the player's decisions" in text.splitlines()[-1]
+    r = rev.decisions.iloc[1]
+    line = text.splitlines()[6]  # the second decision's row
+    assert line.startswith(f"{r.turn:>4} {r.leg:>3} {f'{r.player} {r.seat}'[:12]:<12} {r.action:<10}")
+    assert f"| {100 * r.win:5.1f}  {r.best_win_action:<10} {100 * r.best_win:5.1f} {100 * r.win_lost:5.1f}" in line
+    p = rev.players.iloc[0]
+    assert f"{100 * p.accurate:7.0f}% {100 * p.win_lost_total:8.1f} |" in text
 
 
 def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
@@ -196,7 +280,12 @@ def test_review_of_a_whole_game_from_the_command_line(tmp_path, capsys):
     assert {d["player"] for d in game["decisions"]} == {1}
     (row,) = game["players"]
     assert row["final"] == record[-1]["money"][1] and row["luck"] is None and game["exact"] == []
-    assert row["win_lost_total"] is None and {d["win_lost"] for d in game["decisions"]} == {None}
+    lost = [d["win_lost"] for d in game["decisions"]]
+    assert all(isinstance(x, float) and x >= 0 for x in lost)
+    assert all(0 <= d["win"] <= 1 and d["best_win_action"] for d in game["decisions"])
+    assert row["win_lost_total"] == pytest.approx(sum(lost), abs=1e-12)
+    assert row["win_lost_mean"] == pytest.approx(sum(lost) / len(lost), abs=1e-12)
+    assert frame["win_lost"].tolist() == pytest.approx(lost, abs=1e-12)
 
 
 def test_two_cards_games_on_two_processes_equal_one_process(tmp_path, greedy_leg):
@@ -269,8 +358,9 @@ def test_bad_cards_files_are_refused_in_one_line(tmp_path, capsys, short):
     assert err.count("\n") == 0 and "a Camel Up Cards game among board-game records" in err
 
 
-def test_the_help_says_the_cards_chance_of_winning_is_not_computed(capsys):
+def test_the_help_says_the_cards_chance_of_winning_comes_from_the_cards_win_model(capsys):
     assert main(["review", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "their chance of winning is not computed (the win columns are empty" in out
+    assert "the chance of winning from the Camel Up Cards advice's win model" in out
+    assert "not computed" not in out
     assert "the chance of winning lost" in out

@@ -26,6 +26,15 @@ alone, 0 for ``pass``.  All values are from the player's view
 (:meth:`~advisor.cards.game.CardsState.view`: their own cards, nothing
 hidden from them) and are changes of the player's expected money against
 the position as it stands, as ``cards_best`` gives them.
+
+Each action's ``win`` is the player's chance of winning the game after it,
+from the same view, as ``cards_best(..., chances=True)`` gives it for whole
+turns (the margin bot's model, the other players' money and bets and the
+leg from the table): at a turn's start the highest chance among the whole
+turns starting with the action (the turns ``ev`` is the best of by EV:
+the two may come from different turns); once the bet is taken or the race
+action played, the action's own chance (the race action ends the turn; a
+bet at the odds now, or ``pass``).
 """
 
 from __future__ import annotations
@@ -90,22 +99,28 @@ def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0
     """Every legal action of the player to act at this step of ``state``,
     valued from their view (module text): a pandas DataFrame, best first,
     with columns ``action``, ``ev`` (the action with the best way to finish
-    the turn after it), ``own`` (what the action itself adds) and ``turn``
-    (the whole turn behind ``ev``, as ``cards_best`` names it).  Its
-    ``attrs`` are those of the ``cards_best`` frame behind it (position,
-    seed, race odds)."""
+    the turn after it), ``own`` (what the action itself adds), ``turn``
+    (the whole turn behind ``ev``, as ``cards_best`` names it) and ``win``
+    (the chance of winning the game after the action: at a turn's start
+    the highest chance among the whole turns starting with it, the same
+    turns ``ev`` takes the best of by EV, so the two may come from
+    different turns; once the bet is taken or the race action played, that
+    action's chance).  Its ``attrs`` are those of the
+    ``cards_best`` frame behind it (position, seed, race odds, ``win_now``)."""
     import pandas as pd
 
     player = state.current
-    frame = step_advice(state, player, seed=seed, precision=precision, others=others, progress=False)
+    frame = step_advice(state, player, seed=seed, precision=precision, others=others, progress=False, chances=True)
     legal = [str(a) for a in legal_actions(state)]
     best: dict[str, tuple[float, str]] = {}
     own: dict[str, float] = {}
+    win: dict[str, float] = {}
     if _turn_start(state, player):
         for r in frame.itertuples():
             first = _first_step(r)
             if first not in best or r.ev > best[first][0]:
                 best[first] = (float(r.ev), r.action)
+            win[first] = max(win.get(first, 0.0), float(r.win))
             if r.bet and r.timing == "before":
                 own[r.bet] = float(r.ev)  # the bet at the odds now (a reveal adds nothing)
             elif not r.bet:
@@ -114,11 +129,13 @@ def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0
         for r in frame.itertuples():
             best[r.action] = (float(r.ev), r.action)
             own[r.action] = float(r.ev)
+            win[r.action] = float(r.win)
     missing = [a for a in legal if a not in best]
     if missing:
         raise AdvisorError(f"the advice does not value the legal action(s) {', '.join(missing)} "
                            f"at {frame.attrs['position']}")
-    rows = [{"action": a, "ev": best[a][0], "own": own.get(a, 0.0), "turn": best[a][1]} for a in legal]
-    out = sort_by_ev(pd.DataFrame(rows, columns=["action", "ev", "own", "turn"]))
+    rows = [{"action": a, "ev": best[a][0], "own": own.get(a, 0.0), "turn": best[a][1], "win": win[a]}
+            for a in legal]
+    out = sort_by_ev(pd.DataFrame(rows, columns=["action", "ev", "own", "turn", "win"]))
     out.attrs.update(frame.attrs)
     return out

@@ -236,8 +236,8 @@ def _add_review(sub, name: str) -> None:
         "accuracy (within 0.1 coin), and the final money taken apart exactly into start + skill + others + "
         "luck (see docs/user-guide/review.md). A record that does not replay is reported with its game and turn "
         "(exit status 2) and the other games are still reviewed. Camel Up Cards records are reviewed action "
-        "by action from the mover's view, the EVs sampled; their money is not taken apart and their chance of "
-        "winning is not computed (the win columns are empty; docs/user-guide/review.md).")
+        "by action from the mover's view, the EVs sampled, the chance of winning from the Camel Up Cards advice's "
+        "win model; their money is not taken apart (docs/user-guide/review.md).")
     review.add_argument("records", help="game records (.jsonl)")
     review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
     review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")

@@ -116,7 +116,7 @@ def _coins(x: float) -> str:
 
 
 def _points(x: float, width: int = 6) -> str:
-    """A chance (or a chance lost) in percentage points; NaN: not computed (Camel Up Cards)."""
+    """A chance (or a chance lost) in percentage points; NaN: no figure (a player without decisions)."""
     return f"{'-':>{width}}" if x != x else f"{100 * x:{width}.1f}"
 
 
@@ -155,7 +155,10 @@ def format_review(rev, player: int | None = None) -> str:
 _WIN_NOTE = ("win%: the chance of winning the game after the action (the advice's win model, a first place shared "
              "by k players counting 1/k); best win: the action of the highest chance; lost: the chance lost "
              "against it, in percentage points.")
-_CARDS_WIN_NOTE = "win%: not computed for Camel Up Cards (no win model; docs/user-guide/review.md)."
+_CARDS_WIN_NOTE = ("win%: the chance of winning the game after the action, from the mover's view (the Camel Up "
+                   "Cards advice's win model, the margin bot's; an action at a turn's start with the turn of the "
+                   "highest chance it starts; a first place shared by k players counting 1/k); best win: the "
+                   "action of the highest chance; lost: the chance lost against it, in percentage points.")
 
 
 def _players_text(players) -> str:
@@ -176,7 +179,8 @@ def _players_text(players) -> str:
                      "player's decisions, in percentage points (not part of the sum).")
     else:
         lines.append("skill: the EV of own actions, each from the mover's view (sampled figures); others and "
-                     "luck are not computed for Camel Up Cards (docs/user-guide/review.md).")
+                     "luck are not computed for Camel Up Cards (docs/user-guide/review.md); win lost: the chance "
+                     "of winning lost over the player's decisions, in percentage points.")
     return "\n".join(lines)
 
 
@@ -201,7 +205,7 @@ def seat_summary(players):
         "accurate": grouped["close"].sum() / grouped["decisions"].sum(),
         **{k: grouped[k].mean() for k in ("skill", "others", "luck", "final")},
         "win_rate": grouped["won"].mean(),
-        # NaN where no game of the seat has the figure (Camel Up Cards)
+        # NaN where no game of the seat has the figure (no decisions)
         "win_lost_mean": grouped["win_lost_total"].sum(min_count=1) / grouped["decisions"].sum(),
     }).reset_index()
     return out

@@ -63,7 +63,8 @@ loop (:func:`review`); what differs is the edition's side of it
 (:class:`_CardsSide`): a decision is one action of a turn (deck building is
 not valued), valued from the mover's view by
 :func:`advisor.cards.steps.step_values` (an action at a turn's start with
-the best way to finish the turn; sampled figures, seeded by ``seed``).
+the best way to finish the turn; sampled figures, seeded by ``seed``; the
+chance of winning after it from the Cards advice's win model).
 There is no exact decomposition: players value one state from different
 information and the figures are sampled, so ``skill`` is the sum of the
 own EV of the player's actions (floats) and ``others`` and ``luck`` are
@@ -118,8 +119,6 @@ DECISION_COLUMNS = ["game", "turn", "leg", "player", "seat", "action", "kind", "
 PLAYER_COLUMNS = ["game", "player", "seat", "decisions", "ev_lost_total", "ev_lost_mean", "mistakes",
                   "blunders", "accurate", "mistake_list", "start", "skill", "others", "luck", "final", "won",
                   "win_lost_total", "win_lost_mean"]
-#: The chance-of-winning figures of a decision no win model values (Camel Up Cards).
-NO_WIN = {"win": np.nan, "best_win_action": None, "best_win": np.nan, "win_lost": np.nan}
 STEP_COLUMNS = ["game", "turn", "leg", "actor", "player", "skill", "others", "luck", "value"]
 
 
@@ -323,7 +322,9 @@ class _CardsSide:
     (:func:`advisor.cards.steps.step_values`: sampled figures).  There is no
     exact decomposition (docs/user-guide/review.md): the parts ``others`` and
     ``luck`` are not computed; ``skill`` is the sum of what the player's own
-    actions added, each valued from their view when they took it."""
+    actions added, each valued from their view when they took it.  The
+    chance of winning after each action is the Cards advice's
+    (``step_values``' ``win``: the margin bot's model)."""
 
     decomposed = False
 
@@ -354,7 +355,8 @@ class _CardsSide:
     def value_decision(self, step: _Step) -> dict:
         """The action taken and every legal action of its step, from the
         mover's view (deck building is not valued: it is not a decision
-        the advisor models)."""
+        the advisor models): their EVs and their chances of winning
+        (:func:`win_figures`, as the board games')."""
         frame = step_values(step.state, seed=self.seed, precision=self.precision)
         actions = list(frame["action"])
         ev = frame["ev"].to_numpy(float)
@@ -363,7 +365,7 @@ class _CardsSide:
         turns = list(frame["turn"])
         row = {"ev": float(ev[chosen]), "best_action": actions[best], "best_ev": float(ev[best]),
                "rank": 1 + int((ev > ev[chosen] + 1e-9).sum()), "options": len(actions),
-               "skill": float(frame["own"].iloc[chosen]), **NO_WIN}
+               "skill": float(frame["own"].iloc[chosen]), **win_figures(actions, frame["win"], chosen)}
         if self.details:
             row["details"] = _cards_details(actions[chosen], turns[chosen])
             row["best_details"] = _cards_details(actions[best], turns[best])
@@ -500,7 +502,7 @@ def _mistake_list(rows) -> str:
 
 def _win_totals(lost) -> dict:
     """A player's chance of winning lost over their decisions: the total and
-    the mean (NaN where no decision has the figure: Camel Up Cards)."""
+    the mean (NaN where no decision has the figure)."""
     if not len(lost) or lost.isna().all():
         return {"win_lost_total": np.nan, "win_lost_mean": np.nan}
     return {"win_lost_total": float(lost.sum()), "win_lost_mean": float(lost.mean())}
