@@ -188,6 +188,40 @@ def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(
     assert frame["ev"].max() == pytest.approx(whole["ev"].max())
 
 
+def _by_first_action(whole, column):
+    """The best ``column`` of the whole turns each first action starts:
+    ``X+reveal`` under the bet ``X``, ``R+X`` (a hand card or a figure and a
+    bet, ``either`` order) under ``R`` and under ``X``, a race action alone
+    (or ``reveal+best``) under it."""
+    firsts = [((bet, race) if timing == "either" else (bet,)) if bet and timing != "after" else (race,)
+              for race, bet, timing in zip(whole["race"], whole["bet"], whole["timing"])]
+    rows = [(first, value) for both, value in zip(firsts, whole[column]) for first in both]
+    return pd.DataFrame(rows, columns=["first", column]).groupby("first")[column].max()
+
+
+def test_a_hand_card_or_figure_first_is_worth_its_best_bet_after_it(first_step):
+    """``R`` first is the best of ``R`` alone and ``R+X`` (``R+X`` may take
+    the bet after the race action): a review must not count a hand card
+    played first as if no bet could follow it."""
+    state, frame = first_step
+    whole = cards_best_of_step(state)
+    values = dict(zip(frame["action"], frame["ev"]))
+    expected = _by_first_action(whole, "ev")
+    assert set(values) == set(expected.index)
+    for action, ev in values.items():
+        assert ev == pytest.approx(expected[action], abs=1e-12), action
+    either = whole[whole.timing == "either"]
+    assert len(either), "the step has a hand card or a figure to play with a bet"
+    for race in set(either["race"]):
+        assert values[race] >= either.loc[either.race == race, "ev"].max() - 1e-12
+
+
+def cards_best_of_step(state):
+    from advisor.cards.best import cards_best
+
+    return cards_best(state.view(state.current).position(state.current), seed=0, precision=PRECISION)
+
+
 def _advice_with_chances(state):
     """``cards_best`` with the chance of winning of the player to act, from
     their view, the other players' money and bets and the leg from the table."""
@@ -204,11 +238,9 @@ def test_a_steps_chance_of_winning_at_a_turns_start_is_the_best_of_the_turns_it_
     state, frame = first_step
     whole = _advice_with_chances(state)
     chances = dict(zip(frame["action"], frame["win"]))
-    # the turns behind each first action, as the EV takes them: a bet taken first (before the race action,
-    # or either way), else the race action
-    first = [bet if bet and timing in ("before", "either") else race
-             for race, bet, timing in zip(whole["race"], whole["bet"], whole["timing"])]
-    expected = whole.assign(first=first).groupby("first")["win"].max()
+    # the turns behind each first action, as the EV takes them: a bet taken first (before the race action),
+    # a hand card or a figure with a bet under both (the same either way), else the race action
+    expected = _by_first_action(whole, "win")
     assert set(chances) == set(expected.index)
     for action, chance in chances.items():
         assert chance == expected[action], action

@@ -90,9 +90,15 @@ def step_advice(state: CardsState, player: int, *, seed: int | None = 0, precisi
     return rank_turns(out, objective)
 
 
-def _first_step(row) -> str:
-    """The action a whole turn of ``cards_best`` starts with."""
-    return row.bet if row.bet and row.timing in ("before", "either") else row.race
+def _first_steps(row) -> tuple[str, ...]:
+    """The actions a whole turn of ``cards_best`` may start with: the bet
+    of a bet taken before the reveal (``before``); either action of a hand
+    card or a figure with a bet (``either``: the same value in either
+    order, so the turn counts for the bet taken first and for the race
+    action played first); else the race action."""
+    if row.bet and row.timing == "either":
+        return row.bet, row.race
+    return (row.bet,) if row.bet and row.timing == "before" else (row.race,)
 
 
 def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0.002, others: str = ADVICE_OTHERS):
@@ -117,10 +123,10 @@ def step_values(state: CardsState, *, seed: int | None = 0, precision: float = 0
     win: dict[str, float] = {}
     if _turn_start(state, player):
         for r in frame.itertuples():
-            first = _first_step(r)
-            if first not in best or r.ev > best[first][0]:
-                best[first] = (float(r.ev), r.action)
-            win[first] = max(win.get(first, 0.0), float(r.win))
+            for first in _first_steps(r):
+                if first not in best or r.ev > best[first][0]:
+                    best[first] = (float(r.ev), r.action)
+                win[first] = max(win.get(first, 0.0), float(r.win))
             if r.bet and r.timing == "before":
                 own[r.bet] = float(r.ev)  # the bet at the odds now (a reveal adds nothing)
             elif not r.bet:
