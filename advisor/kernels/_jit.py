@@ -30,6 +30,18 @@ sized; for measurements and tests).
 :func:`is_cached` tells whether a kernel's machine code is in the on-disk
 cache; every compilation (a cache miss) is reported to the watchers of
 :mod:`advisor.kernels._watch`.
+
+**One specialization per argument type.**  Numba compiles a kernel once per
+combination of argument types, and a constant that one kernel passes to
+another is typed as a literal (``Literal[int](0)``, ``Literal[bool](True)``),
+so ``f(x, 0)`` in one caller and ``f(x, n)`` in another compile ``f`` twice.
+A counter started at ``0`` compiles its callee for the literal too, while
+numba is still working out the counter's type.  Kernels therefore pass
+constants to other kernels as run-time values (``np.int64(0)``,
+``np.bool_(False)``, a module constant made ``np.int64``) and start such
+counters at ``np.int64(0)``; a parallel loop's index (unsigned inside the
+loop's compiled body) is passed on as ``np.int64(i)``.  The results are the
+same: only the number of machine codes changes.
 """
 
 from __future__ import annotations
