@@ -381,6 +381,17 @@ def every_thread(monkeypatch):
     monkeypatch.setattr(_jit, "THREAD_SECONDS", 0.0)
 
 
+@pytest.fixture(scope="session")
+def warmed_cache():
+    """The kernel cache the session's warm-up filled (by making the calls
+    ``camelup warmup`` makes, on top of what the cache held), or None: no
+    warm-up (no xdist) or one that failed."""
+    report = _warm_report()
+    if report is None or not report["ok"]:
+        return None
+    return Path(report["cache"])
+
+
 @pytest.fixture
 def session_warmup():
     """For the ``cold`` test: a function that waits for the session's

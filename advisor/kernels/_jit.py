@@ -28,12 +28,28 @@ work per thread (``0``: every call on every thread, as before calls were
 sized; for measurements and tests).
 
 :func:`is_cached` tells whether a kernel's machine code is in the on-disk
-cache; every compilation (a cache miss) is reported to the watchers of
+cache and :func:`cached_signatures` which specializations it holds; every
+compilation (a cache miss) is reported to the watchers of
 :mod:`advisor.kernels._watch`.
+
+**One specialization per argument type.**  Numba compiles a kernel once per
+combination of argument types, and a constant that one kernel passes to
+another is typed as a literal (``Literal[int](0)``, ``Literal[bool](True)``),
+so ``f(x, 0)`` in one caller and ``f(x, n)`` in another compile ``f`` twice.
+A counter started at ``0`` compiles its callee for the literal too, while
+numba is still working out the counter's type.  Kernels therefore pass
+constants to other kernels as run-time values (``np.int64(0)``,
+``np.bool_(False)``, a module constant made ``np.int64``) and start such
+counters at ``np.int64(0)``; a parallel loop's index (unsigned inside the
+loop's compiled body) is passed on as ``np.int64(i)``.  The results are the
+same: only the number of machine codes changes.  ``tests/test_specializations.py``
+lists every kernel's specializations after the warm-up and fails on a literal
+one or on a second one no command needs.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import os
@@ -45,7 +61,7 @@ from numba.core import event
 from advisor.kernels import _watch
 from advisor.kernels._where import cache_root
 
-__all__ = ["njit", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel", "is_cached", "dispatcher_of"]
+__all__ = ["njit", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel", "is_cached", "cached_signatures", "dispatcher_of"]
 
 _FLAGS = {"cache": True, "nogil": True}
 
@@ -156,14 +172,32 @@ def is_cached(kernel) -> bool | None:
     """Whether the on-disk cache holds machine code of ``kernel`` compiled
     from its current source for this machine (so calling it compiles
     nothing); ``None`` when numba's cache cannot be inspected."""
+    signatures = cached_signatures(kernel)
+    return None if signatures is None else bool(signatures)
+
+
+def cached_signatures(kernel, folder: str | os.PathLike | None = None) -> list[tuple] | None:
+    """The specializations of ``kernel`` (each a tuple of numba argument
+    types) whose machine code, compiled from its current source for this
+    machine, the on-disk cache holds: every one numba compiled, including
+    those compiled because another kernel calls it (which the dispatcher of
+    a process that loaded its callers from the cache never lists).
+    ``folder``: read another kernel cache laid out as :data:`CACHE_DIR`
+    (a copy, or the cache of another process); ``None`` when numba's cache
+    cannot be inspected."""
     dispatcher = dispatcher_of(kernel)
     try:
         cache = dispatcher._cache
         wanted = cache._index_key(None, dispatcher.targetctx.codegen())[1:]
-        index = cache._cache_file._load_index()  # {} when stale (source changed)
+        index_file = cache._cache_file
+        if folder is not None:
+            index_file = copy.copy(index_file)
+            index_file._index_path = os.path.join(os.fspath(folder),
+                                                  os.path.relpath(index_file._index_path, CACHE_DIR))
+        index = index_file._load_index()  # {} when stale (source changed)
     except Exception:  # noqa: BLE001 - numba's cache internals differ: unknown
         return None
-    return any(tuple(key[1:]) == wanted for key in index)
+    return [tuple(getattr(key[0], "args", key[0])) for key in index if tuple(key[1:]) == wanted]
 
 
 class _CompileListener(event.Listener):

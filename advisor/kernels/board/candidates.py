@@ -116,7 +116,7 @@ def candidate_joint(board, dice, rolls, tiles, spaces, signs, exact, samples, se
     own = _candidate_tiles(tiles, spaces, signs)
     if exact:
         for k in range(spaces.size):
-            enumerate_joint(board, dice, rolls, own[k], False, spaces[k], orders[k], landings, reached)
+            enumerate_joint(board, dice, rolls, own[k], np.bool_(False), spaces[k], orders[k], landings, reached)
         return
     state = np.empty(4, np.uint64)
     dies = np.empty(rolls, np.int64)
@@ -158,8 +158,8 @@ def after_each_roll(board, dice, rolls, tiles, orders, weights):
             if over:
                 orders[o, rank_code(nb), 0] += 1
             else:
-                enumerate_joint(nb, dice & ~(1 << die), rolls - 1, tiles, False, np.int64(0), orders[o], landings,
-                                reached)
+                enumerate_joint(nb, dice & ~(1 << die), rolls - 1, tiles, np.bool_(False), np.int64(0), orders[o],
+                                landings, reached)
 
 
 @njit
@@ -209,7 +209,7 @@ def candidate_races(board, dice, rolls, base_tiles, tiles, spaces, signs, sample
     for i in range(samples):
         seed_stream(seed, 2 * i, state)
         draw_rolls(dice, rolls, state, dies, faces)
-        end0, over0, _ = replay(board, dies, faces, 0, rolls, base_tiles, 0)
+        end0, over0, _ = replay(board, dies, faces, np.int64(0), rolls, base_tiles, np.int64(0))
         # the leg without the candidate tile (and without the own tile, if
         # the base has one) is the common prefix of every candidate
         end1, over1 = _base_leg(board, dies, faces, rolls, tiles, boards, first)
@@ -219,7 +219,7 @@ def candidate_races(board, dice, rolls, base_tiles, tiles, spaces, signs, sample
             if j < 0:
                 k_end[k], k_over[k] = end1, over1
             else:
-                end, over, _ = replay(boards[j], dies, faces, j, rolls, own[k], 0)
+                end, over, _ = replay(boards[j], dies, faces, j, rolls, own[k], np.int64(0))
                 k_end[k], k_over[k] = end, over
             differs |= k_end[k] != end0
         if not differs:
@@ -241,8 +241,8 @@ def candidate_races(board, dice, rolls, base_tiles, tiles, spaces, signs, sample
                 ends[m] = k_end[k]
                 finals[m] = _finish(k_end[k], k_over[k], full_dice, full_rolls, later, no_tiles, landings)
                 distinct += 1
-            _count(finals[m], win, lose, k, 1)
-            _count(finals[0], win, lose, k, -1)
+            _count(finals[m], win, lose, k, np.int64(1))
+            _count(finals[0], win, lose, k, np.int64(-1))
 
 
 __all__ = ["after_each_roll", "candidate_joint", "candidate_races", "draw_rolls", "replay"]

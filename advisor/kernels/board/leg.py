@@ -76,12 +76,12 @@ def _insert(table, bits, key, weight, base=0):
 
 
 @njit
-def _new_table(bits, segments=1):
+def _new_table(bits, segments):
     return np.zeros(segments * (2 << bits), np.int64)
 
 
 @njit
-def _grow(table, bits, segments=1):
+def _grow(table, bits, segments):
     """Double every segment of a table (rehashing each into its own)."""
     bigger = _new_table(bits + 1, segments)
     old, new = 2 << bits, 4 << bits
@@ -213,20 +213,23 @@ def _walk(board, dice, rolls, tiles, collect, track, orders, landings, reached, 
         board = without_crazy(board)
     cur_k[0] = board | (dice << DICE_SHIFT)
     ended = 0
-    fbits = 6
-    final = _new_table(fbits)
-    fcount = 0
+    # sizes and counts as run-time int64 (not literals): the table helpers
+    # compile once (see advisor/kernels/_jit.py)
+    one = np.int64(1)
+    fbits = np.int64(6)
+    final = _new_table(fbits, one)
+    fcount = np.int64(0)
     for level in range(rolls):
         last = level == rolls - 1
-        nbits = 6 if last else _initial_bits(cur_k.size * 4)
+        nbits = np.int64(6) if last else _initial_bits(cur_k.size * 4)
         table = _new_table(nbits, nl)
-        ncount = 0
+        ncount = np.int64(0)
         done = comp[level + 1]
         for s in range(cur_k.size):
             # room for every child of this state (at most 3 per racing die,
             # 6 for the grey die) without growing inside the loops below
             if collect and 2 * (fcount + MAX_CHILDREN) > (final.size >> 1):
-                final, fbits = _grow(final, fbits)
+                final, fbits = _grow(final, fbits, one)
             if not last and 2 * (ncount + MAX_CHILDREN) > (1 << nbits):
                 table, nbits = _grow(table, nbits, nl)
             key = cur_k[s]
@@ -300,7 +303,7 @@ def leg_counts_batch(boards, dice, rolls, tiles, rank_counts, landings, ended):
     """
     for i in prange(boards.size):
         e, _, _ = enumerate_leg(
-            boards[i], dice[i], rolls[i], tiles[i], False, rank_counts[i], landings[i]
+            boards[i], dice[i], rolls[i], tiles[i], np.bool_(False), rank_counts[i], landings[i]
         )
         ended[i] = e
 

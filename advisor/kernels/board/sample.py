@@ -77,7 +77,7 @@ def sample_leg(board, pyramid, rolls, tiles, samples, seed, rank_counts, landing
     ends = np.zeros(nchunks, np.int64)
     for c in prange(nchunks):
         state = np.empty(4, np.uint64)
-        seed_stream(seed, c, state)
+        seed_stream(seed, np.int64(c), state)  # int64, as every caller's stream (c is unsigned here)
         n = min(CHUNK, samples - c * CHUNK)
         for _ in range(n):
             end, over = play_leg(board, pyramid, rolls, tiles, state, lands[c])

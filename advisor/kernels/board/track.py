@@ -189,8 +189,9 @@ def crazy_mover(board, colour):
     black = carries_racing(board, GREY + 1)
     if white != black:
         return GREY if white else GREY + 1
-    if space_of(board, GREY) == space_of(board, GREY + 1):
-        hw = height_of(board, GREY)
+    white_camel = np.int64(GREY)  # not the literal 5: space_of and height_of compile once
+    if space_of(board, white_camel) == space_of(board, GREY + 1):
+        hw = height_of(board, white_camel)
         hb = height_of(board, GREY + 1)
         if hw == hb + 1:
             return GREY

@@ -168,7 +168,7 @@ def fold_table(l_r, l_fold, top, width):
     table = np.zeros(max(n, 1) * width, np.int64)
     for l in range(m):
         if row[l] >= 0:
-            fold(table, row[l] * width, 1, l_r[l], top)
+            fold(table, row[l] * width, np.int64(1), l_r[l], top)
     # entries are products of at most 3 counts of one kind's unseen cards
     # (at most 6 each): they fit 16 bits, and the rows read 4 times faster
     return row, table.reshape((max(n, 1), width)).astype(np.int16)

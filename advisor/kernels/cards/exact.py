@@ -402,7 +402,7 @@ def _merge_children(c0, c1, order, sorted_e, node_start, ent_state, ent_off, val
 def _deck_size(known, pool, unknown):
     """``(outcomes, cards)`` of the deck: its orders and contents
     (:func:`completions`), its cards."""
-    pool_total = 0
+    pool_total = np.int64(0)  # not the literal 0: completions compiles once
     for t in range(KINDS):
         pool_total += pool[t]
     depth = unknown
@@ -728,7 +728,7 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
     radix, dcodes, vals, node_key, node_start, node_mask, ent_state, ent_off = _root(
         sp, ht, fig, known, pool, unknown, by_first, top, msize, mcount)
     side0 = 0 if depth > unknown else 1  # no known cards: never side 0
-    before = before2 = 0
+    before = before2 = np.int64(0)  # not the literal 0: _too_many compiles once
     for level in range(depth):
         last = level == depth - 1
         n_nodes = node_key.size
@@ -767,12 +767,14 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
             break
         # B. the boards after, in parallel chunks of boards (each built one
         # at a time), joined in order
-        cut, n_parts = _cut_work(order, sorted_e, node_start, nc, chunk)
+        cut, n_parts = _cut_work(order, sorted_e, node_start, nc, np.int64(chunk))
         p_state, p_off, p_vals, p_count, p_mask, p_kept = _chunk_outputs(n_parts)
         for k in prange(n_parts):
-            _merge_chunk(k, cut, order, sorted_e, node_start, ent_state, ent_off, vals, dcodes.size, dnext.size, nf,
-                         side0, dstep, l_size, l_fold, f_row, f_table, l_mask, cur_left, mup, width, p_state, p_off,
-                         p_vals, p_count, p_mask, p_kept)
+            # the chunk number as int64: a parallel loop's index is unsigned
+            # in the loop's compiled body (one machine code of _merge_chunk)
+            _merge_chunk(np.int64(k), cut, order, sorted_e, node_start, ent_state, ent_off, vals, dcodes.size,
+                         dnext.size, nf, side0, dstep, l_size, l_fold, f_row, f_table, l_mask, cur_left, mup, width,
+                         p_state, p_off, p_vals, p_count, p_mask, p_kept)
         kept = p_kept.sum()
         if 0 < limit < kept:
             return -1

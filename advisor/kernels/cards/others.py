@@ -144,7 +144,7 @@ def _play_leg(sp, ht, fig, own, length, players, nxt, hands, random_mask, deck, 
         elif held and pick == 1:
             camel = hands[seat] // 2
             hands[seat] = -1
-            over = move(sp, ht, fig, length, camel, 1)
+            over = move(sp, ht, fig, length, camel, np.int64(1))
         else:
             pick -= 1 + held
             for f in range(2):
@@ -362,14 +362,14 @@ def _turn_children(v, p0, seat, random, length, by_first, codes, table, nxt_stat
                 child[_POOL + t] -= 1
                 child[_HANDS + seat] = -1
                 over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2],
-                            length, t // 2, 1)
+                            length, t // 2, np.int64(1))
                 nn, nxt_states, nxt_prob = _emit(child, share * v[_POOL + t] / ptotal, over, over, by_first,
                                                  codes, table, nxt_states, nxt_prob, nn)
         else:
             child[:] = v
             child[_HANDS + seat] = -1
             over = move(child[_SP:_SP + N_CAMELS], child[_HT:_HT + N_CAMELS], child[_FIG:_FIG + 2], length,
-                        hand // 2, 1)
+                        hand // 2, np.int64(1))
             nn, nxt_states, nxt_prob = _emit(child, share, over, over, by_first, codes, table, nxt_states,
                                              nxt_prob, nn)
     if free:
@@ -380,8 +380,8 @@ def _turn_children(v, p0, seat, random, length, by_first, codes, table, nxt_stat
                 child[:] = v
                 child[_FIG + f] = spaces[j]
                 child[_OWN + f] = 1 if seat == 0 else 0
-                nn, nxt_states, nxt_prob = _emit(child, share / nspaces, False, False, by_first, codes, table,
-                                                 nxt_states, nxt_prob, nn)
+                nn, nxt_states, nxt_prob = _emit(child, share / nspaces, np.bool_(False), np.bool_(False), by_first,
+                                                 codes, table, nxt_states, nxt_prob, nn)
     return nn, nxt_states, nxt_prob
 
 
@@ -420,7 +420,7 @@ def leg_others_exact(sp, ht, fig, own, length, known, pool, unknown, players, nx
         table = Dict.empty(key_type=_KEY, value_type=types.int64)
         nxt_states = np.zeros((max(64, ncur), WIDTH), np.int64)
         nxt_prob = np.zeros(max(64, ncur))
-        nn = 0
+        nn = np.int64(0)
         random = (random_mask >> seat) & 1
         for s in range(ncur):
             nn, nxt_states, nxt_prob = _turn_children(cur[s], prob[s], seat, random, length, by_first, codes, table,

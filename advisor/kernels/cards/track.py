@@ -101,19 +101,19 @@ def move(sp, ht, fig, length, camel, dist):
             if sp[x] == s0 and ht[x] >= h0:
                 unit |= 1 << x
     t = s0 + dist
-    _put(sp, ht, unit, h0, t, True)
+    _put(sp, ht, unit, h0, t, np.bool_(True))
     # figures stand on track spaces 1..length (0 means beside the track)
     while 1 <= t <= length:
         if fig[PALM] == t:
             fig[PALM] = 0
             h = ht[camel]
             t += 1
-            _put(sp, ht, unit, h, t, True)
+            _put(sp, ht, unit, h, t, np.bool_(True))
         elif fig[FENNEC] == t:
             fig[FENNEC] = 0
             h = ht[camel]
             t -= 1
-            _put(sp, ht, unit, h, t, False)
+            _put(sp, ht, unit, h, t, np.bool_(False))
         else:
             break
     last = sp[0]
@@ -341,7 +341,7 @@ def _random_turn(sp, ht, fig, length, player, hands, known, pool, unk, state, sp
     if hand and pick == 1:
         camel = hands[player] // 2
         hands[player] = -1
-        return move(sp, ht, fig, length, camel, 1), unk, False
+        return move(sp, ht, fig, length, camel, np.int64(1)), unk, False
     pick -= 1 + hand
     for f in range(2):
         if fig[f] == 0:
@@ -454,7 +454,7 @@ def later_legs(sp, ht, fig, track, ncards, over, players, deck_size, random_othe
                     pool[t] -= 1
                     break
                 r -= pool[t]
-        player = 0
+        player = np.int64(0)
         while not over and unk > 0:
             if random_others:
                 over, unk, _ = _random_turn(sp, ht, fig, length, player, hands, known, pool, unk, state, spaces)

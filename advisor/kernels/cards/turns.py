@@ -59,15 +59,18 @@ MAX_LEGS = 32
 #: thread count.
 LEG_SECONDS = 1.5e-7
 RACE_SECONDS = 9e-6
-_CHOICE_SALT = 0x5DEECE66D
-_RACE_SALT = 0x2545F4914F6CDD1D
-_LATER_SALT = 0x61C8864680B583EB
+# int64 (not literals): mixed_seed compiles once for the three salts
+_CHOICE_SALT = np.int64(0x5DEECE66D)
+_RACE_SALT = np.int64(0x2545F4914F6CDD1D)
+_LATER_SALT = np.int64(0x61C8864680B583EB)
 
 
 @njit
 def mixed_seed(seed, salt):
-    """A seed of its own for the choices / the later legs of ``seed``."""
-    return (np.uint64(seed) ^ np.uint64(salt)) * np.uint64(0x9E3779B97F4A7C15)
+    """A seed of its own for the choices / the later legs of ``seed``, as
+    int64 (the same bits; every seed a kernel passes to seed_stream is
+    int64, so seed_stream compiles once)."""
+    return np.int64((np.uint64(seed) ^ np.uint64(salt)) * np.uint64(0x9E3779B97F4A7C15))
 
 
 @njit
@@ -78,7 +81,7 @@ def act(kind, arg, sp, ht, fig, own, length, hands, seat):
     if kind == HAND:
         camel = hands[seat] // 2
         hands[seat] = -1
-        over = move(sp, ht, fig, length, camel, 1)
+        over = move(sp, ht, fig, length, camel, np.int64(1))
     else:
         f = 0 if kind == PALM else 1
         fig[f] = arg
@@ -154,7 +157,7 @@ def replay(sp, ht, fig, own, length, players, seat, turn, hands, random_mask, de
         elif pick == 1:
             camel = hands[seat] // 2
             hands[seat] = -1
-            over = move(sp, ht, fig, length, camel, 1)
+            over = move(sp, ht, fig, length, camel, np.int64(1))
         else:
             f = pick - 2
             fig[f] = choose_space(state, spaces, nspaces, length)
@@ -195,8 +198,9 @@ def later_legs_shared(sp, ht, fig, own, track, ncards, over, players, deck_size,
         stream = scenario * (MAX_LEGS + 1) + legs
         seed_stream(deal_seed, stream, state)
         m = deal_leg(known, pool, deck_size, hands, players, deck, state)
-        over, _ = replay(sp, ht, fig, own, length, players, 0, 0, hands, mask, deck, 0, m, choice_seed, stream, state,
-                         spaces)
+        zero = np.int64(0)
+        over, _ = replay(sp, ht, fig, own, length, players, zero, zero, hands, mask, deck, zero, m, choice_seed,
+                         stream, state, spaces)
     return over
 
 
@@ -268,14 +272,15 @@ def _block(sp, ht, fig, own, track, ncards, known, pool, unknown, players, nxt, 
                 turn = 1
             if not over:
                 over, first = replay(c_sp, c_ht, c_fig, c_own, length, players, seat, turn, c_hands, random_mask,
-                                     deck, 0, n, choice_seed, i, state, spaces)
+                                     deck, np.int64(0), n, choice_seed, i, state, spaces)
             leg_out[k, i] = end_code(over, c_fig, c_own) * CODES + rank_code(c_sp, c_ht)
             if k == 0:
                 first_out[i] = max(first, 0)
             if i < races:
                 c_track[:ncards] = track[:ncards]
                 later_legs_shared(c_sp, c_ht, c_fig, c_own, c_track, ncards, over, players, deck_size, random_later,
-                                  race_seed, later_seed, i, state, r_known, r_pool, r_hands, r_deck, spaces, MAX_LEGS)
+                                  race_seed, later_seed, i, state, r_known, r_pool, r_hands, r_deck, spaces,
+                                  np.int64(MAX_LEGS))
                 race_out[k, i] = rank_code(c_sp, c_ht)
 
 
