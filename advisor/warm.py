@@ -422,13 +422,18 @@ def form_seconds(names: Iterable[str], cached: Callable[[str], bool] | None = No
     measured seconds of their kernels whose machine code the cache lacks
     (``cached(kernel)``, default: :func:`advisor.kernels._jit.is_cached`;
     a kernel it cannot tell counts as missing); None when a form was not
-    measured."""
+    measured.  Numba's own functions (``numba.``...), compiled inside
+    the kernels' compilations and never cached, count in the share of the
+    kernels' seconds left to compile."""
     figures = form_kernels(names)
     if figures is None:
         return None
     if cached is None:
         cached = _in_cache()
-    return sum(seconds for kernel, seconds in figures.items() if not cached(kernel))
+    ours = {kernel: seconds for kernel, seconds in figures.items() if not kernel.startswith("numba.")}
+    left = sum(seconds for kernel, seconds in ours.items() if not cached(kernel))
+    numba_own = sum(figures.values()) - sum(ours.values())
+    return left + (numba_own * left / sum(ours.values()) if left else 0.0)
 
 
 def _in_cache() -> Callable[[str], bool]:

@@ -78,7 +78,8 @@ def test_every_form_a_command_takes_is_measured_kernel_by_kernel():
         # the figure is the sum of each kernel's own seconds (rounded as stored)
         assert abs(sum(figures["kernels"].values()) - figures["cpu_s"]) < 0.01 * len(figures["kernels"]) + 0.02
         # and names kernels that exist: a partly warm cache is looked up kernel by kernel
-        assert set(figures["kernels"]) <= kernels, name
+        # ... project kernels that exist (numba's own functions compile inside them)
+        assert {k for k in figures["kernels"] if not k.startswith("numba.")} <= kernels, name
 
 
 def _announced(argv, monkeypatch) -> int | None:
@@ -125,8 +126,10 @@ def test_a_partly_warm_cache_counts_the_kernels_left():
     figures = warm.form_kernels(["cards-best"])
     total = warm.form_seconds(["cards-best"], cached=lambda kernel: False)
     assert total == pytest.approx(sum(figures.values()))
-    left = warm.form_seconds(["cards-best"], cached=lambda kernel: kernel.startswith("cards.exact."))
-    assert left == pytest.approx(total - sum(s for k, s in figures.items() if k.startswith("cards.exact.")))
+    left = warm.form_seconds(["cards-best"], cached=lambda kernel: kernel.startswith("cards.others."))
+    ours = {k: s for k, s in figures.items() if not k.startswith("numba.")}
+    share = 1 - sum(s for k, s in ours.items() if k.startswith("cards.others.")) / sum(ours.values())
+    assert 0 < share < 1 and left == pytest.approx(total * share)  # numba's own functions in proportion
     assert warm.form_seconds(["cards-best"], cached=lambda kernel: True) == 0
     assert warm._in_cache()("board.no_such_kernel") is False  # renamed since the measurement: compiles
 
