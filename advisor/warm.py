@@ -18,7 +18,27 @@ fresh cache no command compiles anything.
 
 :class:`CompileNotice` is what the command line shows on stderr while numba
 compiles (which it does only when the cache lacks a kernel): a spinner on a
-terminal, one line otherwise, with the time the missing groups usually take.
+terminal, one line otherwise, with the time the compilation usually takes.
+
+**The estimate** ("first run only, about N s") is measured, never guessed,
+and counts what the command compiles.  A group's figure is what its
+warm-up function compiles: every specialization of its kernels any command
+calls; one command calls a fraction of them (the opening of ``camelup
+play --edition cards`` compiles about 45 s, its three groups 127 s).  So each
+*form* of a command (:func:`forms`: odds, leg odds only, sampled odds,
+advice, a picture, a chart, a review, batch with or without race odds or
+advice, one game of a family of bots; board or Camel Up Cards) is measured
+on its own from an empty cache (``benchmarks/bench_compile.py --forms all
+--write``), which stores, per form, the processor seconds numba spent on
+each kernel (its own share: a kernel compiled inside another's compilation
+is charged to itself, not to its caller).  A command's estimate
+(:func:`form_seconds`) is the sum, over the kernels of its forms (a game
+of several bots: the union of its bots' forms, each kernel at its largest
+figure), of those whose machine code is not in the cache, so a partly warm
+cache counts only what is left.  The groups' figures remain what
+``camelup warmup``, the page's preparer and the worker processes of a run
+of several games or reviews pay: those compile whole groups
+(:func:`warmup`), and there the groups are the honest estimate.
 """
 
 from __future__ import annotations
@@ -48,7 +68,7 @@ from advisor.valuation.fast import fast_values
 from advisor.valuation.portfolio import joint_counts
 
 __all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs",
-           "compile_figures", "estimate", "cpu_share"]
+           "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds"]
 
 
 @dataclass(frozen=True)
@@ -172,10 +192,13 @@ _BY_NAME = {g.name: g for g in GROUPS}
 @functools.lru_cache(maxsize=1)
 def compile_figures() -> dict:
     """The measured compile times (``advisor/data/compile_seconds.json``,
-    written by ``benchmarks/bench_compile.py --write``): per group the
-    processor seconds (``cpu_s``) of compiling it alone from an empty cache,
-    the wall-clock seconds and the load average during the measurement.
-    Empty when the file is missing."""
+    written by ``benchmarks/bench_compile.py --write``): per group
+    (``groups``) the processor seconds (``cpu_s``) compiling it adds to the
+    groups before it from an empty cache, the wall-clock seconds and the
+    load average during the measurement; per command form (``commands``,
+    see :func:`forms`) the same figures for one run of the command from an
+    empty cache, and ``kernels``: the processor seconds of each kernel's own
+    compilation in that run.  Empty when the file is missing."""
     from importlib import resources
 
     try:
@@ -312,8 +335,8 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
         return tuple(g.name for g in GROUPS)
     if cards:
         valuing = any(bot not in ("random", "heuristic", "human") for bot in bots)
-        return (("cards_legs",) + (("cards_races",) if race or command == "best" else ())
-                + (("cards_bots", "cards_races") if valuing else ()))
+        return tuple(dict.fromkeys(("cards_legs",) + (("cards_races",) if race or command == "best" else ())
+                                   + (("cards_bots", "cards_races") if valuing else ())))
     games = ("moves",) + tuple(g for bot in bots for g in _BOT_GROUPS.get(bot, ("leg", "joint", "race", "bots")))
     table = {
         "odds": ("leg",) + (("race",) if race else ()) + (("sampler",) if samples else ()),
@@ -331,6 +354,98 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
     return tuple(dict.fromkeys(table.get(command, ())))
 
 
+_GAMES = ("simulate", "tournament", "duel", "bot", "play")
+
+
+def _bot_form(bot: str, cards: bool) -> str | None:
+    """The measured form of one game of ``bot`` (None: a human's seat)."""
+    if bot == "human":
+        return None
+    family = bot if bot in ("random", "heuristic") else "valuing"
+    return ("cards-" if cards else "") + "game-" + family
+
+
+def forms(command: str, *, cards: bool = False, race: bool = True, samples: bool = False, advice: bool = False,
+          bots: Iterable[str] = (), workers: bool = False) -> tuple[str, ...] | None:
+    """The measured command forms (``commands`` of
+    :func:`compile_figures`) whose kernels the command compiles, or None
+    when its estimate is the groups' (:func:`needs`).  Options as for
+    :func:`needs`; ``workers``: a run of several games or reviews on worker
+    processes, which compiles whole groups first (:func:`warmup`).  A game
+    is one form per family of its bots (random; heuristic; every bot that
+    values actions: one game of ``rival``, or of ``greedy`` in Camel Up
+    Cards).  A human at the table with such a bot: the measured opening of
+    a game at the table (``play``: the set-up or deck building, the bots'
+    turns until the human's, the odds and the advice asked; a long game
+    compiles a little more later, as it reaches rarer positions, and the
+    closing line says the whole); with other bots only, their games and
+    the advice (``best``)."""
+    prefix = "cards-" if cards else ""
+    if command == "warmup" or workers:
+        return None
+    if command in _GAMES:
+        chosen = [_bot_form(bot, cards) for bot in bots]
+        if command == "play" and "human" in bots:
+            if prefix + "game-valuing" in chosen:  # the opening of a game at the table, measured whole
+                return (prefix + "play",)
+            chosen.append(prefix + "best")
+        return tuple(dict.fromkeys(f for f in chosen if f))
+    if command == "odds":
+        if samples and not cards:  # sampled legs and races; sampled legs alone: the groups
+            return ("odds-samples",) if race else None
+        return (prefix + ("odds" if race else "odds-leg"),)
+    if command in ("best", "show"):
+        return (prefix + command,)
+    if command in ("chart", "review") and not cards:
+        return (command,)
+    if command == "batch" and not cards:
+        return ("batch-advice" if advice else "batch-race" if race else "batch",)
+    return None
+
+
+def form_kernels(names: Iterable[str]) -> dict[str, float] | None:
+    """Processor seconds each kernel's own compilation took in the forms
+    ``names`` from an empty cache (a kernel of several forms at its largest
+    figure); None when a form was not measured."""
+    measured = compile_figures().get("commands", {})
+    out: dict[str, float] = {}
+    for name in names:
+        if name not in measured:
+            return None
+        for kernel, seconds in measured[name]["kernels"].items():
+            out[kernel] = max(out.get(kernel, 0.0), float(seconds))
+    return out
+
+
+def form_seconds(names: Iterable[str], cached: Callable[[str], bool] | None = None) -> float | None:
+    """Processor seconds the forms ``names`` compile from this cache: the
+    measured seconds of their kernels whose machine code the cache lacks
+    (``cached(kernel)``, default: :func:`advisor.kernels._jit.is_cached`;
+    a kernel it cannot tell counts as missing); None when a form was not
+    measured.  Numba's own functions (``numba.``...), compiled inside
+    the kernels' compilations and never cached, count in the share of the
+    kernels' seconds left to compile."""
+    figures = form_kernels(names)
+    if figures is None:
+        return None
+    if cached is None:
+        cached = _in_cache()
+    ours = {kernel: seconds for kernel, seconds in figures.items() if not kernel.startswith("numba.")}
+    left = sum(seconds for kernel, seconds in ours.items() if not cached(kernel))
+    numba_own = sum(figures.values()) - sum(ours.values())
+    return left + (numba_own * left / sum(ours.values()) if left else 0.0)
+
+
+def _in_cache() -> Callable[[str], bool]:
+    """Whether the cache holds a kernel's machine code, by name (a kernel
+    no longer in :mod:`advisor.kernels`, or one whose cache cannot be
+    inspected, counts as missing)."""
+    from advisor.kernels._jit import is_cached
+
+    found = kernels()
+    return lambda kernel: kernel in found and is_cached(found[kernel]) is True
+
+
 def _rounded(seconds: float) -> int:
     """Seconds as said: to 5 s, or to 1 s below 10 s."""
     return max(1, round(seconds)) if seconds < 10 else 5 * round(seconds / 5)
@@ -340,13 +455,17 @@ class CompileNotice:
     """While active (``with CompileNotice(...):``), says on ``stream`` when
     numba compiles kernels: a spinner with the seconds elapsed on a
     terminal, one line otherwise; and at the end how long it took.  Nothing
-    is printed when nothing compiles.  ``groups``: the kernel groups the
-    work needs, for the time estimate."""
+    is printed when nothing compiles.  ``forms``: the measured command
+    forms of the work (:func:`forms`), for the time estimate; ``groups``:
+    the kernel groups it needs, for the estimate when ``forms`` is None or
+    names a form never measured."""
 
     FRAMES = "|/-\\"
 
-    def __init__(self, groups: Iterable[str] = (), stream=None, prog: str = "camelup"):
+    def __init__(self, groups: Iterable[str] = (), stream=None, prog: str = "camelup",
+                 forms: Iterable[str] | None = None):
         self.groups = tuple(groups)
+        self.forms = None if forms is None else tuple(forms)
         self.stream = stream if stream is not None else sys.stderr
         self.prog = prog
         self.depth = 0
@@ -413,12 +532,22 @@ class CompileNotice:
     # -------------------------------------------------- output
     def _message(self) -> str:
         try:
-            cold = cold_groups(self.groups) if self.groups else []
+            seconds = self._cpu_seconds()
+            seconds = seconds / cpu_share() if seconds else 0.0
         except Exception:  # noqa: BLE001 - the estimate is a nicety
-            cold = []
-        seconds = estimate(cold) if cold else 0.0
+            seconds = 0.0
         about = f", about {_rounded(seconds)} s" if seconds else ""
         return f"compiling kernels (first run only{about})"
+
+    def _cpu_seconds(self) -> float:
+        """Processor seconds the work compiles: its forms' cold kernels,
+        else its cold groups."""
+        if self.forms is not None:
+            seconds = form_seconds(self.forms)
+            if seconds is not None:
+                return seconds
+        cold = cold_groups(self.groups) if self.groups else []
+        return sum(_BY_NAME[n].seconds for n in cold)
 
     def _write(self, text: str) -> None:
         try:

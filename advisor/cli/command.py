@@ -22,6 +22,7 @@ import sys
 
 from advisor._tools.files import claim
 from advisor.cli.analysis import cmd_batch, cmd_best, cmd_odds
+from advisor.cli.args import bots_arg
 from advisor.cli.bot import run_bot
 from advisor.cli.games import cmd_duel, cmd_simulate, cmd_tournament
 from advisor.cli.interactive import cmd_play, cmd_serve, cmd_warmup
@@ -132,7 +133,7 @@ def _claims(args: argparse.Namespace):
 def _compile_notice(args: argparse.Namespace):
     """Says on stderr while kernels compile (the first run after an install,
     with the time the command's kernels usually take); nothing otherwise."""
-    from advisor.warm import CompileNotice, needs
+    from advisor.warm import CompileNotice, forms, needs
 
     if args.command == "warmup":  # reports its own progress
         return contextlib.nullcontext()
@@ -145,9 +146,40 @@ def _compile_notice(args: argparse.Namespace):
     race = getattr(args, "race", True) and not getattr(args, "leg_only", False)
     advice = getattr(args, "advice", False) or getattr(args, "moves", False)
     cards = input_kind(position) == "cards" or getattr(args, "edition", None) == "cards"
-    return CompileNotice(needs(args.command, cards=cards, race=race, advice=advice,
-                               samples=getattr(args, "samples", None) is not None,
-                               bots=[b.strip() for b in bots if b.strip()]))
+    if not any(b.strip() for b in bots):
+        bots = _default_seats(args, cards)
+    options = dict(cards=cards, race=race, advice=advice, samples=getattr(args, "samples", None) is not None,
+                   bots=[b.strip() for b in bots if b.strip()])
+    return CompileNotice(needs(args.command, **options),
+                         forms=forms(args.command, workers=_on_workers(args), **options))
+
+
+def _default_seats(args: argparse.Namespace, cards: bool) -> list[str]:
+    """The seats of a game whose command line names none: the default field
+    of simulate and tournament (:func:`advisor.cli.args.bots_arg`), and of
+    play (a human, the valuing bot, heuristic, random)."""
+    if args.command in ("simulate", "tournament"):
+        try:
+            return bots_arg(args)
+        except AdvisorError:  # refused by the command itself, in one line
+            return []
+    if args.command == "play":
+        return ["human", "greedy" if cards else "advisor", "heuristic", "random"]
+    return []
+
+
+def _on_workers(args: argparse.Namespace) -> bool:
+    """Whether the command runs its games or reviews on local worker
+    processes, which first compile whole kernel groups in this process
+    (one game, one reviewed game or ``--processes 1`` run here and compile
+    only what they call)."""
+    if args.command not in ("simulate", "tournament", "duel", "review"):
+        return False
+    if getattr(args, "engine", "local") != "local" or getattr(args, "processes", None) == 1:
+        return False
+    if args.command == "review":
+        return getattr(args, "game", None) is None
+    return args.command == "duel" or (getattr(args, "games", None) or 0) > 1
 
 
 if __name__ == "__main__":  # pragma: no cover
