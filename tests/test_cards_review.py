@@ -162,6 +162,26 @@ def test_a_step_at_a_turns_start_is_valued_with_the_best_way_to_finish_the_turn(
     assert frame["ev"].max() == pytest.approx(whole["ev"].max())
 
 
+def test_one_players_review_values_theirs_only_and_is_the_full_review_filtered(short, tmp_path, capsys,
+                                                                                monkeypatch):
+    from helpers import assert_one_players_review
+
+    import advisor.reviews.review as rv
+
+    record, full = short
+    path = tmp_path / "cards.jsonl"
+    write_cards_records([record], path)
+    valued = []
+    decide = rv._CardsSide.value_decision
+    monkeypatch.setattr(rv._CardsSide, "value_decision", lambda self, step: valued.append(step.player)
+                        or decide(self, step))
+    one = review(record, precision=PRECISION, players={1})
+    assert valued == [1] * int((full.decisions["player"] == 1).sum()) and valued
+    others = one.steps[one.steps["actor"] != 1]  # another player's step: its skill not valued
+    assert others.loc[others["player"] == others["actor"], "skill"].isna().all()
+    assert_one_players_review(full, one, 1, path, capsys, tmp_path, PRECISION)
+
+
 def test_the_text_of_a_review(short):
     from advisor.cli.review import format_review
 

@@ -347,6 +347,25 @@ def three(tmp_path_factory):
     return path, games, list(review_records(path, processes=1, precision=0.05, details=False))
 
 
+def test_one_players_review_values_theirs_only_and_is_the_full_review_filtered(tmp_path, capsys, monkeypatch):
+    from helpers import assert_one_players_review
+
+    from advisor.reviews import review as rv
+
+    record = play("second", 3, "10:B 11:YG 12:PR 16:w 15:k", random_policy, seed=1, turns=9).record
+    path = tmp_path / "game.jsonl"
+    write_records([record], path)
+    full = review(record, precision=PRECISION)
+    valued = []
+    decide = rv._Decisions.__call__
+    monkeypatch.setattr(rv._Decisions, "__call__", lambda self, view, p, a: valued.append(p) or decide(self, view, p, a))
+    one = review(record, precision=PRECISION, players={2})
+    assert valued == [2] * int((full.decisions["player"] == 2).sum()) and valued
+    assert one.steps.equals(full.steps)  # the decomposition is every player's, whoever is reviewed
+    assert_one_players_review(full, one, 2, path, capsys, tmp_path, PRECISION)
+    assert review(record, precision=PRECISION, players=set()).decisions.empty
+
+
 def test_a_record_that_does_not_replay_is_named_and_the_others_are_reviewed(tmp_path, capsys):
     path, games = three_games(tmp_path)
     out = tmp_path / "decisions.csv"
