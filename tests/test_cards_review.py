@@ -182,6 +182,26 @@ def test_one_players_review_values_theirs_only_and_is_the_full_review_filtered(s
     assert_one_players_review(full, one, 1, path, capsys, tmp_path, PRECISION)
 
 
+def test_the_kernel_memo_changes_no_figure_of_a_review_and_saves_kernel_calls(short, monkeypatch):
+    from advisor.cards.odds import KERNEL_MEMO
+    from advisor.kernels.cards import others as kernels
+
+    record, _ = short
+    actions = [k for k, e in enumerate(record) if e.get("type") == "action" and not e["action"].startswith("build")]
+    cut = record[: actions[8]]  # the first eight decisions
+    calls = []
+    sample = kernels.leg_others_sample
+    monkeypatch.setattr(kernels, "leg_others_sample", lambda *a: calls.append(1) or sample(*a))
+    KERNEL_MEMO.clear()
+    kept = review(cut, precision=PRECISION)
+    with_memo = len(calls)
+    monkeypatch.setattr(KERNEL_MEMO, "enabled", False)
+    plain = review(cut, precision=PRECISION)
+    assert with_memo < len(calls) - with_memo  # fewer sampled legs with the memo
+    for a, b in ((kept.decisions, plain.decisions), (kept.players, plain.players), (kept.steps, plain.steps)):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
 def test_the_text_of_a_review(short):
     from advisor.cli.review import format_review
 
