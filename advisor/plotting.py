@@ -324,7 +324,7 @@ def plot_review(review, ax=None):
     the chance of winning they lost (black-edged markers below zero, in
     percentage points on a second axis at the right, its zero level with
     the coins'; Camel Up Cards' from its advice's win model), and each
-    player's cumulative skill (solid line) and luck (dashed) in coins; leg
+    reviewed player's cumulative skill (solid line) and luck (dashed) in coins; leg
     ends as grey dotted lines.  Returns the coins' Axes (the second one, in
     the same figure, has the label ``"win chance lost"``)."""
     ax = _axes(ax, (11, 5))
@@ -332,7 +332,7 @@ def plot_review(review, ax=None):
     seats = info["seats"]
     colours = [PLAYER_COLOURS[p % len(PLAYER_COLOURS)] for p in range(info["players"])]
     ax.bar(dec["turn"], -dec["ev_lost"], width=0.8, color=[colours[p] for p in dec["player"]], alpha=0.55)
-    for p in range(info["players"]):
+    for p in review.players["player"]:  # the players reviewed (advisor.review(players=...): those asked for)
         mine = steps[steps["player"] == p].sort_values("turn")
         ax.plot(mine["turn"], mine["skill"].cumsum(), color=colours[p], linewidth=1.8,
                 label=f"{p} {seats[p]}: skill")

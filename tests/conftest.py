@@ -375,10 +375,13 @@ def pytest_runtest_setup(item):
 def every_thread(monkeypatch):
     """Every parallel kernel call on every thread, however small (calls are
     otherwise sized by their work, see advisor/kernels/_jit.py): for tests
-    that results do not depend on the thread count."""
+    that results do not depend on the thread count; Camel Up Cards
+    results computed again, not read from the kernels' memo)."""
+    from advisor.cards.odds import KERNEL_MEMO
     from advisor.kernels import _jit
 
     monkeypatch.setattr(_jit, "THREAD_SECONDS", 0.0)
+    monkeypatch.setattr(KERNEL_MEMO, "enabled", False)
 
 
 @pytest.fixture(scope="session")

@@ -66,3 +66,50 @@ def ended(proc, timeout: float = 120):
         os.killpg(proc.pid, signal.SIGKILL)
         _, err = proc.communicate()
         pytest.fail(f"the command did not end within {timeout:.0f} s of Ctrl-C; its stderr:\n{err}")
+
+
+def _chart_data(rev, player: int):
+    """What ``plot_review`` draws of ``player``: their bars (x, height) and
+    their lines (label -> x, y)."""
+    from matplotlib.figure import Figure
+
+    from advisor.plotting import plot_review
+
+    ax = plot_review(rev, Figure().add_subplot())
+    bars = [(p.get_x(), p.get_height()) for p, q in zip(ax.patches, rev.decisions["player"]) if q == player]
+    lines = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in ax.lines
+             if line.get_label().startswith(f"{player} ")}
+    return bars, lines
+
+
+def assert_one_players_review(full, one, player: int, path, capsys, tmp_path, precision: float) -> None:
+    """``one`` (``review(record, players={player})``) is ``full`` (the review
+    of every player, ``details`` on) filtered to ``player``: its tables,
+    what the chart draws of them, and the command line's output of
+    ``camelup review PATH --player P`` (JSON, the -o CSV, the text), as the
+    full review prints them filtered."""
+    import numpy as np
+    import pandas as pd
+
+    from advisor._tools.jsonio import dumps
+    from advisor.cli.command import main
+    from advisor.cli.review import format_review, review_json, write_table
+
+    mine = full.decisions[full.decisions["player"] == player]
+    pd.testing.assert_frame_equal(one.decisions, mine.reset_index(drop=True), check_exact=True)
+    rows = full.players[full.players["player"] == player]
+    pd.testing.assert_frame_equal(one.players, rows.reset_index(drop=True), check_exact=True)
+    assert one.exact == full.exact and one.info == full.info
+    (bars, lines), (want_bars, want_lines) = _chart_data(one, player), _chart_data(full, player)
+    assert bars == want_bars and lines.keys() == want_lines.keys() and lines
+    for label, (x, y) in lines.items():
+        assert x == want_lines[label][0] and np.array_equal(y, want_lines[label][1], equal_nan=True), label
+    table, want = tmp_path / "one.csv", tmp_path / "want.csv"
+    argv = ["review", str(path), "--precision", str(precision), "--player", str(player), "--processes", "1"]
+    assert main([*argv, "-o", str(table), "--json"]) == 0
+    options = {"precision": precision, "seed": 0, "full": False, "details": True}
+    assert capsys.readouterr().out == dumps(review_json([full], [], player, options)) + "\n"
+    write_table(mine, want)
+    assert table.read_bytes() == want.read_bytes()
+    assert main(argv) == 0
+    assert capsys.readouterr().out == format_review(full, player) + "\n"

@@ -367,3 +367,76 @@ def test_every_turn_against_the_slow_reference():
     # the position exercises the figures: some placement changes the leg
     figure_evs = {a: v for a, v in expected.items() if a.startswith(("palm:", "fennec:")) and "+" not in a}
     assert len(set(figure_evs.values())) > 1
+
+
+# --------------------------------------------------------------------------
+# The kernels' memo (advisor.cards.odds.KERNEL_MEMO)
+# --------------------------------------------------------------------------
+
+#: A 3-player position whose leg is sampled (an 8-card deck) and the same
+#: position holding a leg bet: the same kernel state, other bets.
+SAMPLED = "cards players:3 0:BG 2:OW 3:Y deck:8 hand:O1 money:2"
+SAMPLED_HELD = "cards players:3 0:BG 2:OW 3:Y deck:8 hand:O1 legtiles:B322 bets:B5 money:2"
+
+
+def counted_kernels(monkeypatch) -> Counter:
+    """Counts of the Camel Up Cards sampling kernels' calls (leg and race)."""
+    from advisor.kernels.cards import others, track
+
+    calls: Counter = Counter()
+    for module, name in ((others, "leg_others_sample"), (others, "race_others_sample"),
+                         (track, "leg_sample"), (track, "race_sample")):
+        kernel = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _k=kernel, _n=name: calls.update([_n]) or _k(*a))
+    return calls
+
+
+def test_the_kernel_memo_keeps_every_figure_and_runs_a_turns_kernels_once(monkeypatch):
+    import pandas as pd
+
+    from advisor.cards.odds import KERNEL_MEMO
+
+    calls = counted_kernels(monkeypatch)
+    monkeypatch.setattr(KERNEL_MEMO, "enabled", False)
+    plain = [cards_best(text, seed=3, precision=0.05) for text in (SAMPLED, SAMPLED_HELD)]
+    without = sum(calls.values())
+    assert calls["leg_others_sample"] >= 2 and calls["race_others_sample"] >= 2
+    monkeypatch.setattr(KERNEL_MEMO, "enabled", True)
+    KERNEL_MEMO.clear()
+    calls.clear()
+    memo = [cards_best(SAMPLED, seed=3, precision=0.05)]
+    first = sum(calls.values())
+    memo.append(cards_best(SAMPLED_HELD, seed=3, precision=0.05))
+    assert sum(calls.values()) == first and KERNEL_MEMO.hits > 0  # the bet held: every kernel result kept
+    assert first <= without // 2  # the same two turns, half the kernel calls or fewer
+    for a, b in zip(plain, memo):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+        assert a.attrs == b.attrs
+    assert not plain[0].equals(plain[1])  # the bet held changes the figures
+
+
+def test_the_kernel_memo_gives_copies_and_stays_within_its_bounds():
+    from advisor._tools.arraymemo import ArrayMemo
+    from advisor.cards.odds import KERNEL_MEMO, leg_distribution, race_ranks
+
+    pos = parse_cards(SAMPLED)
+    state = kernel_state(pos)
+    KERNEL_MEMO.clear()
+    codes, n = leg_distribution(state, 1_000, 4, this_leg=True)
+    kept = codes.copy()
+    codes[:] = -1.0  # a caller writing into its result changes nothing kept
+    again, _ = leg_distribution(state, 1_000, 4, this_leg=True)
+    np.testing.assert_array_equal(again, kept)
+    ranks = race_ranks(pos, state, 200, 4, "random")
+    kept = ranks.copy()
+    ranks += 1
+    np.testing.assert_array_equal(race_ranks(pos, state, 200, 4, "random"), kept)
+    assert KERNEL_MEMO.hits == 2 and KERNEL_MEMO.misses == 2 and len(KERNEL_MEMO) == 2
+    small = ArrayMemo(entries=2, max_bytes=100)
+    for k in range(3):
+        small.get(k, lambda: np.zeros(5))  # 40 bytes each: two fit, the oldest goes
+    assert len(small) == 2 and small.nbytes == 80 and small.get(0, lambda: np.ones(5))[0] == 1.0
+    assert small.get("big", lambda: np.zeros(20)).nbytes == 160  # over the bytes: not kept
+    assert len(small) == 2 and small.nbytes == 80
+    small.enabled = False
+    assert small.get(1, lambda: np.full(5, 7.0))[0] == 7.0  # disabled: computed, not read

@@ -90,10 +90,12 @@ def test_sampled_leg_start_agrees_with_cards_best(monkeypatch):
 def test_same_seed_same_values_on_one_thread_and_two(monkeypatch):
     import numba
 
+    from advisor.cards.odds import KERNEL_MEMO
     from advisor.kernels import _jit
 
     text = "cards 0:BG 2:OW 3:Y deck:6 known:B1G2 hand:O1"
     monkeypatch.setattr(_jit, "THREAD_SECONDS", 0.0)  # every call on every thread
+    monkeypatch.setattr(KERNEL_MEMO, "enabled", False)  # every figure computed on each thread count
     limit = numba.get_num_threads()
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     try:

@@ -271,6 +271,46 @@ def test_a_steps_chance_of_winning_inside_a_turn_is_its_own(short):
     assert seen == {"bet taken", "race played"}
 
 
+def test_one_players_review_values_theirs_only_and_is_the_full_review_filtered(short, tmp_path, capsys,
+                                                                                monkeypatch):
+    from helpers import assert_one_players_review
+
+    import advisor.reviews.review as rv
+
+    record, full = short
+    path = tmp_path / "cards.jsonl"
+    write_cards_records([record], path)
+    valued = []
+    decide = rv._CardsSide.value_decision
+    monkeypatch.setattr(rv._CardsSide, "value_decision", lambda self, step: valued.append(step.player)
+                        or decide(self, step))
+    one = review(record, precision=PRECISION, players={1})
+    assert valued == [1] * int((full.decisions["player"] == 1).sum()) and valued
+    others = one.steps[one.steps["actor"] != 1]  # another player's step: its skill not valued
+    assert others.loc[others["player"] == others["actor"], "skill"].isna().all()
+    assert_one_players_review(full, one, 1, path, capsys, tmp_path, PRECISION)
+
+
+def test_the_kernel_memo_changes_no_figure_of_a_review_and_saves_kernel_calls(short, monkeypatch):
+    from advisor.cards.odds import KERNEL_MEMO
+    from advisor.kernels.cards import others as kernels
+
+    record, _ = short
+    actions = [k for k, e in enumerate(record) if e.get("type") == "action" and not e["action"].startswith("build")]
+    cut = record[: actions[8]]  # the first eight decisions
+    calls = []
+    sample = kernels.leg_others_sample
+    monkeypatch.setattr(kernels, "leg_others_sample", lambda *a: calls.append(1) or sample(*a))
+    KERNEL_MEMO.clear()
+    kept = review(cut, precision=PRECISION)
+    with_memo = len(calls)
+    monkeypatch.setattr(KERNEL_MEMO, "enabled", False)
+    plain = review(cut, precision=PRECISION)
+    assert with_memo < len(calls) - with_memo  # fewer sampled legs with the memo
+    for a, b in ((kept.decisions, plain.decisions), (kept.players, plain.players), (kept.steps, plain.steps)):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
 def test_the_text_of_a_review(short):
     from advisor.cli.review import format_review
 
@@ -332,7 +372,7 @@ def test_two_cards_games_on_two_processes_equal_one_process(tmp_path, greedy_leg
     game = play_cards_game(["random", "heuristic"], seed=1)
     cut = next(k for k, e in enumerate(game) if e.get("type") == "deal" and e["leg"] == 2)
     write_cards_records([record, game[:cut]], path)
-    options = {"precision": 0.01, "details": False}  # the fixture's review of game 0
+    options = {"precision": 0.01, "details": False, "players": {0}}  # the fixture's review of game 0, player 0
     (index, line, read), _ = read_games(path)
     assert (index, line, read) == (0, 1, record)  # the file's game 0 is the fixture's
     one = [Reviewed(0, 1, rev)] + list(review_records(path, games={1}, processes=1, **options))
@@ -340,7 +380,9 @@ def test_two_cards_games_on_two_processes_equal_one_process(tmp_path, greedy_leg
     assert [r.error for r in one] == [None, None] == [r.error for r in two]
     assert [(r.index, r.line) for r in one] == [(r.index, r.line) for r in two]
     for a, b in zip(one, two):
-        pd.testing.assert_frame_equal(a.review.decisions, b.review.decisions)
+        mine = a.review.decisions[a.review.decisions["player"] == 0].reset_index(drop=True)
+        assert len(mine)
+        pd.testing.assert_frame_equal(mine, b.review.decisions)
 
 
 # --------------------------------------------------------------------------

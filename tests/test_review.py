@@ -347,6 +347,25 @@ def three(tmp_path_factory):
     return path, games, list(review_records(path, processes=1, precision=0.05, details=False))
 
 
+def test_one_players_review_values_theirs_only_and_is_the_full_review_filtered(tmp_path, capsys, monkeypatch):
+    from helpers import assert_one_players_review
+
+    from advisor.reviews import review as rv
+
+    record = play("second", 3, "10:B 11:YG 12:PR 16:w 15:k", random_policy, seed=1, turns=9).record
+    path = tmp_path / "game.jsonl"
+    write_records([record], path)
+    full = review(record, precision=PRECISION)
+    valued = []
+    decide = rv._Decisions.__call__
+    monkeypatch.setattr(rv._Decisions, "__call__", lambda self, view, p, a: valued.append(p) or decide(self, view, p, a))
+    one = review(record, precision=PRECISION, players={2})
+    assert valued == [2] * int((full.decisions["player"] == 2).sum()) and valued
+    assert one.steps.equals(full.steps)  # the decomposition is every player's, whoever is reviewed
+    assert_one_players_review(full, one, 2, path, capsys, tmp_path, PRECISION)
+    assert review(record, precision=PRECISION, players=set()).decisions.empty
+
+
 def test_a_record_that_does_not_replay_is_named_and_the_others_are_reviewed(tmp_path, capsys):
     path, games = three_games(tmp_path)
     out = tmp_path / "decisions.csv"
@@ -491,11 +510,12 @@ def test_the_file_in_parallel_equals_one_process(three):
     from advisor.reviews.review import review_records
 
     path, _, one = three  # one: review_records(path, processes=1, precision=0.05, details=False)
-    two = list(review_records(path, processes=2, precision=0.05, details=False))
+    two = list(review_records(path, processes=2, precision=0.05, details=False, players={1}))  # player 1's only
     assert [r.error for r in one] == [r.error for r in two] and one[1].error
     for a, b in zip(one, two):
         if a.review is not None:
-            assert a.review.decisions.equals(b.review.decisions) and a.review.exact == b.review.exact
+            mine = a.review.decisions[a.review.decisions["player"] == 1].reset_index(drop=True)
+            assert len(mine) and mine.equals(b.review.decisions) and a.review.exact == b.review.exact
 
 
 def test_review_on_a_dask_cluster_equals_a_local_one(tmp_path, capsys, cluster):
@@ -503,9 +523,9 @@ def test_review_on_a_dask_cluster_equals_a_local_one(tmp_path, capsys, cluster):
 
     path, _ = three_games(tmp_path)
     local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
-    assert main(["review", str(path), "-o", str(local), "--precision", "0.05", "--processes", "1"]) == 2
-    code = main(["review", str(path), "-o", str(remote), "--precision", "0.05", "--engine", "dask",
-                 "--scheduler", cluster.scheduler_address])
+    argv = ["review", str(path), "--precision", "0.05", "--player", "1"]  # player 1's decisions only, both ways
+    assert main([*argv, "-o", str(local), "--processes", "1"]) == 2
+    code = main([*argv, "-o", str(remote), "--engine", "dask", "--scheduler", cluster.scheduler_address])
     assert code == 2  # the same bad game, reported the same way
     err = capsys.readouterr().err
     assert err.count("camelup: error: game 1 (line") == 2

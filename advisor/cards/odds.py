@@ -65,12 +65,13 @@ from functools import lru_cache
 
 import numpy as np
 
+from advisor._tools.arraymemo import ArrayMemo
 from advisor.errors import AdvisorError
 from advisor.cards.position import CAMELS, UNKNOWN_HAND, CardsPosition, parse_cards
 from advisor.odds.montecarlo import MAX_RACES, check_precision, check_samples, resolve_seed
 
 __all__ = ["CardsOdds", "cards_odds", "EXACT_CARDS", "EXACT_LEAVES", "EXACT_STATES", "EXACT_STATES_BY_FIRST", "OTHERS",
-           "OTHERS_EXACT_CARDS", "OTHERS_EXACT_STATES", "ODDS_OTHERS", "ADVICE_OTHERS", "kernel_state"]
+           "OTHERS_EXACT_CARDS", "OTHERS_EXACT_STATES", "ODDS_OTHERS", "ADVICE_OTHERS", "kernel_state", "KERNEL_MEMO"]
 
 #: The rest of a leg is enumerated exactly unless the merged enumeration
 #: would reach more than this many (board, deck state) pairs after some
@@ -116,6 +117,16 @@ FIRST_RACES = (1_000, 20_000)
 #: The normal quantile of the 95% intervals (races are independent draws).
 Z95 = 1.959963984540054
 MAX_LEGS = 32
+#: The process-wide memo of the kernels' results (:func:`leg_distribution`,
+#: :func:`others_exact`, :func:`race_ranks`, so :func:`races_to_precision`
+#: too): each is a pure function of the kernel state (the position's
+#: camels, figures, track, deck, hands, players, next), the seed and its
+#: arguments, never of the bets a player holds, so the positions of one
+#: turn (its start, then after a bet) and every race action's run the
+#: kernels once.  128 results, 64 MiB at most (a leg distribution by first
+#: card is 0.4 MB); callers get copies.  ``KERNEL_MEMO.enabled = False``
+#: runs every kernel; ``KERNEL_MEMO.clear()`` forgets them.
+KERNEL_MEMO = ArrayMemo(128, 64 << 20)
 
 
 @dataclass
@@ -152,6 +163,13 @@ class KernelState:
         """An upper bound on the card sequences of the rest of the leg."""
         kinds = np.count_nonzero((self.known > 0) | ((self.pool > 0) & (self.unknown > 0)))
         return float(max(kinds, 1)) ** (int(self.known.sum()) + self.unknown)
+
+
+def _key(state: KernelState) -> tuple:
+    """The memo's key of a kernel state: every field, arrays by type, shape and bytes."""
+    arrays = (state.sp, state.ht, state.fig, state.track, state.known, state.pool, state.own, state.hands)
+    return (tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays), int(state.ncards), int(state.length),
+            int(state.unknown), int(state.players), int(state.nxt), int(state.random_mask))
 
 
 def kind_of(card) -> int:
@@ -225,6 +243,12 @@ def exact_counts(state: KernelState, by_first: bool = True, limit: int | None = 
 
 
 def others_exact(state: KernelState, by_first: bool = True, limit: int | None = None) -> np.ndarray | None:
+    """:func:`_others_exact` through :data:`KERNEL_MEMO`."""
+    key = ("others_exact", _key(state), bool(by_first), None if limit is None else int(limit))
+    return KERNEL_MEMO.get(key, lambda: _others_exact(state, by_first, limit))
+
+
+def _others_exact(state: KernelState, by_first: bool = True, limit: int | None = None) -> np.ndarray | None:
     """``codes[first, end, code]`` probabilities of the rest of the leg with
     the other players' race actions (:func:`advisor.kernels.cards.others.
     leg_others_exact`), or None when the deck holds more than
@@ -247,6 +271,14 @@ def others_exact(state: KernelState, by_first: bool = True, limit: int | None = 
 def leg_distribution(state: KernelState, samples: int | None, seed: int,
                      by_first: bool = True, this_leg: bool = False,
                      limit: int | None = None) -> tuple[np.ndarray, int]:
+    """:func:`_leg_distribution` through :data:`KERNEL_MEMO`."""
+    key = ("leg", _key(state), None if samples is None else int(samples), int(seed), bool(by_first),
+           bool(this_leg), None if limit is None else int(limit))
+    return KERNEL_MEMO.get(key, lambda: _leg_distribution(state, samples, seed, by_first, this_leg, limit))
+
+
+def _leg_distribution(state: KernelState, samples: int | None, seed: int, by_first: bool = True,
+                      this_leg: bool = False, limit: int | None = None) -> tuple[np.ndarray, int]:
     """``(codes[first, end, code] probabilities, samples)``: exact
     (``samples`` 0) when none were asked for and the enumeration stays
     within :data:`EXACT_STATES` (:func:`exact_counts`; by first card
@@ -289,7 +321,15 @@ def race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, 
                start: int = 0) -> np.ndarray:
     """Sampled final-rank counts ``[first card kind, camel, rank]`` of
     races ``start .. start + samples - 1`` (race ``i`` from stream ``(seed, i)``)
-    under the ``others`` model (:data:`OTHERS`)."""
+    under the ``others`` model (:data:`OTHERS`), through :data:`KERNEL_MEMO`
+    (the position counts by its players and deck size)."""
+    key = ("race", _key(state), int(pos.players), int(pos.decksize), int(samples), int(seed), str(others),
+           int(start))
+    return KERNEL_MEMO.get(key, lambda: _race_ranks(pos, state, samples, seed, others, start))
+
+
+def _race_ranks(pos: CardsPosition, state: KernelState, samples: int, seed: int, others: str,
+                start: int = 0) -> np.ndarray:
     from advisor.kernels.cards.track import KINDS, race_sample
 
     ranks = np.zeros((KINDS, 5, 5), np.int64)

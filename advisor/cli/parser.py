@@ -240,7 +240,9 @@ def _add_review(sub, name: str) -> None:
         "win model; their money is not taken apart (docs/user-guide/review.md).")
     review.add_argument("records", help="game records (.jsonl)")
     review.add_argument("--game", type=_nonneg_int, help="review this game of the file only (0 = the first)")
-    review.add_argument("--player", type=_nonneg_int, help="show this player's decisions and row only")
+    review.add_argument("--player", type=_nonneg_int,
+                        help="show this player's decisions and row only (only their decisions are "
+                        "valued: faster)")
     review.add_argument("--json", action="store_true", help=_JSON_HELP)
     review.add_argument("-o", "--output", help="write every decision to this file (.csv, .jsonl or .parquet)")
     review.add_argument("--chart", help="draw the EV lost, the chance of winning lost and the cumulative skill "

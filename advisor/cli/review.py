@@ -262,9 +262,10 @@ def run_review(args) -> int:
         raise AdvisorError(f"--chart draws one game and {args.records} holds {total}: give --game N")
     details = args.details if args.details is not None else total == 1
     options = {"precision": args.precision, "seed": args.seed, "full": args.full, "details": details}
+    players = None if args.player is None else {args.player}  # --player: only theirs are valued
     reviews, errors = [], []
     for done in review_records(args.records, games=games, processes=args.processes, engine=args.engine,
-                               scheduler=args.scheduler, total=total, **options):
+                               scheduler=args.scheduler, total=total, players=players, **options):
         if done.error:
             print(f"camelup: error: {done.error}", file=sys.stderr)
             errors.append({"game": done.index, "line": done.line, "error": done.error})

@@ -78,7 +78,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -418,7 +418,7 @@ def _side(record: list[dict], precision: float, seed: int, full: bool, details: 
 
 
 def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, full: bool = False,
-           details: bool = True, game_index: int = 0) -> Review:
+           details: bool = True, game_index: int = 0, players: Iterable[int] | None = None) -> Review:
     """Review one game record (module docstring): a board game's or a Camel
     Up Cards game's (the edition-specific part is the valuation of a
     decision and the decomposition, :class:`_BoardSide` and
@@ -430,7 +430,12 @@ def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, f
     :func:`advisor.best_moves` instead of its one-pass form (board games);
     ``details``: the figures behind the action taken and the best one
     (text, as ``camelup best`` prints them); ``game_index``: the ``game``
-    column.
+    column; ``players``: the players whose decisions are valued (default
+    all): ``decisions`` holds theirs only and ``players`` their rows only,
+    each figure as in a review of every player (the game is still played
+    through every decision: the board games' decomposition of every player
+    is computed whole; a Camel Up Cards step of another player has its
+    ``skill`` NaN in ``steps``).
 
     A record that does not replay raises :class:`~advisor.game.RecordError`
     naming the turn at fault."""
@@ -440,6 +445,7 @@ def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, f
     record = list(record)
     side = _side(record, precision, seed, full, details)
     n = side.n
+    valued = range(n) if players is None else sorted({int(p) for p in players} & set(range(n)))
     seats = _seats(record[0], n)
     start = list(side.start)
     value = list(start)
@@ -448,10 +454,10 @@ def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, f
     decisions, steps = [], []
     for step in side.steps():
         q = step.player
-        row = side.value_decision(step)
+        row = side.value_decision(step) if q in valued else None  # a player not asked for: not valued
         change = side.advance(step)
         if change is None:  # no decomposition: the mover's own value, the others' parts unknown
-            skill = row.pop("skill")
+            skill = np.nan if row is None else row.pop("skill")
             parts["skill"][q] += skill
             for p in range(n):
                 steps.append({"game": game_index, "turn": step.turn, "leg": step.leg, "actor": q, "player": p,
@@ -469,6 +475,8 @@ def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, f
                               "skill": float(exp) if p == q else 0.0, "others": 0.0 if p == q else float(exp),
                               "luck": float(luck), "value": float(after[p])})
             value = after
+        if row is None:
+            continue
         decisions.append({"game": game_index, "turn": step.turn, "leg": step.leg, "player": q, "seat": seats[q],
                           "action": step.action, "kind": step.action.partition(":")[0], **row,
                           "ev_lost": max(0.0, row["best_ev"] - row["ev"]), "skill": skill})
@@ -485,14 +493,14 @@ def review(record: Sequence[dict], *, precision: float = 0.002, seed: int = 0, f
     dec = pd.DataFrame(decisions, columns=DECISION_COLUMNS)
     step_frame = pd.DataFrame(steps, columns=STEP_COLUMNS)
     won = [summary["finished"] and m == max(money) for m in money]
-    players = _player_table(dec, table, seats, won, game_index)
+    rows = _player_table(dec, table, seats, won, game_index, valued)
     info = {"game": game_index, "edition": summary["edition"], "players": n, "turns": summary["turns"],
             "legs": summary["legs"], "finished": summary["finished"], "seats": seats, "money": money,
             "winner_camel": summary["winner_camel"], "loser_camel": summary["loser_camel"],
             "precision": precision, "seed": seed, "full": full, "decomposed": side.decomposed}
-    for frame in (dec, players, step_frame):
+    for frame in (dec, rows, step_frame):
         frame.attrs.update(info)
-    return Review(dec, players, step_frame, exact, info)
+    return Review(dec, rows, step_frame, exact, info)
 
 
 def _mistake_list(rows) -> str:
@@ -508,11 +516,12 @@ def _win_totals(lost) -> dict:
     return {"win_lost_total": float(lost.sum()), "win_lost_mean": float(lost.mean())}
 
 
-def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], game_index: int):
+def _player_table(dec, exact: list[dict], seats: list[str], won: list[bool], game_index: int, valued):
     import pandas as pd
 
     rows = []
-    for p, parts in enumerate(exact):
+    for p in valued:
+        parts = exact[p]
         mine = dec[dec["player"] == p]
         lost = mine["ev_lost"]
         rows.append({"game": game_index, "player": p, "seat": seats[p], "decisions": len(mine),
@@ -620,7 +629,8 @@ def review_records(path, *, games: set[int] | None = None, processes: int | None
     order.  ``engine="local"``: on every core (``processes`` worker
     processes, default one per core; 1: in this process);
     ``engine="dask"``: on the Dask cluster at ``scheduler``.  ``options``:
-    those of :func:`review`.  ``progress``: a bar on stderr (default: when
+    those of :func:`review` (``players``: the players whose decisions are
+    valued, default all).  ``progress``: a bar on stderr (default: when
     stderr is a terminal)."""
     import os
     import sys
