@@ -199,27 +199,28 @@ def _by_first_action(whole, column):
     return pd.DataFrame(rows, columns=["first", column]).groupby("first")[column].max()
 
 
+def _assert_by_first_action(frame, whole, column):
+    """Each action of a turn-start step (``frame``, :func:`step_values`)
+    has the best ``column`` of the whole turns it starts (``whole``)."""
+    got = dict(zip(frame["action"], frame[column]))
+    expected = _by_first_action(whole, column)
+    assert set(got) == set(expected.index)
+    for action, value in got.items():
+        assert value == pytest.approx(expected[action], abs=1e-12), action
+    return got
+
+
 def test_a_hand_card_or_figure_first_is_worth_its_best_bet_after_it(first_step):
     """``R`` first is the best of ``R`` alone and ``R+X`` (``R+X`` may take
     the bet after the race action): a review must not count a hand card
     played first as if no bet could follow it."""
     state, frame = first_step
-    whole = cards_best_of_step(state)
-    values = dict(zip(frame["action"], frame["ev"]))
-    expected = _by_first_action(whole, "ev")
-    assert set(values) == set(expected.index)
-    for action, ev in values.items():
-        assert ev == pytest.approx(expected[action], abs=1e-12), action
+    whole = _advice_with_chances(state)
+    values = _assert_by_first_action(frame, whole, "ev")
     either = whole[whole.timing == "either"]
     assert len(either), "the step has a hand card or a figure to play with a bet"
     for race in set(either["race"]):
         assert values[race] >= either.loc[either.race == race, "ev"].max() - 1e-12
-
-
-def cards_best_of_step(state):
-    from advisor.cards.best import cards_best
-
-    return cards_best(state.view(state.current).position(state.current), seed=0, precision=PRECISION)
 
 
 def _advice_with_chances(state):
@@ -237,13 +238,9 @@ def _advice_with_chances(state):
 def test_a_steps_chance_of_winning_at_a_turns_start_is_the_best_of_the_turns_it_starts(first_step):
     state, frame = first_step
     whole = _advice_with_chances(state)
-    chances = dict(zip(frame["action"], frame["win"]))
     # the turns behind each first action, as the EV takes them: a bet taken first (before the race action),
     # a hand card or a figure with a bet under both (the same either way), else the race action
-    expected = _by_first_action(whole, "win")
-    assert set(chances) == set(expected.index)
-    for action, chance in chances.items():
-        assert chance == expected[action], action
+    chances = _assert_by_first_action(frame, whole, "win")
     assert chances["reveal"] == max(whole.loc[whole.action.isin(["reveal", "reveal+best"]), "win"])
     bet = next(a for a in chances if a.startswith("leg:"))
     assert chances[bet] == whole.loc[(whole.bet == bet) & (whole.timing != "after"), "win"].max()
