@@ -237,11 +237,16 @@ def cpu_share(probe: float = 0.2) -> float:
     return min(1.0, max(got, 0.02))
 
 
+def _group_seconds(names: Iterable[str]) -> float:
+    """The measured processor seconds of compiling the groups ``names``."""
+    return sum(_BY_NAME[n].seconds for n in names)
+
+
 def estimate(names: Iterable[str], share: float | None = None) -> float:
     """Seconds compiling the groups ``names`` takes from an empty cache on
     this machine now: their measured processor seconds over the share of a
     core a computation gets (:func:`cpu_share`, or ``share``)."""
-    seconds = sum(_BY_NAME[n].seconds for n in names)
+    seconds = _group_seconds(names)
     if not seconds:
         return 0.0
     return seconds / (cpu_share() if share is None else share)
@@ -546,8 +551,7 @@ class CompileNotice:
             seconds = form_seconds(self.forms)
             if seconds is not None:
                 return seconds
-        cold = cold_groups(self.groups) if self.groups else []
-        return sum(_BY_NAME[n].seconds for n in cold)
+        return _group_seconds(cold_groups(self.groups) if self.groups else [])
 
     def _write(self, text: str) -> None:
         try:

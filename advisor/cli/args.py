@@ -114,6 +114,13 @@ def edition_arg(args: argparse.Namespace):
 _DEFAULT_BOTS = {"cards": ("greedy", "heuristic")}
 
 
+def play_seats(cards: bool) -> list[str]:
+    """The seats of ``camelup play`` when none are named: a human, the
+    valuing bot of the game (``advisor``; Camel Up Cards: ``greedy``),
+    heuristic and random."""
+    return ["human", "greedy" if cards else "advisor", "heuristic", "random"]
+
+
 def bots_arg(args: argparse.Namespace) -> list[str]:
     """``--bots``, one per seat of ``--players`` (a default field without it)."""
     if args.bots is None:

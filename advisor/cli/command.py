@@ -22,7 +22,7 @@ import sys
 
 from advisor._tools.files import claim
 from advisor.cli.analysis import cmd_batch, cmd_best, cmd_odds
-from advisor.cli.args import bots_arg
+from advisor.cli.args import bots_arg, play_seats
 from advisor.cli.bot import run_bot
 from advisor.cli.games import cmd_duel, cmd_simulate, cmd_tournament
 from advisor.cli.interactive import cmd_play, cmd_serve, cmd_warmup
@@ -164,7 +164,7 @@ def _default_seats(args: argparse.Namespace, cards: bool) -> list[str]:
         except AdvisorError:  # refused by the command itself, in one line
             return []
     if args.command == "play":
-        return ["human", "greedy" if cards else "advisor", "heuristic", "random"]
+        return play_seats(cards)
     return []
 
 

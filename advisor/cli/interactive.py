@@ -8,7 +8,7 @@ import argparse
 import sys
 import time
 
-from advisor.cli.args import rules_arg
+from advisor.cli.args import play_seats, rules_arg
 from advisor.errors import AdvisorError
 from advisor.kernels._where import cache_root
 from advisor.rules.editions import get_edition
@@ -40,7 +40,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         if args.game is not None:
             raise AdvisorError("--game applies with --load only")
-        seats = seats or ["human", "advisor", "heuristic", "random"]
+        seats = seats or play_seats(cards=False)
         problem = get_edition(args.edition or "second").players_problem(len(seats))
         if problem:
             raise AdvisorError(problem)
@@ -64,7 +64,7 @@ def _cmd_play_cards(args: argparse.Namespace, seats: list[str] | None) -> int:
         record = load_cards_game(args.load, args.game or 0)
     elif args.game is not None:
         raise AdvisorError("--game applies with --load only")
-    play_cards(seats or (None if record else ["human", "greedy", "heuristic", "random"]), seed=args.seed,
+    play_cards(seats or (None if record else play_seats(cards=True)), seed=args.seed,
                record=record, autosave=args.autosave, source=args.load)
     return 0
 
