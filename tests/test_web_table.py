@@ -39,6 +39,7 @@ def _missing(what: str):
 
 
 try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=20_000)
@@ -467,6 +468,14 @@ SVG_TEXT = """() => {
 }"""
 
 
+LAID_OUT = """() => {
+  const big = (e) => { const r = e.getBoundingClientRect(); return r.width >= 44 && r.height >= 44; };
+  const spaces = [...document.querySelectorAll('#board [data-space]')];
+  const picks = [...document.querySelectorAll('#phone-pick button')];
+  return spaces.length === 16 && spaces.every(big) && picks.length > 0 && picks.every(big);
+}"""
+
+
 def test_phone_board_pieces_are_reachable_by_finger_and_readable(browser, server):
     pg = Page(browser, server, width=390, height=844, touch=True)
     p = pg.page
@@ -474,6 +483,12 @@ def test_phone_board_pieces_are_reachable_by_finger_and_readable(browser, server
         # the board and the pick row drawn (a busy machine may draw them after the page says ready)
         expect(p.locator("#board [data-space]")).to_have_count(16)
         expect(p.locator("#phone-pick [data-pick-legtile]").first).to_be_visible()
+        # and laid out: a loaded machine was seen to measure every space at 0x0 once, just before the layout
+        # settled; the sizes are asserted below all the same, after waiting up to 30 s for them
+        try:
+            p.wait_for_function(LAID_OUT, timeout=30_000)
+        except PlaywrightTimeout:
+            pass
         sizes = p.locator("#board [data-space]").evaluate_all(
             "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
         assert len(sizes) == 16 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
