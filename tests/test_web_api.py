@@ -206,6 +206,87 @@ def test_cards_advice_plays_to_win_as_camelup_best(client, capsys):
     assert key == sorted(key, reverse=True)
 
 
+#: A Camel Up Cards game past its start: leg-winner, midfield and overall cards taken by the other players.
+CARDS_GAME = "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 legtiles:B322,O2 mid:BGWY winners:BGOW money:5"
+RIVALS = [{"money": 12, "bets": ["B5", "mO"]}, {"money": 4, "bets": ["O5", "wY"]}, {"money": 9, "bets": ["O3"]}]
+
+
+def test_cards_chance_of_winning_in_the_game_given(client):
+    """``rivals`` and ``leg``: the chance of winning is ``cards_best``'s in
+    that game (the JSON of ``cards_best(..., rivals=, leg=)``, the same
+    seed), not the start-of-game defaults', and ``assumptions`` names only
+    what was not given."""
+    from advisor.cards import cards_best, parse_cards
+    from advisor.cards.game import CardsPlayer
+    from advisor.present.jsonout import cards_best_json
+
+    base = {"board": CARDS_GAME, "seed": 4, "others": "reveal"}
+    api = client.post("/api/best", json={**base, "rivals": RIVALS, "leg": 3}).json()
+    rivals = [CardsPlayer(money=12, leg=(("B", 5),), mid=("O",)), CardsPlayer(money=4, leg=(("O", 5),), winner="Y"),
+              CardsPlayer(money=9, leg=(("O", 3),))]
+    pos = parse_cards(CARDS_GAME)
+    frame = cards_best(pos, seed=4, others="reveal", rivals=rivals, leg=3)
+    assert api == cards_best_json(pos, frame) and "assumptions" not in api
+    default = client.post("/api/best", json=base).json()
+    assert default == cards_best_json(pos, cards_best(pos, seed=4, others="reveal"))
+    assert len(default["assumptions"]) == 2
+    # rich rivals holding bets: a lower chance, and other turns' chances (the EVs are the same)
+    assert api["win_now"] < default["win_now"] - 0.05
+    win = {m["action"]: m["win"] for m in api["moves"]}
+    assert any(abs(win[m["action"]] - m["win"]) > 0.01 for m in default["moves"])
+    assert {m["action"]: m["ev"] for m in api["moves"]} == {m["action"]: m["ev"] for m in default["moves"]}
+    # one of the two given: the other is assumed, and said
+    leg_only = client.post("/api/best", json={**base, "leg": 3}).json()
+    assert leg_only["assumptions"] == ["the other players hold 3 coins and no bets"]
+    rivals_only = client.post("/api/best", json={**base, "rivals": RIVALS}).json()
+    assert rivals_only["assumptions"] == ["leg 1 is being played"]
+    assert rivals_only["win_now"] != api["win_now"]  # the leg changes the spread of the game still to come
+    # the progressive analysis and a step of the turn take them too
+    lines = {x["stage"]: x for x in stream(client, {**base, "rivals": RIVALS, "leg": 3, "race": False})}
+    assert lines["advice"]["best"] == api
+    bet = client.post("/api/best", json={**base, "rivals": RIVALS, "leg": 3, "step": "bet"}).json()
+    reveal = next(m for m in api["moves"] if m["action"] == "reveal")
+    assert next(m for m in bet["moves"] if m["action"] == "pass")["win"] == reveal["win"]
+
+
+@pytest.mark.parametrize("extra, part", [
+    ({"rivals": RIVALS[:2]}, "rivals: one {money, bets} object per other player, 3 for 4 players (2 given)"),
+    ({"rivals": RIVALS + [{"money": 3}]}, "rivals: one {money, bets} object per other player"),
+    ({"rivals": {"money": 3}}, "rivals: one {money, bets}"),
+    ({"rivals": [{"money": -2}, {"money": 3}, {"money": 3}]}, "rivals[0].money: must be 1..10000"),
+    ({"rivals": [{"money": 3}, {"money": 0}, {"money": 3}]}, "rivals[1].money: must be 1..10000"),
+    ({"rivals": [{"money": 3}, {"money": 3}, {"bets": []}]}, "rivals[2].money: expected a whole number"),
+    ({"rivals": [{"money": "3"}, {"money": 3}, {"money": 3}]}, "rivals[0].money: expected a whole number"),
+    ({"rivals": [{"money": 3, "bets": ["X7"]}, {"money": 3}, {"money": 3}]}, "rivals[0].bets: 'X7': a bet is"),
+    ({"rivals": [{"money": 3, "bets": "B5"}, {"money": 3}, {"money": 3}]}, "rivals[0].bets: expected a list"),
+    ({"rivals": [{"money": 3}, {"money": 3, "bets": ["mB"]}, {"money": 3}]},
+     "rivals[1].bets: 'mB': that midfield card is still on offer"),
+    ({"rivals": [{"money": 3, "bets": ["mO"]}, {"money": 3, "bets": ["mO"]}, {"money": 3}]},
+     "rivals[1].bets: 'mO': there is one such card and rivals[0] holds it"),
+    ({"rivals": [{"money": 3, "bets": ["B5"]}, {"money": 3, "bets": ["B5"]}, {"money": 3}]},
+     "rivals[1].bets: 'B5': more B leg-winner cards of value 5"),
+    ({"rivals": [{"money": 3, "cash": 1}, {"money": 3}, {"money": 3}]}, "rivals[0]: unknown key 'cash'"),
+    ({"leg": 0}, "leg: must be 1..99, got 0"),
+    ({"leg": -1}, "leg: must be 1..99"),
+    ({"leg": "2"}, "leg: expected a whole number"),
+    ({"leg": True}, "leg: expected a whole number"),
+    ({"board": BOARD, "others": None, "rivals": RIVALS}, "rivals applies to Camel Up Cards positions only"),
+    ({"board": BOARD, "others": None, "leg": 2}, "leg applies to Camel Up Cards positions only"),
+    ({"board": None, "others": None, "state": STATE, "leg": 2}, "leg applies to Camel Up Cards positions only"),
+    ({"board": CARDS_GAME.replace(" money:5", "") + " hands:????", "rivals": RIVALS},
+     "rivals: a spectator's position"),
+])
+def test_bad_rivals_and_leg_are_named_and_nothing_is_computed(client, extra, part):
+    body = {"board": CARDS_GAME, "seed": 4, "others": "reveal", **extra}
+    body = {k: v for k, v in body.items() if v is not None}
+    before = client.get("/api/health").json()["lanes"]
+    for path in ("/api/best", "/api/analyse"):
+        message = assert_one_line_error(client.post(path, json=body))
+        assert part in message, (path, message)
+    after = client.get("/api/health").json()["lanes"]
+    assert [after[x]["submitted"] for x in after] == [before[x]["submitted"] for x in before]
+
+
 def test_json_is_strict(client):
     text = client.post("/api/best", json={"board": BOARD, "seed": 1, "precision": 0.02}).text
 

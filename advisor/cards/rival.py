@@ -37,7 +37,7 @@ from advisor.cards.fast import TurnValues
 from advisor.cards.game import CardsPlayer, CardsState
 from advisor.cards.position import CAMELS, CardsPosition
 
-__all__ = ["others_gain", "holdings_position", "table_after"]
+__all__ = ["others_gain", "holdings_position", "rival_player", "table_after"]
 
 
 def holdings_position(pos: CardsPosition, player: CardsPlayer, table: dict) -> CardsPosition:
@@ -49,6 +49,17 @@ def holdings_position(pos: CardsPosition, player: CardsPlayer, table: dict) -> C
     bets += [f"w{player.winner}"] if player.winner else []
     bets += [f"l{player.loser}"] if player.loser else []
     return dataclasses.replace(pos, bets=tuple(bets), money=player.money, **table)
+
+
+def rival_player(pos: CardsPosition, money: int, bets) -> CardsPlayer:
+    """The other player holding ``money`` and ``bets`` (tokens of the
+    notation's ``bets:``: ``C5`` a leg-winner card, ``mC``, ``wC``, ``lC``)
+    in the game of ``pos``: the inverse of :func:`holdings_position`, the
+    holdings checked against the cards on offer in ``pos`` as the advised
+    player's are (:class:`~advisor.errors.PositionError` naming the token)."""
+    held = dataclasses.replace(pos, bets=tuple(bets), money=money).held()
+    return CardsPlayer(money=money, leg=tuple(held["leg"]), mid=tuple(held["mid"]), winner=held["winner"],
+                       loser=held["loser"])
 
 
 def table_after(pos: CardsPosition, bet: str | None, holder: CardsPlayer | None) -> dict:

@@ -289,7 +289,8 @@ async def best(request: Request) -> Response:
     if sub.game == "cards":
         result = await _unless_gone(request, lanes.run("slow", "cards_advice", board=sub.board, seed=opts["seed"],
                                                        others=opts["others"], step=opts["step"],
-                                                       objective=_objective(body)))
+                                                       objective=_objective(body), rivals=opts["rivals"],
+                                                       leg=opts["leg"]))
     else:
         result = await _unless_gone(request, lanes.run(
             "slow", "advice", state=sub.state, player=sub.player, precision=opts["precision"], seed=opts["seed"],
@@ -307,7 +308,8 @@ def _stages(sub: inputs.Subject, opts: dict, race: bool, advice: bool, denial: b
         if advice:
             out.append(("advice", "slow", "cards_advice", {"board": sub.board, "seed": seed, "others": others,
                                                            "step": opts["step"],
-                                                           "objective": opts.get("objective", "win")}))
+                                                           "objective": opts.get("objective", "win"),
+                                                           "rivals": opts["rivals"], "leg": opts["leg"]}))
         return out
     common = {"state": sub.state, "player": sub.player, "precision": precision, "seed": seed, "denial": denial,
               "assumptions": sub.assumptions, "objective": opts.get("objective", "win")}

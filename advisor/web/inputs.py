@@ -10,12 +10,15 @@ names the field.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from advisor import inputs as reader
 from advisor._tools.jsonio import DuplicateKey, check_depth, no_duplicates
 from advisor.cards import parse_cards
+from advisor.cards.position import CAMELS as CARD_CAMELS, LEG_STACK, MAX_MONEY, MONEY_FLOOR
+from advisor.cards.rival import holdings_position, rival_player
 from advisor.errors import AdvisorError, PositionError
 from advisor.odds.montecarlo import resolve_seed
 from advisor.present.jsonout import board_assumptions
@@ -31,6 +34,8 @@ __all__ = ["InputError", "Subject", "parse_body", "subject", "options", "FIELDS"
 MIN_PRECISION = 0.001
 #: Nesting of a request's JSON beyond this is refused.
 MAX_DEPTH = 32
+#: The highest leg number a Camel Up Cards request may give (a race lasts a handful of legs).
+MAX_LEG = 99
 
 #: Fields each endpoint accepts (the OpenAPI document lists the same).
 FIELDS: dict[str, dict[str, str]] = {}
@@ -48,10 +53,16 @@ _ODDS = {"precision": "race odds: 95% half-width to reach (default 0.002, at lea
                    "or reveal (they only reveal)"}
 _STEP = {"step": "Camel Up Cards: the part of the turn still to play: turn (default: race action and optional bet), "
                  "race (the bet is taken: race actions alone), bet (the race action is done: a bet or pass)"}
+_GAME = {"rivals": "Camel Up Cards: the other players' money and bets, one object per other player in turn order "
+                   "after the advised player: [{\"money\": N, \"bets\": [\"B5\", \"mG\", \"wY\", \"lB\"]}] (bets as "
+                   "the board string's bets: token; default: each with the start money and no bets, which the "
+                   "advice lists in assumptions); they enter the chance of winning",
+         "leg": f"Camel Up Cards: the leg being played, 1..{MAX_LEG} (default 1, listed in assumptions): the "
+                "chance of winning counts the legs still to come"}
 FIELDS["/api/odds"] = {**_SUBJECT, **_ODDS, "leg_only": "leg odds only (default false)"}
-FIELDS["/api/best"] = {**_SUBJECT, **_ODDS, **_STEP, "denial": "compute the denial column (default true)",
+FIELDS["/api/best"] = {**_SUBJECT, **_ODDS, **_STEP, **_GAME, "denial": "compute the denial column (default true)",
                        "objective": "what the advice ranks by: win (the chance of winning the game, default) or ev (expected coins)"}
-FIELDS["/api/analyse"] = {**_SUBJECT, **_ODDS, **_STEP, "denial": "compute the denial column (default true)",
+FIELDS["/api/analyse"] = {**_SUBJECT, **_ODDS, **_STEP, **_GAME, "denial": "compute the denial column (default true)",
                           "race": "also the race odds (default true)",
                           "advice": "also the advice (default true)",
                           "objective": "what the advice ranks by: win (the chance of winning the game, default) or ev (expected coins)"}
@@ -239,7 +250,90 @@ def options(body: dict, sub: Subject) -> dict:
     step = get_str(body, "step", choices=("turn", "race", "bet"))
     if step is not None and sub.game != "cards":
         raise InputError("step applies to Camel Up Cards positions only")
-    return {"precision": get_precision(body), "seed": get_seed(body), "others": others, "step": step or "turn"}
+    return {"precision": get_precision(body), "seed": get_seed(body), "others": others, "step": step or "turn",
+            **cards_game(body, sub)}
+
+
+def cards_game(body: dict, sub: Subject) -> dict:
+    """``rivals`` and ``leg`` of a Camel Up Cards request (None where not
+    given): the game the chance of winning is computed in.  Each rival is
+    read as the advised player's holdings are (:func:`advisor.cards.rival.rival_player`:
+    money, bet tokens, the cards on offer) and no card is held twice across
+    the players.  The rivals come back as ``[{"money", "bets"}]``, the bets
+    in the notation's order."""
+    given = [name for name in ("rivals", "leg") if body.get(name) is not None]
+    if sub.game != "cards":
+        if given:
+            raise InputError(f"{given[0]} applies to Camel Up Cards positions only (a board game's other players "
+                             "and their holdings are part of its game state: send state)")
+        return {"rivals": None, "leg": None}
+    leg = get_int(body, "leg", low=1, high=MAX_LEG)
+    raw = body.get("rivals")
+    if raw is None:
+        return {"rivals": None, "leg": leg}
+    pos = parse_cards(sub.board)
+    if pos.spectator:
+        raise InputError("rivals: a spectator's position (hands: lists every player) advises no player")
+    want = pos.players - 1
+    if not isinstance(raw, list) or len(raw) != want:
+        got = f"{len(raw)} given" if isinstance(raw, list) else f"got {json.dumps(raw)[:40]}"
+        raise InputError(f"rivals: one {{money, bets}} object per other player, {want} for {pos.players} players "
+                         f"({got})")
+    players = [rival(item, f"rivals[{i}]", pos) for i, item in enumerate(raw)]
+    _check_held_once(pos, players)
+    return {"rivals": [{"money": p.money, "bets": list(holdings_position(pos, p, {}).bets)} for p in players],
+            "leg": leg}
+
+
+def rival(value: Any, name: str, pos):
+    """One other player (``{"money": N, "bets": [tokens]}``) in the game of
+    ``pos``: a :class:`advisor.cards.game.CardsPlayer`."""
+    data = _check_keys(value, name, {"money", "bets"})
+    money = data.get("money")
+    if isinstance(money, bool) or not isinstance(money, int):
+        raise InputError(f"{name}.money: expected a whole number (the player's coins), got "
+                         f"{json.dumps(money)[:40]}")
+    if not MONEY_FLOOR <= money <= MAX_MONEY:
+        raise InputError(f"{name}.money: must be {MONEY_FLOOR}..{MAX_MONEY} (money never drops below "
+                         f"{MONEY_FLOOR}), got {money}")
+    bets = data.get("bets", [])
+    if (not isinstance(bets, list) or len(bets) > 32
+            or not all(isinstance(b, str) and 0 < len(b) <= 4 and b.isalnum() for b in bets)):
+        raise InputError(f"{name}.bets: expected a list of bet tokens such as [\"B5\", \"mG\", \"wY\", \"lB\"]")
+    try:
+        return rival_player(pos, money, bets)
+    except PositionError as exc:
+        token = (exc.token or "").removeprefix("bets:")
+        reason = str(exc).split(": ", 1)[-1]
+        raise InputError(f"{name}.bets: {token!r}: {reason}" if token else f"{name}.bets: {reason}") from None
+
+
+def _check_held_once(pos, players: list) -> None:
+    """No card held by two players: a midfield or an overall card exists once
+    per colour; the leg-winner cards of a value, held and on offer, are at
+    most the game's."""
+    me = pos.held()
+    owners = {}
+    for c in me["mid"]:
+        owners[f"m{c}"] = "the advised player"
+    for kind in ("winner", "loser"):
+        if me[kind]:
+            owners[f"{kind[0]}{me[kind]}"] = "the advised player"
+    count = Counter(me["leg"])
+    for i, p in enumerate(players):
+        name = f"rivals[{i}].bets"
+        held = [f"m{c}" for c in p.mid] + [f"{k[0]}{getattr(p, k)}" for k in ("winner", "loser") if getattr(p, k)]
+        for token in held:
+            if token in owners:
+                raise InputError(f"{name}: {token!r}: there is one such card and {owners[token]} holds it")
+            owners[token] = f"rivals[{i}]"
+        for card in p.leg:
+            count[card] += 1
+            colour, value = card
+            left = pos.legtiles[CARD_CAMELS.index(colour)].count(value)
+            if count[card] + left > LEG_STACK.count(value):
+                raise InputError(f"{name}: '{colour}{value}': more {colour} leg-winner cards of value {value} held "
+                                 f"(by every player) and on offer than the game's {LEG_STACK.count(value)}")
 
 
 # --------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from advisor.cards.best import rank_turns
 from advisor.cards.odds import ADVICE_OTHERS, ODDS_OTHERS
 from advisor.cards.position import cards_str
 from advisor.cards.record import is_cards_record, read_cards_records
+from advisor.cards.rival import rival_player
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.game import Game, read_records, replay
 from advisor.notation import parse_position
@@ -188,13 +189,19 @@ def cards_race(board: str, seed: int, others: str | None) -> dict:
     return {"odds": cards_odds_json(cards_odds(board, seed=seed, others=others or ODDS_OTHERS))}
 
 
-def cards_advice(board: str, seed: int, others: str | None, step: str = "turn", objective: str = "win") -> dict:
+def cards_advice(board: str, seed: int, others: str | None, step: str = "turn", objective: str = "win",
+                 rivals: list[dict] | None = None, leg: int | None = None) -> dict:
     """``camelup best --json`` for a Camel Up Cards position (``others``
     None: the advice's default; ranked by ``objective``, as ``camelup best
     --objective``); ``step`` is the part of a turn still to play
-    (:func:`cards_step_moves`)."""
+    (:func:`cards_step_moves`).  ``rivals`` (``[{"money", "bets"}]``, the
+    other players) and ``leg`` are the game the chance of winning is
+    computed in (``cards_best(rivals=, leg=)``; None: its defaults, listed
+    in ``assumptions``)."""
     pos = parse_cards(board)
-    best = cards_best_json(pos, cards_best(pos, seed=seed, others=others or ADVICE_OTHERS, objective=objective))
+    players = None if rivals is None else [rival_player(pos, r["money"], r["bets"]) for r in rivals]
+    best = cards_best_json(pos, cards_best(pos, seed=seed, others=others or ADVICE_OTHERS, objective=objective,
+                                           rivals=players, leg=leg))
     if pos.next:  # the race action is played (next:1): cards_best gives the bets now and pass
         best["moves"] = [{**m, "timing": ""} for m in best["moves"]]
     elif step != "turn":
