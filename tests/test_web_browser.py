@@ -134,6 +134,21 @@ def shot(page, name: str) -> Path:
     return path
 
 
+def post_json(url: str, body: dict) -> dict:
+    """POST ``body`` to the server, as the page does; the answer's JSON."""
+    from urllib.request import Request, urlopen
+
+    request = Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urlopen(request, timeout=120) as response:
+        return json.loads(response.read())
+
+
+def percent(p: float) -> str:
+    """A chance as the page writes it (board.js ``pct``)."""
+    v = 100 * p
+    return "<1%" if 0 < v < 0.5 else ">99%" if 99.5 < v < 100 else f"{v:.0f}%"
+
+
 def leg_cells(page) -> dict[str, list[float]]:
     return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#leg-table tbody tr')].map(
         (tr) => [tr.dataset.camelRow, [...tr.querySelectorAll('td[data-p]')].map((td) => Number(td.dataset.p))]))""")
@@ -660,8 +675,22 @@ def test_phone_game_mode(browser, server):
 # --------------------------------------------------------------------------
 
 
-def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_path):
+def cards_rivals(state, player: int) -> list[dict]:
+    """The other players of ``state`` after ``player``, in turn order, as
+    /api/best takes them: money and bets (all public at the table)."""
+    n = state.setup.players
+    out = []
+    for k in range(1, n):
+        q = state.players[(player + k) % n]
+        bets = [f"{c}{v}" for c, v in q.leg] + [f"m{c}" for c in q.mid]
+        bets += [f"{kind[0]}{getattr(q, kind)}" for kind in ("winner", "loser") if getattr(q, kind)]
+        out.append({"money": q.money, "bets": bets})
+    return out
+
+
+def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, server, tmp_path):
     from advisor.cards.record import replay_cards
+    from advisor.web.cardsgame import advice_step
 
     p = page.page
     cards_deal(p, ["human", "heuristic", "random"], 12)
@@ -697,6 +726,21 @@ def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, tmp_pat
     expect(p.locator("#turn-actions")).to_be_visible()
     page.done("advice")
     expect(p.locator("#best-move")).not_to_be_empty()
+    # the advice is for the game as P1 sees it: the others' money and bets and the leg go with the
+    # request, and the chance of winning shown is the API's for that whole game state
+    state = replay_cards(seeds_as_numbers(cards_view(p)["record"])).state
+    body = p.evaluate("() => window.camelup.S.results.body")
+    assert body["leg"] == state.leg == 2 and body["rivals"] == cards_rivals(state, 0)
+    assert any(r["money"] != 3 for r in body["rivals"]), "leg 1 was scored: the start money no longer holds"
+    full = {"board": str(state.position(0)), "step": advice_step(state), "rivals": cards_rivals(state, 0),
+            "leg": state.leg, "seed": body["seed"], "objective": body["objective"]}
+    best = post_json(server + "api/best", full)
+    assert "assumptions" not in best
+    shown = p.evaluate("() => window.camelup.S.results.advice.best")
+    assert str(shown.pop("seed")) == str(best.pop("seed"))  # the page keeps seeds as digit strings
+    assert shown == best
+    expect(p.locator("#win-now")).to_have_text(percent(best["win_now"]))
+    expect(p.locator("#advice-block")).not_to_contain_text("no bets")  # no assumption left to state
     expect(p.locator(".curves svg.curve")).to_have_count(3, timeout=180_000)
     shot(p, "desktop-cards-game")
     # the board drawn is the game's
@@ -767,6 +811,7 @@ def test_a_simulated_camel_up_cards_record_opens_step_by_step_with_its_curves(br
         page.done("advice")
         body = p.evaluate("() => window.camelup.S.results.body")
         assert body["board"] == str(game.state.position(mover))
+        assert body["leg"] == game.state.leg and body["rivals"] == cards_rivals(game.state, mover)
         expect(p.locator("#best-move")).not_to_be_empty()
         p.click("#step-next")
         expect(p.locator("#step-text")).to_contain_text("revealed")

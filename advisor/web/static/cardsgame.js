@@ -73,11 +73,26 @@ export function cardsBoardText(S) {
   return (privateShown(S) && snap.position) || snap.spectator || snap.board;
 }
 
-// The analysis of the shown step: the position of the player to move.
+// The analysis of the shown step: the position of the player to move, and
+// the game it is played in (the other players' money and bets, public at
+// the table, and the leg), so that the chance of winning is that game's.
 export function cardsAnalysisBody(S) {
   const snap = cardsSnapshot(S);
   if (!snap || !snap.position || !privateShown(S)) return null;
-  return { board: snap.position, step: snap.step };
+  return { board: snap.position, step: snap.step, rivals: rivalsOf(snap), leg: snap.leg };
+}
+
+// The players after the viewer, in turn order: money and bets as the
+// board string's bets: token writes them.
+function rivalsOf(snap) {
+  const n = snap.players.length;
+  return Array.from({ length: n - 1 }, (_, k) => {
+    const p = snap.players[(snap.viewer + k + 1) % n];
+    const bets = [...p.leg, ...[...p.mid].map((c) => `m${c}`)];
+    if (p.winner) bets.push(`w${p.winner}`);
+    if (p.loser) bets.push(`l${p.loser}`);
+    return { money: p.money, bets };
+  });
 }
 
 // ---------------------------------------------------------------- the panel
