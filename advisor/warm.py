@@ -51,6 +51,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
 from advisor import kernels as kernel_package
@@ -68,7 +69,8 @@ from advisor.valuation.fast import fast_values
 from advisor.valuation.portfolio import joint_counts
 
 __all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs",
-           "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds"]
+           "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds", "halves",
+           "compile_halves", "split_compile", "split_plan", "split_share", "split_estimate", "compile_first"]
 
 
 @dataclass(frozen=True)
@@ -451,6 +453,185 @@ def _in_cache() -> Callable[[str], bool]:
     return lambda kernel: kernel in found and is_cached(found[kernel]) is True
 
 
+# ---------------------------------------------------------------- the split compile
+#: One half of a split compile (:func:`compile_halves`): the groups named on
+#: its command line compiled in the cache folder its ``CAMELUP_CACHE_DIR``
+#: names; it prints that folder.  It leaves Ctrl-C to its parent and ends
+#: when the parent is gone (:func:`advisor._tools.workers.worker_init`).
+_HALF_SCRIPT = ("import sys; from advisor._tools.workers import worker_init; worker_init(); "
+                "from advisor.warm import warmup; warmup(groups=sys.argv[1:]); "
+                "from advisor.kernels._jit import CACHE_DIR; print(CACHE_DIR)")
+
+#: Processor seconds a half spends before it compiles (starting Python,
+#: importing numba and the package), measured on the 2-core machine.
+_HALF_START = 2.0
+
+#: A split compile is used when its longer half is at most this share of
+#: compiling the command's kernels in one process.
+_SPLIT_GAIN = 0.8
+
+
+def halves(names: Iterable[str]) -> list[list[str]]:
+    """The groups ``names`` split into two halves of about equal measured
+    compile seconds (the split with the smallest larger half; each half in
+    :data:`GROUPS` order, so a group compiles after those it builds on);
+    one half when there are fewer than two groups.  A callee both halves
+    need compiles in both."""
+    names = [g.name for g in _groups(names)]
+    if len(names) < 2:
+        return [names]
+    best, best_cost = None, None
+    for mask in range(1, 2 ** (len(names) - 1)):  # the first group stays in the second half: no mirror twice
+        first = [n for i, n in enumerate(names) if mask >> i & 1]
+        second = [n for n in names if n not in first]
+        cost = max(_group_seconds(first), _group_seconds(second))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = [first, second], cost
+    return sorted(best, key=lambda half: names.index(half[0]))
+
+
+def _stop(procs) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        proc.wait()
+
+
+def compile_halves(parts: list[list[str]], folder: Path, script: str = _HALF_SCRIPT) -> tuple[list[Path], list[str]]:
+    """Compile each list of groups of ``parts`` in a process and a cache
+    folder of its own (under ``folder``), all at once.  Returns the cache
+    folders of the processes that succeeded, and one line per process that
+    failed (its exit status and the end of its stderr).  Ctrl-C, or any
+    exception here, ends the processes before it is raised; they print
+    nothing."""
+    import os
+    import subprocess
+
+    from advisor._tools.workers import held_interrupts
+
+    package_root = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
+    procs, logs = [], []
+    try:
+        with held_interrupts():  # a process still starting when Ctrl-C came would print a traceback
+            for i, names in enumerate(parts):
+                env = {**os.environ, "CAMELUP_CACHE_DIR": str(folder / f"half{i}"), "PYTHONPATH": path}
+                env.pop("NUMBA_CACHE_DIR", None)
+                log = open(folder / f"half{i}.log", "w+")
+                logs.append(log)
+                procs.append(subprocess.Popen([sys.executable, "-c", script, *names], env=env,
+                                              stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
+                                              text=True))
+        folders, failed = [], []
+        for proc, names, log in zip(procs, parts, logs):
+            out, _ = proc.communicate()
+            lines = out.splitlines()
+            if proc.returncode == 0 and lines and Path(lines[-1]).is_dir():
+                folders.append(Path(lines[-1]))
+            else:
+                log.seek(0)
+                tail = log.read()[-2000:].strip().splitlines()[-1:] or [""]
+                failed.append(f"{','.join(names)}: exit {proc.returncode} {tail[0]}".strip())
+        return folders, failed
+    finally:
+        _stop(procs)
+        for log in logs:
+            log.close()
+
+
+def split_compile(names: Iterable[str], *, notice: "CompileNotice | None" = None) -> dict:
+    """Compile the groups ``names`` split over two processes
+    (:func:`halves`, :func:`compile_halves`), each in a temporary cache
+    folder, then merge both into this process's kernel cache
+    (:func:`advisor._tools.numbacache.merge_cache`).  A half that fails
+    costs time only: what is still missing compiles when called.
+    ``notice``: shown while the halves compile, with their estimate.
+    Returns a report: the halves, the failures, the seconds."""
+    import shutil
+    import tempfile
+
+    from advisor._tools.numbacache import merge_cache
+    from advisor.kernels._jit import CACHE_DIR
+
+    start = time.perf_counter()
+    parts = halves(names)
+    folder = Path(tempfile.mkdtemp(prefix="camelup-split-"))
+    if notice is not None:
+        notice.seconds = split_estimate(parts)
+        notice.started("split compile")
+    try:
+        folders, failed = compile_halves(parts, folder)
+        for part in folders:
+            merge_cache(part, Path(CACHE_DIR))
+    finally:
+        if notice is not None:
+            notice.finished("split compile")
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"halves": parts, "failed": failed, "seconds": round(time.perf_counter() - start, 1)}
+
+
+def split_share() -> float:
+    """The share of one core each of two compiling processes gets on this
+    machine now (see :func:`cpu_share`; both halves beside the load)."""
+    import os
+
+    one = cpu_share()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return one
+    cores = usable_cores()
+    if load >= cores:  # the probe's share, shared with one more process
+        return one * (load + 1) / (load + 2)
+    return min(one, cores / (load + 2))
+
+
+def split_estimate(parts: list[list[str]], share: float | None = None) -> float:
+    """Seconds a split compile of ``parts`` takes on this machine now:
+    its longer half's measured seconds (and its start), over the share of a
+    core each half gets (:func:`split_share`, or ``share``)."""
+    longest = max((_group_seconds(part) for part in parts), default=0.0)
+    return (longest + _HALF_START) / (split_share() if share is None else share)
+
+
+def _jit_enabled() -> bool:
+    import numba
+
+    return not numba.config.DISABLE_JIT
+
+
+def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> list[list[str]] | None:
+    """The halves to compile the cold ones of ``groups`` in (:func:`halves`),
+    or None when one process is as good: fewer than two usable cores, the
+    JIT disabled, fewer than two cold groups, or a longer half that would
+    compile nearly as long as the command's own kernels (``forms``,
+    :func:`form_seconds`; else the groups) in one process."""
+    if usable_cores() < 2 or not _jit_enabled():
+        return None
+    cold = cold_groups(groups)
+    if len(cold) < 2:
+        return None
+    parts = halves(cold)
+    alone = form_seconds(forms) if forms is not None else None
+    if alone is None:
+        alone = _group_seconds(cold)
+    if len(parts) < 2 or max(_group_seconds(p) for p in parts) + _HALF_START > _SPLIT_GAIN * alone:
+        return None
+    return parts
+
+
+def compile_first(notice: "CompileNotice") -> dict | None:
+    """Before a command runs: when the kernels it needs (``notice``'s
+    groups and forms) are cold and two processes compile them sooner
+    (:func:`split_plan`), compile them so (:func:`split_compile`); the
+    command then loads them from the cache.  None when nothing was split."""
+    parts = split_plan(notice.groups, notice.forms)
+    if parts is None:
+        return None
+    return split_compile([g for part in parts for g in part], notice=notice)
+
+
 def _rounded(seconds: float) -> int:
     """Seconds as said: to 5 s, or to 1 s below 10 s."""
     return max(1, round(seconds)) if seconds < 10 else 5 * round(seconds / 5)
@@ -476,6 +657,7 @@ class CompileNotice:
         self.depth = 0
         self.compiled = 0.0  # seconds spent compiling, finished spans
         self.since: float | None = None  # start of the current span
+        self.seconds: float | None = None  # the estimate when known beforehand (a split compile's)
         self.message: str | None = None
         self.lock = threading.Lock()  # guards the state and the spinner's line
         self.wake = threading.Event()
@@ -537,8 +719,11 @@ class CompileNotice:
     # -------------------------------------------------- output
     def _message(self) -> str:
         try:
-            seconds = self._cpu_seconds()
-            seconds = seconds / cpu_share() if seconds else 0.0
+            if self.seconds is not None:
+                seconds = self.seconds
+            else:
+                seconds = self._cpu_seconds()
+                seconds = seconds / cpu_share() if seconds else 0.0
         except Exception:  # noqa: BLE001 - the estimate is a nicety
             seconds = 0.0
         about = f", about {_rounded(seconds)} s" if seconds else ""
