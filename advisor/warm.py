@@ -39,6 +39,18 @@ cache counts only what is left.  The groups' figures remain what
 ``camelup warmup``, the page's preparer and the worker processes of a run
 of several games or reviews pay: those compile whole groups
 (:func:`warmup`), and there the groups are the honest estimate.
+
+**Two cores, one compile.**  Numba compiles in one thread, so a first run
+on two cores would leave one idle.  Where the kernel groups a command needs
+are cold and two processes compile them clearly sooner (:func:`split_plan`),
+:func:`compile_first` compiles them split in two halves of about equal
+measured seconds (:func:`halves`), each in a process and a temporary cache
+folder of its own (numba's cache is not safe with two writers), then merges
+both into the user's cache (:mod:`advisor._tools.numbacache`); the command
+then loads them.  A callee both halves need compiles in both: that is the
+price.  The notice then announces :func:`split_estimate` (the longer half
+over the share of a core each half gets).  A half that fails costs time
+only: what is missing compiles where the command calls it.
 """
 
 from __future__ import annotations

@@ -145,3 +145,18 @@ def test_ctrl_c_during_the_split_compile_stops_the_halves_quietly():
     assert proc.returncode == 130, stderr
     assert stderr.strip().splitlines() == ["interrupted"]
     assert len(halves) == 2 and not any(Path(f"/proc/{pid}").exists() for pid in halves)
+
+
+def test_a_split_compile_announces_its_own_estimate(monkeypatch):
+    import io
+
+    _measured(monkeypatch, {"leg": 30, "race": 40})
+    monkeypatch.setattr(warm, "split_plan", lambda groups, forms: [["leg"], ["race"]])
+    monkeypatch.setattr(warm, "compile_halves", lambda parts, folder: ([], []))
+    monkeypatch.setattr(warm, "split_share", lambda: 0.5)
+    stream = io.StringIO()
+    with warm.CompileNotice(("leg", "race"), stream=stream, forms=("odds",)) as notice:
+        report = warm.compile_first(notice)
+    assert report["halves"] == [["leg"], ["race"]]
+    expected = warm._rounded((40 + warm._HALF_START) / 0.5)
+    assert stream.getvalue().splitlines()[0] == f"camelup: compiling kernels (first run only, about {expected} s) ..."
