@@ -67,6 +67,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from advisor import kernels as kernel_package
+from advisor._tools.numbacache import compile_halves, merge_cache
 from advisor.cards import cards_best, cards_odds
 from advisor.cards.fast import cards_values
 from advisor.kernels import _watch
@@ -82,7 +83,7 @@ from advisor.valuation.portfolio import joint_counts
 
 __all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs",
            "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds", "halves",
-           "compile_halves", "split_compile", "split_plan", "split_share", "split_estimate", "compile_first"]
+           "half_seconds", "split_compile", "split_plan", "split_share", "split_estimate", "compile_first"]
 
 
 @dataclass(frozen=True)
@@ -337,8 +338,15 @@ def cold_groups(names: Iterable[str] | None = None) -> list[str]:
     cannot be inspected counts as warm."""
     from advisor.kernels._jit import is_cached
 
-    found = kernels()
-    return [g.name for g in _groups(names) if any(is_cached(found[k]) is False for k in g.kernels)]
+    return [g.name for g in _groups(names) if any(is_cached(_kernel(k)) is False for k in g.kernels)]
+
+
+def _kernel(name: str):
+    """The kernel ``module.name`` of :mod:`advisor.kernels` (importing its
+    module only: cheaper than :func:`kernels`, which every command would
+    pay for its compile check)."""
+    module, _, attr = name.rpartition(".")
+    return getattr(importlib.import_module(f"{kernel_package.__name__}.{module}"), attr)
 
 
 _BOT_GROUPS = {"random": (), "heuristic": ("leg",), "advisor": ("leg", "joint", "race", "bots"),
@@ -475,20 +483,42 @@ _HALF_SCRIPT = ("import sys; from advisor._tools.workers import worker_init; wor
                 "from advisor.kernels._jit import CACHE_DIR; print(CACHE_DIR)")
 
 #: Processor seconds a half spends before it compiles (starting Python,
-#: importing numba and the package), measured on the 2-core machine.
-_HALF_START = 2.0
+#: importing numba and the package: 0.4 CPU-s measured, with the start).
+_HALF_START = 1.0
 
 #: A split compile is used when its longer half is at most this share of
 #: compiling the command's kernels in one process.
 _SPLIT_GAIN = 0.8
 
 
+def _family(name: str) -> str:
+    return "cards" if name.startswith("cards_") else "board"
+
+
+def half_seconds(names: Iterable[str]) -> float:
+    """Processor seconds compiling the groups ``names`` alone takes, from
+    the measured figures: a group's figure is what it adds to the groups
+    before it in :data:`GROUPS`, and compiled alone it also compiles the
+    callees those groups compiled.  So a half counts every group of its
+    family (the board's, Camel Up Cards') up to its last one: an upper
+    bound (board ``race`` alone measured 25.7 CPU-s against 22.2 counted
+    and 10.8 its own figure; ``joint`` alone 42.5 against 38.6 and 16.4, on
+    a machine at load 6-9, 2026-11-27)."""
+    chosen = set(names)
+    total = 0.0
+    for family in ("board", "cards"):
+        order = [g.name for g in GROUPS if _family(g.name) == family]
+        last = max((i for i, n in enumerate(order) if n in chosen), default=-1)
+        total += _group_seconds(order[:last + 1])
+    return total
+
+
 def halves(names: Iterable[str]) -> list[list[str]]:
-    """The groups ``names`` split into two halves of about equal measured
-    compile seconds (the split with the smallest larger half; each half in
-    :data:`GROUPS` order, so a group compiles after those it builds on);
-    one half when there are fewer than two groups.  A callee both halves
-    need compiles in both."""
+    """The groups ``names`` split into two halves of about equal compile
+    seconds (:func:`half_seconds`; the split with the smallest longer
+    half, each half in :data:`GROUPS` order, so a group compiles after
+    those it builds on); one half when there are fewer than two groups.
+    A callee both halves need compiles in both: that is the price."""
     names = [g.name for g in _groups(names)]
     if len(names) < 2:
         return [names]
@@ -496,65 +526,15 @@ def halves(names: Iterable[str]) -> list[list[str]]:
     for mask in range(1, 2 ** (len(names) - 1)):  # the first group stays in the second half: no mirror twice
         first = [n for i, n in enumerate(names) if mask >> i & 1]
         second = [n for n in names if n not in first]
-        cost = max(_group_seconds(first), _group_seconds(second))
+        cost = max(half_seconds(first), half_seconds(second))
         if best_cost is None or cost < best_cost:
             best, best_cost = [first, second], cost
     return sorted(best, key=lambda half: names.index(half[0]))
 
 
-def _stop(procs) -> None:
-    for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-    for proc in procs:
-        proc.wait()
-
-
-def compile_halves(parts: list[list[str]], folder: Path, script: str = _HALF_SCRIPT) -> tuple[list[Path], list[str]]:
-    """Compile each list of groups of ``parts`` in a process and a cache
-    folder of its own (under ``folder``), all at once.  Returns the cache
-    folders of the processes that succeeded, and one line per process that
-    failed (its exit status and the end of its stderr).  Ctrl-C, or any
-    exception here, ends the processes before it is raised; they print
-    nothing."""
-    import os
-    import subprocess
-
-    from advisor._tools.workers import held_interrupts
-
-    package_root = str(Path(__file__).resolve().parents[1])
-    path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
-    procs, logs = [], []
-    try:
-        with held_interrupts():  # a process still starting when Ctrl-C came would print a traceback
-            for i, names in enumerate(parts):
-                env = {**os.environ, "CAMELUP_CACHE_DIR": str(folder / f"half{i}"), "PYTHONPATH": path}
-                env.pop("NUMBA_CACHE_DIR", None)
-                log = open(folder / f"half{i}.log", "w+")
-                logs.append(log)
-                procs.append(subprocess.Popen([sys.executable, "-c", script, *names], env=env,
-                                              stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
-                                              text=True))
-        folders, failed = [], []
-        for proc, names, log in zip(procs, parts, logs):
-            out, _ = proc.communicate()
-            lines = out.splitlines()
-            if proc.returncode == 0 and lines and Path(lines[-1]).is_dir():
-                folders.append(Path(lines[-1]))
-            else:
-                log.seek(0)
-                tail = log.read()[-2000:].strip().splitlines()[-1:] or [""]
-                failed.append(f"{','.join(names)}: exit {proc.returncode} {tail[0]}".strip())
-        return folders, failed
-    finally:
-        _stop(procs)
-        for log in logs:
-            log.close()
-
-
 def split_compile(names: Iterable[str], *, notice: "CompileNotice | None" = None) -> dict:
     """Compile the groups ``names`` split over two processes
-    (:func:`halves`, :func:`compile_halves`), each in a temporary cache
+    (:func:`halves`, :func:`advisor._tools.numbacache.compile_halves`), each in a temporary cache
     folder, then merge both into this process's kernel cache
     (:func:`advisor._tools.numbacache.merge_cache`).  A half that fails
     costs time only: what is still missing compiles when called.
@@ -563,7 +543,6 @@ def split_compile(names: Iterable[str], *, notice: "CompileNotice | None" = None
     import shutil
     import tempfile
 
-    from advisor._tools.numbacache import merge_cache
     from advisor.kernels._jit import CACHE_DIR
 
     start = time.perf_counter()
@@ -573,7 +552,7 @@ def split_compile(names: Iterable[str], *, notice: "CompileNotice | None" = None
         notice.seconds = split_estimate(parts)
         notice.started("split compile")
     try:
-        folders, failed = compile_halves(parts, folder)
+        folders, failed = compile_halves(parts, folder, _HALF_SCRIPT)
         for part in folders:
             merge_cache(part, Path(CACHE_DIR))
     finally:
@@ -603,7 +582,7 @@ def split_estimate(parts: list[list[str]], share: float | None = None) -> float:
     """Seconds a split compile of ``parts`` takes on this machine now:
     its longer half's measured seconds (and its start), over the share of a
     core each half gets (:func:`split_share`, or ``share``)."""
-    longest = max((_group_seconds(part) for part in parts), default=0.0)
+    longest = max((half_seconds(part) for part in parts), default=0.0)
     return (longest + _HALF_START) / (split_share() if share is None else share)
 
 
@@ -628,7 +607,7 @@ def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> lis
     alone = form_seconds(forms) if forms is not None else None
     if alone is None:
         alone = _group_seconds(cold)
-    if len(parts) < 2 or max(_group_seconds(p) for p in parts) + _HALF_START > _SPLIT_GAIN * alone:
+    if len(parts) < 2 or max(half_seconds(p) for p in parts) + _HALF_START > _SPLIT_GAIN * alone:
         return None
     return parts
 

@@ -10,16 +10,13 @@
   its own (``NUMBA_CACHE_DIR``, set before numba is imported), so workers
   load the machine code and never write the shared cache at the same time
   (numba's cache index is not safe against two writers).
-* **On every core.**  With 2+ cores and 2+ cold groups the warm-up cuts the
-  cold groups (in their order) into two halves of about equal measured
-  compile time (``advisor/data/compile_seconds.json``) and compiles them in
-  two processes at once, each in a fresh cache folder of its own, so no two
-  processes write one cache.  It is safe because the warm-up alone then
-  merges both folders into the shared cache, as numba would have written
-  it: numba keeps per function an index (``.nbi``, signature -> data file)
-  and numbered data files (``.nbc``); a callee both halves compiled has two
-  indexes, each numbering its files from 1, so the merge takes the union of
-  the signatures and renumbers the data files it adds.  It then checks
+* **On every core.**  With 2+ cores and 2+ cold groups the warm-up splits
+  the cold groups into two halves of about equal measured compile time
+  and compiles them in two processes at once, each in a fresh cache folder
+  of its own, then merges both folders into the shared cache
+  (:func:`advisor.warm.split_compile`; the merge is
+  :mod:`advisor._tools.numbacache`: numba's cache is not safe with two
+  writers, so each half writes its own folder).  It then checks
   (``advisor.warm.cold_groups``) that every top-level kernel of every group
   is cached and compiles any group that is not (so a half that failed
   costs time, never a kernel).  Its report (``warm.done``, JSON) says

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from advisor import warm
-from advisor._tools.numbacache import merge_cache
+from advisor._tools.numbacache import compile_halves, merge_cache
 from helpers import as_a_terminal_job, ended
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -62,28 +62,38 @@ def _measured(monkeypatch, seconds: dict) -> None:
     monkeypatch.setattr(warm, "compile_figures", lambda: figures)
 
 
-def test_the_halves_are_the_most_even_split_by_measured_seconds(monkeypatch):
-    """Not a cut in group order: 10+5 against 7+6+2 (a cut gives 17 against 13)."""
-    _measured(monkeypatch, {"moves": 10, "leg": 7, "race": 6, "joint": 5, "batch": 2})
-    assert warm.halves(["moves", "leg", "race", "joint", "batch"]) == [["moves", "joint"], ["leg", "race", "batch"]]
-    assert warm.halves(["batch", "moves"]) == [["moves"], ["batch"]]  # each half in GROUPS order, halves too
+def test_a_half_counts_the_groups_its_groups_build_on(monkeypatch):
+    """A group's figure is what it adds to those before it: alone it
+    compiles their callees too (board and Camel Up Cards apart)."""
+    _measured(monkeypatch, {"moves": 10, "leg": 5, "cards_legs": 12, "cards_races": 3})
+    assert warm.half_seconds(["leg"]) == 15
+    assert warm.half_seconds(["moves"]) == 10
+    assert warm.half_seconds(["leg", "cards_races"]) == 30
+
+
+def test_the_halves_are_the_most_even_split(monkeypatch):
+    _measured(monkeypatch, {"moves": 10, "leg": 5, "cards_legs": 12, "cards_races": 3})
+    assert warm.halves(["cards_races", "moves", "leg", "cards_legs"]) == [["moves", "leg"],
+                                                                          ["cards_legs", "cards_races"]]
+    assert warm.halves(["cards_legs", "moves"]) == [["moves"], ["cards_legs"]]  # in GROUPS order
     assert warm.halves(["leg"]) == [["leg"]]
 
 
 def test_a_split_is_planned_only_where_two_processes_are_sooner(monkeypatch):
-    _measured(monkeypatch, {"moves": 10, "leg": 10, "race": 10, "cards_legs": 80, "cards_races": 15})
+    _measured(monkeypatch, {"moves": 10, "leg": 10, "race": 10, "cards_legs": 20, "cards_races": 5})
     monkeypatch.setattr(warm, "cold_groups", lambda names: list(names))
     monkeypatch.setattr(warm, "usable_cores", lambda: 2)
-    assert warm.split_plan(["moves", "leg", "race"]) == [["moves"], ["leg", "race"]]
-    assert warm.split_plan(["cards_legs", "cards_races"]) is None  # 80 of 95 s in one half
+    both = ["moves", "leg", "cards_legs", "cards_races"]
+    assert warm.split_plan(both) == [["moves", "leg"], ["cards_legs", "cards_races"]]
+    assert warm.split_plan(["leg", "race"]) is None  # race alone compiles leg's callees too: no shorter
     assert warm.split_plan(["moves"]) is None  # one group
     monkeypatch.setattr(warm, "usable_cores", lambda: 1)
-    assert warm.split_plan(["moves", "leg", "race"]) is None
+    assert warm.split_plan(both) is None
 
 
 def test_the_split_estimate_is_the_longer_half_over_each_halfs_share(monkeypatch):
     _measured(monkeypatch, {"moves": 10, "leg": 7})
-    assert warm.split_estimate([["moves"], ["leg"]], share=0.5) == pytest.approx((10 + warm._HALF_START) / 0.5)
+    assert warm.split_estimate([["moves"], ["leg"]], share=0.5) == pytest.approx((17 + warm._HALF_START) / 0.5)
 
 
 _FAKE_HALF = """
@@ -102,14 +112,14 @@ print(folder)
 
 
 def test_a_half_that_fails_is_reported_and_the_other_kept(tmp_path):
-    folders, failed = warm.compile_halves([["ok"], ["fail"]], tmp_path, script=_FAKE_HALF)
+    folders, failed = compile_halves([["ok"], ["fail"]], tmp_path, _FAKE_HALF)
     assert folders == [tmp_path / "half0" / "kernels"]
     assert failed == ["fail: exit 3 boom"]
 
 
 def test_a_split_compile_whose_halves_failed_costs_time_only(monkeypatch):
     """Nothing merged, no error: the command compiles what it calls."""
-    monkeypatch.setattr(warm, "compile_halves", lambda parts, folder: ([], ["leg: exit 1", "race: exit 1"]))
+    monkeypatch.setattr(warm, "compile_halves", lambda parts, folder, script: ([], ["leg: exit 1", "race: exit 1"]))
     report = warm.split_compile(["leg", "race"])
     assert report["halves"] == [["leg"], ["race"]] and len(report["failed"]) == 2
 
@@ -117,9 +127,9 @@ def test_a_split_compile_whose_halves_failed_costs_time_only(monkeypatch):
 _INTERRUPTED = """
 import sys, tempfile
 from pathlib import Path
-from advisor import warm
+from advisor._tools.numbacache import compile_halves
 try:
-    warm.compile_halves([["sleep"], ["sleep"]], Path(tempfile.mkdtemp()), script=sys.argv[1])
+    compile_halves([["sleep"], ["sleep"]], Path(tempfile.mkdtemp()), sys.argv[1])
 except KeyboardInterrupt:
     print("interrupted", file=sys.stderr)
     sys.exit(130)
@@ -152,11 +162,11 @@ def test_a_split_compile_announces_its_own_estimate(monkeypatch):
 
     _measured(monkeypatch, {"leg": 30, "race": 40})
     monkeypatch.setattr(warm, "split_plan", lambda groups, forms: [["leg"], ["race"]])
-    monkeypatch.setattr(warm, "compile_halves", lambda parts, folder: ([], []))
+    monkeypatch.setattr(warm, "compile_halves", lambda parts, folder, script: ([], []))
     monkeypatch.setattr(warm, "split_share", lambda: 0.5)
     stream = io.StringIO()
     with warm.CompileNotice(("leg", "race"), stream=stream, forms=("odds",)) as notice:
         report = warm.compile_first(notice)
     assert report["halves"] == [["leg"], ["race"]]
-    expected = warm._rounded((40 + warm._HALF_START) / 0.5)
+    expected = warm._rounded((warm.half_seconds(["race"]) + warm._HALF_START) / 0.5)
     assert stream.getvalue().splitlines()[0] == f"camelup: compiling kernels (first run only, about {expected} s) ..."

@@ -130,7 +130,7 @@ def test_a_half_that_did_not_cache_its_groups_is_compiled_after_the_merge(monkey
     monkeypatch.setattr(warm, "warmup", lambda groups: compiled.append(groups))
     monkeypatch.setattr(warm, "unwarmed", list)
     monkeypatch.setattr(warm, "usable_cores", lambda: 2)
-    monkeypatch.setattr(warm, "compile_halves", lambda halves, folder: ([], ["moves: exit 1", "leg: exit 1"]))
+    monkeypatch.setattr(warm, "compile_halves", lambda halves, folder, script: ([], ["moves: exit 1", "leg: exit 1"]))
     report = conftest._warm(tmp_path)  # both halves failed
     assert report["halves"] == [["moves"], ["leg"]] and report["compiled_after_merge"] == ["leg"]
     assert compiled == [["leg"]]

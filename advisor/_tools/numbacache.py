@@ -16,6 +16,9 @@ take turns (:func:`cache_lock`), so two commands merging at once, or a
 reader loading meanwhile, never see half a file; at worst one of two
 writers' entries is lost, and that kernel compiles again when it is next
 called.
+
+:func:`compile_halves` runs the compiling processes: at once, each with its
+cache folder, quiet (Ctrl-C is left to the parent, which stops them).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import os
 import pickle
 from pathlib import Path
 
-__all__ = ["read_index", "write_atomically", "merge_cache", "cache_lock"]
+__all__ = ["read_index", "write_atomically", "merge_cache", "cache_lock", "compile_halves"]
 
 _LOCK = ".merge.lock"
 
@@ -110,3 +113,55 @@ def merge_cache(part: Path, shared: Path) -> int:
                 write_atomically(target, pickle.dumps(version, protocol=-1) + dumps((stamp, merged)))
             added_total += added
     return added_total
+
+
+def _stop(procs) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        proc.wait()
+
+
+def compile_halves(parts: list[list[str]], folder: Path, script: str,
+                   variable: str = "CAMELUP_CACHE_DIR") -> tuple[list[Path], list[str]]:
+    """Run ``python -c script *part`` for each list of names of ``parts``,
+    all at once, each with a cache folder of its own under ``folder`` (the
+    environment variable ``variable``; the script compiles there and prints
+    the numba cache folder it filled as its last line).  Returns the cache
+    folders of the processes that succeeded, and one line per process that
+    failed (its exit status and the end of its stderr).  Ctrl-C, or any
+    exception here, ends the processes before it is raised; they print
+    nothing."""
+    import subprocess
+    import sys
+
+    from advisor._tools.workers import held_interrupts
+
+    package_root = str(Path(__file__).resolve().parents[2])  # the script imports this package
+    path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
+    procs, logs = [], []
+    try:
+        with held_interrupts():  # a process still starting when Ctrl-C came would print a traceback
+            for i, names in enumerate(parts):
+                env = {**os.environ, variable: str(folder / f"half{i}"), "PYTHONPATH": path}
+                log = open(folder / f"half{i}.log", "w+")
+                logs.append(log)
+                procs.append(subprocess.Popen([sys.executable, "-c", script, *names], env=env,
+                                              stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
+                                              text=True))
+        folders, failed = [], []
+        for proc, names, log in zip(procs, parts, logs):
+            out, _ = proc.communicate()
+            lines = out.splitlines()
+            if proc.returncode == 0 and lines and Path(lines[-1]).is_dir():
+                folders.append(Path(lines[-1]))
+            else:
+                log.seek(0)
+                tail = log.read()[-2000:].strip().splitlines()[-1:] or [""]
+                failed.append(f"{','.join(names)}: exit {proc.returncode} {tail[0]}".strip())
+        return folders, failed
+    finally:
+        _stop(procs)
+        for log in logs:
+            log.close()
