@@ -597,19 +597,27 @@ def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> lis
     or None when one process is as good: fewer than two usable cores, the
     JIT disabled, fewer than two cold groups, or a longer half that would
     compile nearly as long as the command's own kernels (``forms``,
-    :func:`form_seconds`; else the groups) in one process."""
+    :func:`form_seconds`; else the groups) in one process.  The cache is
+    looked at only when a split pays with every group cold (a command whose
+    groups never split pays nothing on a warm start)."""
     if usable_cores() < 2 or not _jit_enabled():
         return None
-    cold = cold_groups(groups)
-    if len(cold) < 2:
+    groups, forms = tuple(groups), None if forms is None else tuple(forms)
+
+    def worth(names: list[str], cached=None) -> list[list[str]] | None:
+        if len(names) < 2:
+            return None
+        parts = halves(names)
+        alone = form_seconds(forms, cached) if forms is not None else None
+        if alone is None:
+            alone = _group_seconds(names)
+        if len(parts) < 2 or max(half_seconds(p) for p in parts) + _HALF_START > _SPLIT_GAIN * alone:
+            return None
+        return parts
+
+    if worth(list(groups), cached=lambda kernel: False) is None:
         return None
-    parts = halves(cold)
-    alone = form_seconds(forms) if forms is not None else None
-    if alone is None:
-        alone = _group_seconds(cold)
-    if len(parts) < 2 or max(half_seconds(p) for p in parts) + _HALF_START > _SPLIT_GAIN * alone:
-        return None
-    return parts
+    return worth(cold_groups(groups))
 
 
 def compile_first(notice: "CompileNotice") -> dict | None:

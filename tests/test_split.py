@@ -170,3 +170,10 @@ def test_a_split_compile_announces_its_own_estimate(monkeypatch):
     assert report["halves"] == [["leg"], ["race"]]
     expected = warm._rounded((warm.half_seconds(["race"]) + warm._HALF_START) / 0.5)
     assert stream.getvalue().splitlines()[0] == f"camelup: compiling kernels (first run only, about {expected} s) ..."
+
+
+def test_a_command_whose_groups_never_split_does_not_look_at_the_cache(monkeypatch):
+    _measured(monkeypatch, {"moves": 10, "leg": 10, "race": 10})
+    monkeypatch.setattr(warm, "usable_cores", lambda: 2)
+    monkeypatch.setattr(warm, "cold_groups", lambda names: pytest.fail("the cache was looked at"))
+    assert warm.split_plan(["leg", "race"]) is None
