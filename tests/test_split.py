@@ -83,11 +83,15 @@ def test_a_split_is_planned_only_where_two_processes_are_sooner(monkeypatch):
     _measured(monkeypatch, {"moves": 10, "leg": 10, "race": 10, "cards_legs": 20, "cards_races": 5})
     monkeypatch.setattr(warm, "cold_groups", lambda names: list(names))
     monkeypatch.setattr(warm, "usable_cores", lambda: 2)
+    monkeypatch.setattr(warm, "free_cores", lambda: 1.7)
     both = ["moves", "leg", "cards_legs", "cards_races"]
     assert warm.split_plan(both) == [["moves", "leg"], ["cards_legs", "cards_races"]]
     assert warm.split_plan(["leg", "race"]) is None  # race alone compiles leg's callees too: no shorter
     assert warm.split_plan(["moves"]) is None  # one group
+    monkeypatch.setattr(warm, "free_cores", lambda: 0.5)  # a busy machine
+    assert warm.split_plan(both) is None
     monkeypatch.setattr(warm, "usable_cores", lambda: 1)
+    monkeypatch.setattr(warm, "free_cores", lambda: 1.0)
     assert warm.split_plan(both) is None
 
 
@@ -175,5 +179,6 @@ def test_a_split_compile_announces_its_own_estimate(monkeypatch):
 def test_a_command_whose_groups_never_split_does_not_look_at_the_cache(monkeypatch):
     _measured(monkeypatch, {"moves": 10, "leg": 10, "race": 10})
     monkeypatch.setattr(warm, "usable_cores", lambda: 2)
+    monkeypatch.setattr(warm, "free_cores", lambda: 2.0)
     monkeypatch.setattr(warm, "cold_groups", lambda names: pytest.fail("the cache was looked at"))
     assert warm.split_plan(["leg", "race"]) is None
