@@ -39,6 +39,18 @@ cache counts only what is left.  The groups' figures remain what
 ``camelup warmup``, the page's preparer and the worker processes of a run
 of several games or reviews pay: those compile whole groups
 (:func:`warmup`), and there the groups are the honest estimate.
+
+**Two cores, one compile.**  Numba compiles in one thread, so a first run
+on two cores would leave one idle.  Where the kernel groups a command needs
+are cold and two processes compile them clearly sooner (:func:`split_plan`),
+:func:`compile_first` compiles them split in two halves of about equal
+measured seconds (:func:`halves`), each in a process and a temporary cache
+folder of its own (numba's cache is not safe with two writers), then merges
+both into the user's cache (:mod:`advisor._tools.numbacache`); the command
+then loads them.  A callee both halves need compiles in both: that is the
+price.  The notice then announces :func:`split_estimate` (the longer half
+over the share of a core each half gets).  A half that fails costs time
+only: what is missing compiles where the command calls it.
 """
 
 from __future__ import annotations
@@ -51,9 +63,11 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
 from advisor import kernels as kernel_package
+from advisor._tools.numbacache import compile_halves, merge_cache
 from advisor.cards import cards_best, cards_odds
 from advisor.cards.fast import cards_values
 from advisor.kernels import _watch
@@ -68,7 +82,8 @@ from advisor.valuation.fast import fast_values
 from advisor.valuation.portfolio import joint_counts
 
 __all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs",
-           "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds"]
+           "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds", "halves",
+           "half_seconds", "split_compile", "split_plan", "free_cores", "split_share", "split_estimate", "compile_first"]
 
 
 @dataclass(frozen=True)
@@ -323,8 +338,15 @@ def cold_groups(names: Iterable[str] | None = None) -> list[str]:
     cannot be inspected counts as warm."""
     from advisor.kernels._jit import is_cached
 
-    found = kernels()
-    return [g.name for g in _groups(names) if any(is_cached(found[k]) is False for k in g.kernels)]
+    return [g.name for g in _groups(names) if any(is_cached(_kernel(k)) is False for k in g.kernels)]
+
+
+def _kernel(name: str):
+    """The kernel ``module.name`` of :mod:`advisor.kernels` (importing its
+    module only: cheaper than :func:`kernels`, which every command would
+    pay for its compile check)."""
+    module, _, attr = name.rpartition(".")
+    return getattr(importlib.import_module(f"{kernel_package.__name__}.{module}"), attr)
 
 
 _BOT_GROUPS = {"random": (), "heuristic": ("leg",), "advisor": ("leg", "joint", "race", "bots"),
@@ -451,6 +473,179 @@ def _in_cache() -> Callable[[str], bool]:
     return lambda kernel: kernel in found and is_cached(found[kernel]) is True
 
 
+# ---------------------------------------------------------------- the split compile
+#: One half of a split compile (:func:`compile_halves`): the groups named on
+#: its command line compiled in the cache folder its ``CAMELUP_CACHE_DIR``
+#: names; it prints that folder.  It leaves Ctrl-C to its parent and ends
+#: when the parent is gone (:func:`advisor._tools.workers.worker_init`).
+_HALF_SCRIPT = ("import sys; from advisor._tools.workers import worker_init; worker_init(); "
+                "from advisor.warm import warmup; warmup(groups=sys.argv[1:]); "
+                "from advisor.kernels._jit import CACHE_DIR; print(CACHE_DIR)")
+
+#: Processor seconds a half spends before it compiles (starting Python,
+#: importing numba and the package: 0.4 CPU-s measured, with the start).
+_HALF_START = 1.0
+
+#: A split compile is used when its longer half is at most this share of
+#: compiling the command's kernels in one process.
+_SPLIT_GAIN = 0.8
+
+
+def _family(name: str) -> str:
+    return "cards" if name.startswith("cards_") else "board"
+
+
+def half_seconds(names: Iterable[str]) -> float:
+    """Processor seconds compiling the groups ``names`` alone takes, from
+    the measured figures: a group's figure is what it adds to the groups
+    before it in :data:`GROUPS`, and compiled alone it also compiles the
+    callees those groups compiled.  So a half counts every group of its
+    family (the board's, Camel Up Cards') up to its last one: an upper
+    bound (board ``race`` alone measured 25.7 CPU-s against 22.2 counted
+    and 10.8 its own figure; ``joint`` alone 42.5 against 38.6 and 16.4, on
+    a machine at load 6-9, 2026-11-27)."""
+    chosen = set(names)
+    total = 0.0
+    for family in ("board", "cards"):
+        order = [g.name for g in GROUPS if _family(g.name) == family]
+        last = max((i for i, n in enumerate(order) if n in chosen), default=-1)
+        total += _group_seconds(order[:last + 1])
+    return total
+
+
+def halves(names: Iterable[str]) -> list[list[str]]:
+    """The groups ``names`` split into two halves of about equal compile
+    seconds (:func:`half_seconds`; the split with the smallest longer
+    half, each half in :data:`GROUPS` order, so a group compiles after
+    those it builds on); one half when there are fewer than two groups.
+    A callee both halves need compiles in both: that is the price."""
+    names = [g.name for g in _groups(names)]
+    if len(names) < 2:
+        return [names]
+    best, best_cost = None, None
+    for mask in range(1, 2 ** (len(names) - 1)):  # the first group stays in the second half: no mirror twice
+        first = [n for i, n in enumerate(names) if mask >> i & 1]
+        second = [n for n in names if n not in first]
+        cost = max(half_seconds(first), half_seconds(second))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = [first, second], cost
+    return sorted(best, key=lambda half: names.index(half[0]))
+
+
+def split_compile(names: Iterable[str], *, notice: "CompileNotice | None" = None) -> dict:
+    """Compile the groups ``names`` split over two processes
+    (:func:`halves`, :func:`advisor._tools.numbacache.compile_halves`), each in a temporary cache
+    folder, then merge both into this process's kernel cache
+    (:func:`advisor._tools.numbacache.merge_cache`).  A half that fails
+    costs time only: what is still missing compiles when called.
+    ``notice``: shown while the halves compile, with their estimate.
+    Returns a report: the halves, the failures, the seconds."""
+    import shutil
+    import tempfile
+
+    from advisor.kernels._jit import CACHE_DIR
+
+    start = time.perf_counter()
+    parts = halves(names)
+    folder = Path(tempfile.mkdtemp(prefix="camelup-split-"))
+    if notice is not None:
+        notice.seconds = split_estimate(parts)
+        notice.started("split compile")
+    try:
+        folders, failed = compile_halves(parts, folder, _HALF_SCRIPT)
+        for part in folders:
+            merge_cache(part, Path(CACHE_DIR))
+    finally:
+        if notice is not None:
+            notice.finished("split compile")
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"halves": parts, "failed": failed, "seconds": round(time.perf_counter() - start, 1)}
+
+
+def split_share() -> float:
+    """The share of one core each of two compiling processes gets on this
+    machine now (see :func:`cpu_share`; both halves beside the load)."""
+    import os
+
+    one = cpu_share()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return one
+    cores = usable_cores()
+    if load >= cores:  # the probe's share, shared with one more process
+        return one * (load + 1) / (load + 2)
+    return min(one, cores / (load + 2))
+
+
+def split_estimate(parts: list[list[str]], share: float | None = None) -> float:
+    """Seconds a split compile of ``parts`` takes on this machine now:
+    its longer half's measured seconds (and its start), over the share of a
+    core each half gets (:func:`split_share`, or ``share``)."""
+    longest = max((half_seconds(part) for part in parts), default=0.0)
+    return (longest + _HALF_START) / (split_share() if share is None else share)
+
+
+def free_cores() -> float:
+    """The usable cores less the 1-minute load average: how many cores
+    are idle now (all of them where the system has no load average)."""
+    import os
+
+    try:
+        return usable_cores() - os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float(usable_cores())
+
+
+def _jit_enabled() -> bool:
+    import numba
+
+    return not numba.config.DISABLE_JIT
+
+
+def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> list[list[str]] | None:
+    """The halves to compile the cold ones of ``groups`` in (:func:`halves`),
+    or None when one process is as good: fewer than two usable cores, the
+    JIT disabled, no idle core (:func:`free_cores`: on a busy machine a
+    second process gained nothing and cost its share of duplicated
+    callees: ``camelup warmup`` took 392 s split against 349 s in one
+    process at load 6-8 on 2 cores, 2026-11-27), fewer than two cold
+    groups, or a longer half that would
+    compile nearly as long as the command's own kernels (``forms``,
+    :func:`form_seconds`; else the groups) in one process.  The cache is
+    looked at only when a split pays with every group cold (a command whose
+    groups never split pays nothing on a warm start)."""
+    if usable_cores() < 2 or free_cores() < 1 or not _jit_enabled():
+        return None
+    groups, forms = tuple(groups), None if forms is None else tuple(forms)
+
+    def worth(names: list[str], cached=None) -> list[list[str]] | None:
+        if len(names) < 2:
+            return None
+        parts = halves(names)
+        alone = form_seconds(forms, cached) if forms is not None else None
+        if alone is None:
+            alone = _group_seconds(names)
+        if len(parts) < 2 or max(half_seconds(p) for p in parts) + _HALF_START > _SPLIT_GAIN * alone:
+            return None
+        return parts
+
+    if worth(list(groups), cached=lambda kernel: False) is None:
+        return None
+    return worth(cold_groups(groups))
+
+
+def compile_first(notice: "CompileNotice") -> dict | None:
+    """Before a command runs: when the kernels it needs (``notice``'s
+    groups and forms) are cold and two processes compile them sooner
+    (:func:`split_plan`), compile them so (:func:`split_compile`); the
+    command then loads them from the cache.  None when nothing was split."""
+    parts = split_plan(notice.groups, notice.forms)
+    if parts is None:
+        return None
+    return split_compile([g for part in parts for g in part], notice=notice)
+
+
 def _rounded(seconds: float) -> int:
     """Seconds as said: to 5 s, or to 1 s below 10 s."""
     return max(1, round(seconds)) if seconds < 10 else 5 * round(seconds / 5)
@@ -476,6 +671,7 @@ class CompileNotice:
         self.depth = 0
         self.compiled = 0.0  # seconds spent compiling, finished spans
         self.since: float | None = None  # start of the current span
+        self.seconds: float | None = None  # the estimate when known beforehand (a split compile's)
         self.message: str | None = None
         self.lock = threading.Lock()  # guards the state and the spinner's line
         self.wake = threading.Event()
@@ -537,8 +733,11 @@ class CompileNotice:
     # -------------------------------------------------- output
     def _message(self) -> str:
         try:
-            seconds = self._cpu_seconds()
-            seconds = seconds / cpu_share() if seconds else 0.0
+            if self.seconds is not None:
+                seconds = self.seconds
+            else:
+                seconds = self._cpu_seconds()
+                seconds = seconds / cpu_share() if seconds else 0.0
         except Exception:  # noqa: BLE001 - the estimate is a nicety
             seconds = 0.0
         about = f", about {_rounded(seconds)} s" if seconds else ""

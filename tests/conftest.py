@@ -10,16 +10,13 @@
   its own (``NUMBA_CACHE_DIR``, set before numba is imported), so workers
   load the machine code and never write the shared cache at the same time
   (numba's cache index is not safe against two writers).
-* **On every core.**  With 2+ cores and 2+ cold groups the warm-up cuts the
-  cold groups (in their order) into two halves of about equal measured
-  compile time (``advisor/data/compile_seconds.json``) and compiles them in
-  two processes at once, each in a fresh cache folder of its own, so no two
-  processes write one cache.  It is safe because the warm-up alone then
-  merges both folders into the shared cache, as numba would have written
-  it: numba keeps per function an index (``.nbi``, signature -> data file)
-  and numbered data files (``.nbc``); a callee both halves compiled has two
-  indexes, each numbering its files from 1, so the merge takes the union of
-  the signatures and renumbers the data files it adds.  It then checks
+* **On every core.**  With 2+ cores and 2+ cold groups the warm-up splits
+  the cold groups into two halves of about equal measured compile time
+  and compiles them in two processes at once, each in a fresh cache folder
+  of its own, then merges both folders into the shared cache
+  (:func:`advisor.warm.split_compile`; the merge is
+  :mod:`advisor._tools.numbacache`: numba's cache is not safe with two
+  writers, so each half writes its own folder).  It then checks
   (``advisor.warm.cold_groups``) that every top-level kernel of every group
   is cached and compiles any group that is not (so a half that failed
   costs time, never a kernel).  Its report (``warm.done``, JSON) says
@@ -79,137 +76,34 @@ EARLY = ("browser", "notebook", "processes", "slow")
 _WARM_DONE = "warm.done"
 # the controller's warm-up process: _warm_main below (argv: done file, run folder)
 _WARM_SCRIPT = "import sys; sys.path.insert(0, sys.argv[3]); import conftest; conftest._warm_main(*sys.argv[1:3])"
-# one half of a split warm-up, in the cache folder its CAMELUP_CACHE_DIR names; prints that folder
-_HALF_SCRIPT = ("import sys; from advisor.warm import warmup; warmup(groups=sys.argv[1:]); "
-                "from advisor.kernels._jit import CACHE_DIR; print(CACHE_DIR)")
 _ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---------------------------------------------------------------- warm-up
-def _halves(names: list[str]) -> list[list[str]]:
-    """``names`` (kernel groups, in :data:`advisor.warm.GROUPS` order) cut
-    once into two halves of about equal measured compile time; each half
-    keeps the order, so a group compiles after those it builds on (a
-    group's measured seconds are what it adds to the groups before it)."""
-    from advisor.warm import estimate
-
-    if len(names) < 2:
-        return [list(names)]
-    cut = min(range(1, len(names)),
-              key=lambda i: max(estimate(names[:i], share=1.0), estimate(names[i:], share=1.0)))
-    return [list(names[:cut]), list(names[cut:])]
-
-
-def _read_index(path: Path):
-    """A numba cache index (``.nbi``): ``(numba version, source stamp,
-    {key: data file name})``."""
-    import pickle
-
-    with open(path, "rb") as f:
-        version = pickle.load(f)
-        stamp, overloads = pickle.loads(f.read())
-    return version, stamp, overloads
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f"{path.name}.tmp.{os.getpid()}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
-def _merge_cache(part: Path, shared: Path) -> None:
-    """Add the numba cache folder ``part`` to ``shared``.  Numba keeps per
-    function an index (``NAME.nbi``: the source stamp and, per compiled
-    signature and machine, the name of a data file ``NAME.N.nbc``, numbered
-    from 1 in each cache).  A function both caches hold (a callee that both
-    halves compiled) gets the union of both indexes: entries ``shared``
-    lacks are added under data file numbers it does not use yet (copied
-    under the new name: the data holds no name); an index of another numba
-    version or source stamp in ``shared`` is stale and replaced, as numba
-    would.  Data files are written before the index that names them."""
-    import pickle
-
-    from numba.core.serialize import dumps
-
-    for index in sorted(part.rglob("*.nbi")):
-        target = shared / index.relative_to(part)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        version, stamp, overloads = _read_index(index)
-        try:
-            old_version, old_stamp, old = _read_index(target)
-        except Exception:  # noqa: BLE001 - none yet, or unreadable (another numba's): as numba, start afresh
-            old_version, old_stamp, old = None, None, {}
-        merged = dict(old) if (old_version, old_stamp) == (version, stamp) else {}
-        used = set(merged.values())
-        base = index.name[:-len(".nbi")]
-        added = False
-        for key, name in overloads.items():
-            if key in merged:
-                continue
-            try:
-                data = (index.parent / name).read_bytes()
-            except OSError:  # named but missing: left out (checked and compiled after the merge)
-                continue
-            number = 1
-            while f"{base}.{number}.nbc" in used:
-                number += 1
-            merged[key] = f"{base}.{number}.nbc"
-            used.add(merged[key])
-            _write_atomically(target.parent / merged[key], data)
-            added = True
-        if added:  # numba's layout: the pickled version, then the pickled (stamp, index)
-            _write_atomically(target, pickle.dumps(version, protocol=-1) + dumps((stamp, merged)))
-
-
-_HALVES: list = []  # the processes of a split warm-up (ended with the warm-up)
-
-
-def _stop_halves(*_):
-    for proc in _HALVES:
-        if proc.poll() is None:
-            proc.terminate()
-        proc.wait()
-    raise SystemExit(1)
-
-
-def _compile_halves(halves: list[list[str]], run_dir: Path) -> list[Path]:
-    """Compile each half of the groups in a process and a cache folder of
-    its own, at once; the cache folders of those that succeeded."""
-    import signal
-
-    signal.signal(signal.SIGTERM, _stop_halves)  # the controller ends the warm-up: end the halves too
-    for i, names in enumerate(halves):
-        env = {**os.environ, "CAMELUP_CACHE_DIR": str(run_dir / f"half{i}")}
-        _HALVES.append(subprocess.Popen([sys.executable, "-c", _HALF_SCRIPT, *names], env=env, cwd=str(_ROOT),
-                                        stdout=subprocess.PIPE, text=True))
-    folders = []
-    for proc, names in zip(_HALVES, halves):
-        out, _ = proc.communicate()
-        lines = out.splitlines()
-        if proc.returncode == 0 and lines:
-            folders.append(Path(lines[-1]))
-        else:
-            print(f"warm-up of {names} failed ({proc.returncode}); compiled below instead", flush=True)
-    return folders
+def _terminated(*_):
+    raise SystemExit(1)  # the controller ends the warm-up: the split compile's finally ends its halves
 
 
 def _warm(run_dir: Path) -> dict:
     """Compile every kernel missing from the shared cache (see the module
     docstring): split over two processes when there are 2+ cores and 2+
     cold groups, then merged, checked and completed."""
+    import signal
+
     start = time.perf_counter()
     from advisor.kernels._jit import CACHE_DIR
-    from advisor.warm import cold_groups, unwarmed, usable_cores, warmup
+    from advisor.warm import cold_groups, split_compile, unwarmed, usable_cores, warmup
 
     shared = Path(CACHE_DIR)
     empty = not shared.is_dir() or not any(p.is_file() for p in shared.rglob("*"))
     cold = cold_groups()
-    halves = _halves(cold) if usable_cores() >= 2 and len(cold) >= 2 else []
-    if halves:
-        for folder in _compile_halves(halves, run_dir):
-            _merge_cache(folder, shared)
-        for i in range(len(halves)):
-            shutil.rmtree(run_dir / f"half{i}", ignore_errors=True)
+    halves = []
+    if usable_cores() >= 2 and len(cold) >= 2:
+        signal.signal(signal.SIGTERM, _terminated)
+        split = split_compile(cold)
+        halves = split["halves"]
+        for line in split["failed"]:
+            print(f"warm-up of {line} failed; compiled below instead", flush=True)
     missing = cold_groups()  # every top-level kernel of every group cached? else compile here
     if missing:
         warmup(groups=missing)

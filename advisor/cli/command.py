@@ -75,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"camelup: error: {problem}", file=sys.stderr)
         return 2
     try:
-        with _claims(args), _compile_notice(args):
+        with _claims(args), _compile_notice(args) as notice:
+            _compile_first(notice)
             return COMMANDS[args.command](args)
     except AdvisorError as exc:
         print(f"camelup: error: {exc}", file=sys.stderr)
@@ -152,6 +153,17 @@ def _compile_notice(args: argparse.Namespace):
                    bots=[b.strip() for b in bots if b.strip()])
     return CompileNotice(needs(args.command, **options),
                          forms=forms(args.command, workers=_on_workers(args), **options))
+
+
+def _compile_first(notice) -> None:
+    """A first run on 2+ cores: the kernels the command needs compiled in
+    two processes at once, before it starts (:func:`advisor.warm.compile_first`);
+    the command then loads them from the cache."""
+    if notice is None:
+        return
+    from advisor.warm import compile_first
+
+    compile_first(notice)
 
 
 def _default_seats(args: argparse.Namespace, cards: bool) -> list[str]:
