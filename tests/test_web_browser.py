@@ -775,7 +775,18 @@ def test_a_camel_up_cards_game_played_on_the_page_saved_and_loaded(page, server,
     p.set_viewport_size({"width": 390, "height": 844})
     page.done("advice")
     assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # every label of the track (the figures' name and holder too) inside its card
+    assert p.evaluate(TEXT_OUTSIDE_ITS_SPACE) == []
     shot(p, "phone-cards-game")
+
+
+TEXT_OUTSIDE_ITS_SPACE = """() => [...document.querySelectorAll('#board [data-space]')].flatMap((g) => {
+  const card = g.querySelector('rect').getBoundingClientRect();
+  return [...g.querySelectorAll('text')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    return r.left < card.left - 1 || r.right > card.right + 1;
+  }).map((t) => [g.dataset.space, t.textContent]);
+})"""
 
 
 def test_a_simulated_camel_up_cards_record_opens_step_by_step_with_its_curves(browser, server, tmp_path):

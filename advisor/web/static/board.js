@@ -381,20 +381,35 @@ export function drawCardsBoard(model, o) {
     if (cell.kind !== "start") {
       g.append(svg("title", {}, cell.kind === "s" ? "a sandstorm card (1 space)" : cell.kind === "h" ? "the last card, half under the finish card" : `track card ${cell.card + 1}`));
     }
-    figures.forEach(([name, f], k) => {
+    // each figure a pill with its name and holder; where the letters must grow (a phone) and the
+    // two do not fit the card's width, the holder goes on a second line
+    let top = y + 26;
+    figures.forEach(([name, f]) => {
+      const fs = F(11);
+      const holder = f.holder === null || f.holder === undefined ? "" : who(f.holder);
+      const fits = (name.length + (holder ? holder.length + 1 : 0)) * fs * 0.6 + 12 <= CW - 6;
+      const lines = fits || !holder ? [holder ? `${name} ${holder}` : name] : [name, holder];
+      const lh = fs + 2;
+      const ph = Math.max(20, lines.length * lh + 4);
+      const pw = fits ? 60 : CW - 6;
       const cx = x + CW / 2;
-      const cy = y + 36 + k * 22;
-      g.append(svg("g", { "pointer-events": "none" },
-        svg("rect", { x: cx - 30, y: cy - 10, width: 60, height: 20, rx: 10, fill: name === "palm" ? "#2e7d32" : "#e65100" }),
-        svg("text", { x: cx, y: cy + 1, "text-anchor": "middle", "dominant-baseline": "central", "font-size": F(11), fill: "#fff", "font-family": FONT },
-          `${name}${f.holder === null || f.holder === undefined ? "" : ` ${who(f.holder)}`}`)));
+      const pill = svg("g", { "pointer-events": "none" },
+        svg("rect", { x: cx - pw / 2, y: top, width: pw, height: ph, rx: 10, fill: name === "palm" ? "#2e7d32" : "#e65100" }));
+      lines.forEach((line, k) => {
+        pill.append(svg("text", {
+          x: cx, y: top + ph / 2 + (k - (lines.length - 1) / 2) * lh + 1, "text-anchor": "middle", "dominant-baseline": "central",
+          "font-size": fs, fill: "#fff", "font-family": FONT,
+        }, line));
+      });
+      g.append(pill);
+      top += ph + 2;
     });
     if (heat[cell.space] !== undefined && !camels) {
       g.append(svg("text", { x: x + CW / 2, y: y + CH - 14, "text-anchor": "middle", "font-size": F(13), fill: "#2b2418", "font-weight": 700, "font-family": FONT, "pointer-events": "none" },
         (heat[cell.space] >= 0 ? "+" : "−") + Math.abs(heat[cell.space]).toFixed(2)));
       g.append(svg("title", {}, `EV of putting the ${o.heatSign === "-" ? "fennec" : "palm"} here: ${heat[cell.space].toFixed(2)} coins`));
     }
-    g.append(...stackBars(camels, x + 6, y + CH - 6, CW - 12, CH - 30 - 22 * figures.length, o));
+    g.append(...stackBars(camels, x + 6, y + CH - 6, CW - 12, CH - 30 - (top - y - 26), o));
     root.append(g);
   });
   return root;
