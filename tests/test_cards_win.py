@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -199,3 +200,18 @@ def test_a_game_record_gives_the_table_to_the_chances(tmp_path, capsys):
     assert main(argv + ["--json", "--objective", "ev"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["objective"] == "ev" and "win" not in data["moves"][0]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"rivals": []}, "rivals: one per other player, 1 for 2 players (given 0)"),
+    ({"rivals": [CardsPlayer(money=3)] * 2}, "rivals: one per other player, 1 for 2 players (given 2)"),
+    ({"leg": 0}, "leg: the leg being played, 1 or more (given 0)"),
+])
+def test_rivals_not_one_per_other_player_or_a_leg_below_one_are_refused_before_any_work(kwargs, message, monkeypatch):
+    import advisor.cards.best as best
+
+    pos = _going_on_state().position(0)
+    assert pos.players == 2
+    monkeypatch.setattr(best, "cards_turns", lambda *a, **k: pytest.fail("computed"))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        best.cards_best(pos, seed=1, rivals=kwargs.get("rivals"), leg=kwargs.get("leg"))

@@ -11,7 +11,7 @@ from advisor.cards.advice import TurnRows, cards_turns
 from advisor.cards.endgame import spread_for, turn_win_chances
 from advisor.cards.game import CardsPlayer
 from advisor.cards.odds import ADVICE_OTHERS
-from advisor.cards.position import START_MONEY, CardsPosition
+from advisor.cards.position import START_MONEY, CardsPosition, parse_cards
 from advisor.valuation.engine import check_objective, rank_rows
 
 __all__ = ["cards_best", "rank_turns"]
@@ -41,10 +41,23 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     ``.attrs["assumptions"]``.  ``.attrs["objective"]`` says which ranked
     the rows."""
     check_objective(objective)
+    if isinstance(position, str):
+        position = parse_cards(position)
+    _check_game(position, rivals, leg)
     frame, turns = cards_turns(position, seed=seed, others=others, precision=precision, progress=progress)
     if objective == "win" or chances:
         _add_chances(frame, turns, rivals, leg)
     return rank_turns(frame, objective)
+
+
+def _check_game(pos: CardsPosition, rivals, leg: int | None) -> None:
+    """Refuse (``ValueError`` naming the argument) rivals that are not one
+    per other player and a leg below 1, before anything is computed."""
+    if rivals is not None and len(rivals) != pos.players - 1:
+        raise ValueError(f"rivals: one per other player, {pos.players - 1} for {pos.players} players "
+                         f"(given {len(rivals)})")
+    if leg is not None and leg < 1:
+        raise ValueError(f"leg: the leg being played, 1 or more (given {leg})")
 
 
 def _add_chances(frame, turns: TurnRows, rivals, leg: int | None) -> None:
