@@ -317,7 +317,7 @@ def write_csv(path, sections) -> None:
         out.writerow(["edition", "players", "game", "outcome"] + [c.replace(" ", "_") for c in CSV_PREDICTORS])
         for labels, n, games, y, predictions, _ in sections:
             for i in range(len(n)):
-                cells = [f"{predictions[c][i]:.4f}" if c in predictions else "" for c in CSV_PREDICTORS]
+                cells = [f"{predictions[c][i]:.6g}" if c in predictions else "" for c in CSV_PREDICTORS]
                 out.writerow([labels[i], int(n[i]), int(games[i]), f"{y[i]:.4f}".rstrip("0").rstrip("."), *cells])
 
 

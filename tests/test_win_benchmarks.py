@@ -102,4 +102,4 @@ def test_the_csv_holds_every_position(tmp_path):
     calibration.write_csv(path, [section])
     lines = path.read_text().splitlines()
     assert lines[0] == "edition,players,game,outcome,model,money_rank,margin_logistic,money_margin"
-    assert lines[1:] == ["cards,3,7,1,0.2500,0.3000,,", "cards,4,8,0.5,0.5000,0.2000,,"]
+    assert lines[1:] == ["cards,3,7,1,0.25,0.3,,", "cards,4,8,0.5,0.5,0.2,,"]
