@@ -232,7 +232,7 @@ def board_section(args, cache: Path):
     labels = np.array([win_data.EDITIONS[e] for e in edition])
     head = (f"board editions, held-out: {len(n)} positions of {args.games} games per run "
             f"({len(np.unique(games))} games), runs seeded {args.seed}..{args.seed + 7} (line-ups reversed), "
-            f"every {args.every}th turn; model version {load().version}; money-rank rates from {note}; "
+            f"one turn in {args.every}; model version {load().version}; money-rank rates from {note}; "
             f"model {1e3 * per_position:.2f} ms per position")
     return labels, n, games, y, predictions, head
 
@@ -254,8 +254,8 @@ def cards_section(args, cache: Path):
     predictions = {"model": model, "money rank": rank, "money margin": money_margin_baseline(n, player, leg, money)}
     head = (f"Camel Up Cards, held-out: {len(n)} positions of {args.cards_games} games per line-up "
             f"({len(np.unique(games))} games; {', '.join('-'.join(b) for b in cwd.LINEUPS.values())}; seats "
-            f"rotated), runs seeded {args.cards_seed}..{args.cards_seed + 3}, every {args.cards_every}th turn "
-            f"start; money-rank rates cross-fitted by halves of the games; {time.perf_counter() - t:.0f} s")
+            f"rotated), runs seeded {args.cards_seed}..{args.cards_seed + 3}, one turn start in {args.cards_every}; "
+            f"money-rank rates cross-fitted by halves of the games; {time.perf_counter() - t:.0f} s")
     return np.full(len(n), "cards"), n, games, y, predictions, head
 
 
@@ -267,8 +267,8 @@ def report(labels, n, games, y, predictions, head, reps: int, out=sys.stdout) ->
         for k in sorted(set(n.tolist())):
             groups.append((f"{label} {k}p", (labels == label) & (n == k)))
     names = list(predictions)
-    print(f"{'group':<12} {'positions':>9} {'games':>5}  " + "  ".join(f"{name + ': Brier / log loss / cal. err. [95%]':>44}"
-                                                                    for name in names) + f"  {'floor':>5}", file=out)
+    cells = "  ".join(f"{name + ': Brier / log loss / cal. err. [95%]':>44}" for name in names)
+    print(f"{'group':<12} {'positions':>9} {'games':>5}  {cells}  {'floor':>5}", file=out)
     for label, sel in groups:
         if not sel.any():
             continue
