@@ -58,3 +58,48 @@ def test_money_ranks_share_ties():
     money = np.array([[5.0, 9.0, 5.0, 1.0, np.nan, np.nan, np.nan, np.nan]])
     ranks = calibration.money_ranks(money, np.array([4]))
     assert ranks[0, :4].tolist() == [1.5, 0.0, 1.5, 3.0]
+
+
+def test_rank_rates_count_every_player_of_every_position():
+    money = np.array([[5.0, 9.0, 1.0], [9.0, 5.0, 1.0]])
+    share = np.array([[0.0, 1.0, 0.0], [0.0, 1.0, 0.0]])
+    table = calibration.rank_rates(np.array([3, 3]), money, share)
+    assert table == {(3, 0.0): 0.5, (3, 1.0): 0.5, (3, 2.0): 0.0}
+
+
+def test_the_game_bootstrap_resamples_whole_games():
+    # two games: all of game 0's positions score 0, all of game 1's 1
+    games = np.array([0, 0, 0, 1, 1, 1])
+    value = np.array([0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
+    lo, hi = calibration.game_bootstrap(games, lambda i: value[i].mean(), reps=400, seed=1)
+    assert (lo, hi) == (0.0, 1.0)  # a resample holds whole games: 0, 1/2 or 1
+    one = calibration.game_bootstrap(np.zeros(6, int), lambda i: value[i].mean(), reps=50)
+    assert one == (0.5, 0.5)  # one game: every resample is the same
+
+
+def test_the_noise_floor_shrinks_with_the_size_and_a_calibrated_predictor_is_near_it():
+    rng = np.random.default_rng(3)
+    small, large = rng.uniform(0.05, 0.6, 300), rng.uniform(0.05, 0.6, 30000)
+    assert calibration.noise_floor(large, reps=20) < calibration.noise_floor(small, reps=20) / 5
+    y = (rng.random(large.size) < large).astype(float)
+    assert calibration.calibration_error(large, y) < 3 * calibration.noise_floor(large, reps=20)
+    assert calibration.calibration_error(np.clip(large + 0.1, 0, 1), y) > 0.08  # 10 points too high
+
+
+def test_the_money_margin_baseline():
+    money = np.array([[10.0, 10.0, 4.0, np.nan, np.nan, np.nan], [3.0, 13.0, 4.0, 8.0, np.nan, np.nan]])
+    p = calibration.money_margin_baseline(np.array([3, 4]), np.array([0, 3]), np.array([1, 5]), money)
+    assert p[0] == pytest.approx(0.5)
+    from advisor.cards.endgame import spread_for
+    from math import erf, sqrt
+    assert p[1] == pytest.approx(0.5 * (1 + erf(-5 / spread_for(5) / sqrt(2))))
+
+
+def test_the_csv_holds_every_position(tmp_path):
+    section = (np.array(["cards", "cards"]), np.array([3, 4]), np.array([7, 8]), np.array([1.0, 0.5]),
+               {"model": np.array([0.25, 0.5]), "money rank": np.array([0.3, 0.2])}, "head")
+    path = tmp_path / "c.csv"
+    calibration.write_csv(path, [section])
+    lines = path.read_text().splitlines()
+    assert lines[0] == "edition,players,game,outcome,model,money_rank,margin_logistic,money_margin"
+    assert lines[1:] == ["cards,3,7,1,0.25,0.3,,", "cards,4,8,0.5,0.5,0.2,,"]
