@@ -81,5 +81,7 @@ def format_cards_advice(frame, top: int = 15) -> str:
                      f"each leg outcome settles every player's bets, a race over is won by the most money, a race "
                      f"that goes on by the normal chance of your margin over the richest other player (spread "
                      f"{frame.attrs['spread']} coins; advisor.cards.endgame); rows ranked by it, EV breaking "
-                     "near-ties; --objective ev ranks by EV.")
+                     "near-ties; --objective ev ranks by EV. Measured on held-out games (python benchmarks/"
+                     "calibration.py --edition cards): close at 3 players, too high at 4 to 6 (it weighs you "
+                     "against the richest other player alone).")
     return "\n".join(lines)
