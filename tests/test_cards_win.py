@@ -7,6 +7,7 @@ positions worked out by hand (those of ``tests/test_cards_fast.py``'s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -215,3 +216,26 @@ def test_rivals_not_one_per_other_player_or_a_leg_below_one_are_refused_before_a
     monkeypatch.setattr(best, "cards_turns", lambda *a, **k: pytest.fail("computed"))
     with pytest.raises(ValueError, match=re.escape(message)):
         best.cards_best(pos, seed=1, rivals=kwargs.get("rivals"), leg=kwargs.get("leg"))
+
+
+def test_a_race_that_goes_on_is_weighed_against_every_other_player():
+    """Four players, the race goes on after the reveal (G Y W O B): player
+    0 keeps 3 coins; player 1 has 4 - 1 (the B5 card, B last) = 3, players
+    2 and 3 hold 3 and no bets.  Level with all three, the chance is a
+    quarter (each player's money the same normal change), not the half a
+    comparison with the richest other player alone gave; three coins ahead
+    of everyone it is E_z Phi(3 / sigma + z)^3, sigma = spread / sqrt(2)."""
+    s = _going_on_state()
+    state = dataclasses.replace(s, setup=CardsSetup(players=4, track="nnnnnnnnn", shown=1, down=2),
+                                players=s.players + (CardsPlayer(money=3), CardsPlayer(money=3)))
+    pos = state.position(0)
+    rivals = list(state.players[1:])
+    level = cards_best(pos, seed=1, precision=PRECISION, progress=False, rivals=rivals, leg=2)
+    assert dict(zip(level.action, level.win))["reveal"] == pytest.approx(0.25, abs=1e-6)
+    richer = dataclasses.replace(pos, money=6)
+    ahead = cards_best(richer, seed=1, precision=PRECISION, progress=False, rivals=rivals, leg=2)
+    z, w = np.polynomial.hermite_e.hermegauss(32)
+    sigma = SPREAD[1] / math.sqrt(2)
+    want = sum(wk * (0.5 * (1 + math.erf((3 / sigma + zk) / math.sqrt(2)))) ** 3 for zk, wk in zip(z, w)) / w.sum()
+    assert dict(zip(ahead.action, ahead.win))["reveal"] == pytest.approx(want, abs=1e-6)
+    assert 0.25 < want < _phi(3 / SPREAD[1])  # ahead of three is less sure than ahead of one

@@ -22,12 +22,17 @@ With ``spread=0`` (the shark bot's endgame) the legs after this one are
 not modelled: the figure is meant for the leg in which the race ends (the
 shark bot uses it once that is likely, :data:`ENDGAME`).  With a
 ``spread`` (the margin bot, every turn), an outcome in which the race goes
-on is won with the normal chance ``Phi(margin / spread)``: ``margin`` the
-mover's money after the leg (overall cards at their expected value) less
-the most of the other players', ``spread`` the standard deviation of what
-the rest of the game changes between two players' money
-(:func:`spread_for`: :data:`SPREAD`, measured on recorded games by
-``benchmarks/fit_cards_spread.py``).
+on is won with the chance that the mover's money ends the largest when
+the rest of the game moves each player's money by an independent normal
+change, ``spread`` the standard deviation of what it changes between two
+players' money (:func:`spread_for`: :data:`SPREAD`, measured on recorded
+games by ``benchmarks/fit_cards_spread.py``), the money after the leg
+with the overall cards at their expected value
+(:func:`advisor.valuation.winchance.lead_chance`).  Against one other
+player that is ``Phi(margin / spread)``, the margin the mover's money less
+theirs.  Weighing the mover against the richest other player alone read
+too high from 4 players on: equal money read 50% at any table (``python benchmarks/calibration.py --edition
+cards``).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from advisor.cards.fast import TurnValues
 from advisor.cards.game import CardsPlayer, CardsState, LOSER_PAY, WINNER_PAY
 from advisor.cards.position import CAMELS, CardsPosition
 from advisor.cards.rival import holdings_position, table_after
+from advisor.valuation.winchance import lead_chance
 
 __all__ = ["win_chances", "turn_win_chances", "race_ends", "ENDGAME", "SPREAD", "spread_for"]
 
@@ -132,9 +138,11 @@ def turn_win_chances(turns: TurnRows, pos: CardsPosition, rivals: Sequence[Cards
     ranks = rank_codes()[race_orders()]  # [order, camel]
     table = table_after(pos, None, None)  # the bets on offer as they are
     best_other = None
+    others = []
     for rival in rivals:
         rows = TurnRows(holdings_position(pos, rival, table), turns.this_leg, turns.base_codes, turns.race_all)
         theirs = _money(rows, (False, False), rival.money, ranks, turns.final0)[0]
+        others.append(theirs[~_OVER, :])
         if best_other is None:
             best_other, ties = theirs, np.ones(theirs.shape)
         else:
@@ -148,8 +156,12 @@ def turn_win_chances(turns: TurnRows, pos: CardsPosition, rivals: Sequence[Cards
         if key not in wins:
             mine = _money(turns, figs, pos.money, ranks, turns.final0)
             won = np.where(mine > best_other, 1.0, np.where(mine == best_other, 1.0 / (ties + 1), 0.0))
-            if spread > 0:  # the race goes on: the rest of the game decides
+            if spread > 0 and len(others) == 1:  # the race goes on: the rest of the game decides
                 won[:, ~_OVER, :] = _normal((mine - best_other)[:, ~_OVER, :] / spread)
+            elif spread > 0:  # against every other player, not the richest alone
+                go_on = mine[:, ~_OVER, :]
+                leads = np.stack([go_on - theirs[None] for theirs in others], axis=-1)
+                won[:, ~_OVER, :] = lead_chance(leads, spread)
             wins[key] = won
         return wins[key]
 

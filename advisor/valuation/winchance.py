@@ -92,6 +92,23 @@ def chances(means: np.ndarray, spreads: np.ndarray) -> np.ndarray:
     return out / np.where(total > 0, total, 1.0)
 
 
+def lead_chance(leads: np.ndarray, spread: float) -> np.ndarray:
+    """A player's chance of ending with the most money when they lead each
+    other player by ``leads[..., q]`` coins now and the rest of the game
+    moves every player's money by an independent normal change whose
+    difference between any two players has standard deviation ``spread``
+    (each ``spread / sqrt(2)``): ``E_z prod_q Phi(lead_q / sigma + z)``,
+    ``sigma = spread / sqrt(2)``, by the quadrature of :func:`chances`.
+    With one other player it is ``Phi(lead / spread)``.  NaN leads (no such
+    player) count as certain wins against them."""
+    leads = np.asarray(leads, float)
+    sigma = spread / np.sqrt(2.0)
+    z, w = _quadrature()
+    cdf = _phi(leads[..., None] / sigma + z)  # [..., q, node]
+    cdf = np.where(np.isnan(leads)[..., None], 1.0, cdf)
+    return cdf.prod(axis=-2) @ w
+
+
 def _pdf(x: np.ndarray) -> np.ndarray:
     return np.exp(-0.5 * x * x) / np.sqrt(2.0 * np.pi)
 
