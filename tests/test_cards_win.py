@@ -218,6 +218,14 @@ def test_rivals_not_one_per_other_player_or_a_leg_below_one_are_refused_before_a
         best.cards_best(pos, seed=1, rivals=kwargs.get("rivals"), leg=kwargs.get("leg"))
 
 
+def _four_players_state() -> CardsState:
+    """:func:`_going_on_state` with two more players of 3 coins and no bets
+    (a race deck of 4 x 3 cards)."""
+    s = _going_on_state()
+    return dataclasses.replace(s, setup=CardsSetup(players=4, track="nnnnnnnnn", shown=1, down=2),
+                               players=s.players + (CardsPlayer(money=3), CardsPlayer(money=3)))
+
+
 def test_a_race_that_goes_on_is_weighed_against_every_other_player():
     """Four players, the race goes on after the reveal (G Y W O B): player
     0 keeps 3 coins; player 1 has 4 - 1 (the B5 card, B last) = 3, players
@@ -225,9 +233,7 @@ def test_a_race_that_goes_on_is_weighed_against_every_other_player():
     quarter (each player's money the same normal change), not the half a
     comparison with the richest other player alone gave; three coins ahead
     of everyone it is E_z Phi(3 / sigma + z)^3, sigma = spread / sqrt(2)."""
-    s = _going_on_state()
-    state = dataclasses.replace(s, setup=CardsSetup(players=4, track="nnnnnnnnn", shown=1, down=2),
-                                players=s.players + (CardsPlayer(money=3), CardsPlayer(money=3)))
+    state = _four_players_state()
     pos = state.position(0)
     rivals = list(state.players[1:])
     level = cards_best(pos, seed=1, precision=PRECISION, progress=False, rivals=rivals, leg=2)
@@ -239,3 +245,22 @@ def test_a_race_that_goes_on_is_weighed_against_every_other_player():
     want = sum(wk * (0.5 * (1 + math.erf((3 / sigma + zk) / math.sqrt(2)))) ** 3 for zk, wk in zip(z, w)) / w.sum()
     assert dict(zip(ahead.action, ahead.win))["reveal"] == pytest.approx(want, abs=1e-6)
     assert 0.25 < want < _phi(3 / SPREAD[1])  # ahead of three is less sure than ahead of one
+
+
+def test_the_margin_bot_keeps_the_richest_other_player_model_its_duels_measured():
+    """The advice weighs every other player; ``against="richest"`` (the
+    margin bot's) sets the mover against the richest alone: level with
+    three others is then Phi(0) = 1/2.  Any other value is refused."""
+    from advisor.cards.advice import cards_turns
+    from advisor.cards.bots import make_cards_bot
+    from advisor.cards.endgame import turn_win_chances
+
+    state = _four_players_state()
+    pos = state.position(0)
+    _, turns = cards_turns(pos, seed=1, precision=PRECISION, progress=False)
+    rivals = list(state.players[1:])
+    assert turn_win_chances(turns, pos, rivals, SPREAD[1], "richest")["reveal"] == pytest.approx(0.5)
+    assert turn_win_chances(turns, pos, rivals, SPREAD[1])["reveal"] == pytest.approx(0.25, abs=1e-6)
+    with pytest.raises(ValueError, match="against"):
+        turn_win_chances(turns, pos, rivals, SPREAD[1], "nobody")
+    assert make_cards_bot("margin").against == "richest" and make_cards_bot("shark").against == "all"

@@ -79,9 +79,8 @@ def format_cards_advice(frame, top: int = 15) -> str:
     if win:
         lines.append(f"win: your chance of winning the game after the turn (a shared first place counted as a share): "
                      f"each leg outcome settles every player's bets, a race over is won by the most money, a race "
-                     f"that goes on by the normal chance of your margin over the richest other player (spread "
-                     f"{frame.attrs['spread']} coins; advisor.cards.endgame); rows ranked by it, EV breaking "
-                     "near-ties; --objective ev ranks by EV. Measured on held-out games (python benchmarks/"
-                     "calibration.py --edition cards): close at 3 players, too high at 4 to 6 (it weighs you "
-                     "against the richest other player alone).")
+                     f"that goes on by the chance that your money ends the largest, the legs to come moving every "
+                     f"player's money by a normal change (spread {frame.attrs['spread']} coins between two players; "
+                     "advisor.cards.endgame); rows ranked by it, EV breaking near-ties; --objective ev ranks by EV. "
+                     "Its calibration on held-out games: python benchmarks/calibration.py --edition cards.")
     return "\n".join(lines)

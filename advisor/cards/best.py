@@ -26,7 +26,7 @@ def cards_best(position: CardsPosition | str, *, seed: int | None = None, others
     progress as there).
 
     ``objective="win"`` (default): a column ``win``, the advised player's
-    chance of winning the game after the turn (the margin bot's model,
+    chance of winning the game after the turn (every other player weighed,
     :func:`advisor.cards.endgame.turn_win_chances` with the spread of the
     leg, :func:`~advisor.cards.endgame.spread_for`), the rows sorted by it
     (chances within :data:`~advisor.valuation.engine.WIN_TIE` of each other

@@ -247,6 +247,9 @@ class SharkCardsBot(FastGreedyCardsBot):
     name = "shark"
     summary = ("EV minus what the turn gains the others; builds the race deck for information; plays for the "
                "win near the end")
+    #: a race that goes on weighed against every other player (``"all"``)
+    #: or the richest alone (:func:`~advisor.cards.endgame.turn_win_chances`)
+    against = "all"
 
     def __init__(self, precision: float = 0.02, weight: float = 1.0, build: bool = True, endgame: bool = True):
         super().__init__(precision)
@@ -263,7 +266,7 @@ class SharkCardsBot(FastGreedyCardsBot):
             score -= self.weight * np.array([gain[a] for a in frame.action])
         spread = self.win_spread(values, state)
         if spread is not None:
-            win = win_chances(values, state, player, spread)
+            win = win_chances(values, state, player, spread, self.against)
             score = np.array([win[a] for a in frame.action]) + 1e-3 * score
         frame["ev"] = score
         return frame.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
@@ -288,8 +291,12 @@ class MarginCardsBot(SharkCardsBot):
     (:func:`~advisor.cards.endgame.win_chances` with the spread of the
     legs to come, :func:`~advisor.cards.endgame.spread_for`): each leg
     outcome of the turn settles everyone's bets; a race over is won by the
-    most money, a race that goes on with the normal chance of the margin
-    over the richest other player.  Ahead it keeps the lead, behind it
+    most money, a race that goes on with the normal chance
+    ``Phi(margin / spread)`` of the player's margin over the richest other
+    player (``against="richest"``: the model its duels and tournaments
+    measured; the advice weighs every other player, which reads better
+    calibrated chances from 3 players on but is not yet measured as a way
+    to play).  Ahead it keeps the lead, behind it
     takes the bets that can overtake; its score is that chance plus a
     thousandth of the EV (ties).  The race deck built for information
     (:func:`information_build`; ``build=False``: greedy's building)."""
@@ -297,6 +304,7 @@ class MarginCardsBot(SharkCardsBot):
     name = "margin"
     summary = ("every turn, the chance of winning the game: the margin over the richest other player after the leg "
                "against the spread of the legs to come; builds the race deck for information")
+    against = "richest"
 
     def __init__(self, precision: float = 0.02, build: bool = True):
         super().__init__(precision, weight=0.0, build=build, endgame=True)

@@ -21,8 +21,8 @@ with this leg (:func:`turn_win_chances`: the same for the advice's rows,
 With ``spread=0`` (the shark bot's endgame) the legs after this one are
 not modelled: the figure is meant for the leg in which the race ends (the
 shark bot uses it once that is likely, :data:`ENDGAME`).  With a
-``spread`` (the margin bot, every turn), an outcome in which the race goes
-on is won with the chance that the mover's money ends the largest when
+``spread`` (the advice and the margin bot, every turn), an outcome in which
+the race goes on is won with the chance that the mover's money ends the largest when
 the rest of the game moves each player's money by an independent normal
 change, ``spread`` the standard deviation of what it changes between two
 players' money (:func:`spread_for`: :data:`SPREAD`, measured on recorded
@@ -30,9 +30,11 @@ games by ``benchmarks/fit_cards_spread.py``), the money after the leg
 with the overall cards at their expected value
 (:func:`advisor.valuation.winchance.lead_chance`).  Against one other
 player that is ``Phi(margin / spread)``, the margin the mover's money less
-theirs.  Weighing the mover against the richest other player alone read
-too high from 4 players on: equal money read 50% at any table (``python benchmarks/calibration.py --edition
-cards``).
+theirs.  The margin bot weighs the mover against the richest other
+player alone (``against="richest"``, the model its duels measured); the
+advice weighs every other player: the richest alone read too high from 4
+players on, level money reading 50% at any table (``python
+benchmarks/calibration.py --edition cards``).
 """
 
 from __future__ import annotations
@@ -116,7 +118,8 @@ def _money(rows: TurnRows, figs, money: int, ranks: np.ndarray, final0: np.ndarr
     return out
 
 
-def win_chances(values: TurnValues, state: CardsState, player: int, spread: float = 0.0) -> dict[str, float]:
+def win_chances(values: TurnValues, state: CardsState, player: int, spread: float = 0.0,
+                against: str = "all") -> dict[str, float]:
     """Per turn of ``values`` (its row ``action``): the chance that
     ``player`` ends the game with the most money if the race ended with
     this leg (``spread=0``), or with the legs after it worth a normal
@@ -124,15 +127,22 @@ def win_chances(values: TurnValues, state: CardsState, player: int, spread: floa
     docstring; everything used is public)."""
     n = state.setup.players
     rivals = [state.players[(player + k) % n] for k in range(1, n)]
-    return turn_win_chances(values.turns, values.position, rivals, spread)
+    return turn_win_chances(values.turns, values.position, rivals, spread, against)
 
 
 def turn_win_chances(turns: TurnRows, pos: CardsPosition, rivals: Sequence[CardsPlayer],
-                     spread: float = 0.0) -> dict[str, float]:
+                     spread: float = 0.0, against: str = "all") -> dict[str, float]:
     """:func:`win_chances` of the rows ``turns`` of the advised player's
     position ``pos``, against the other players ``rivals`` (their money and
     bets, :class:`~advisor.cards.game.CardsPlayer`; the order does not
-    matter): per row ``action``, the chance of winning the game."""
+    matter): per row ``action``, the chance of winning the game.
+    ``against``: in a race that goes on, ``"all"`` (the advice) the
+    chance of ending with the most money against every other player;
+    ``"richest"`` (the ``margin`` bot, as its duels measured it)
+    ``Phi(margin / spread)`` against the richest other player alone (the
+    same with one other player)."""
+    if against not in ("all", "richest"):
+        raise ValueError(f"against: 'all' or 'richest', not {against!r}")
     from advisor.kernels.ranks import rank_codes
 
     ranks = rank_codes()[race_orders()]  # [order, camel]
@@ -156,7 +166,7 @@ def turn_win_chances(turns: TurnRows, pos: CardsPosition, rivals: Sequence[Cards
         if key not in wins:
             mine = _money(turns, figs, pos.money, ranks, turns.final0)
             won = np.where(mine > best_other, 1.0, np.where(mine == best_other, 1.0 / (ties + 1), 0.0))
-            if spread > 0 and len(others) == 1:  # the race goes on: the rest of the game decides
+            if spread > 0 and (len(others) == 1 or against == "richest"):  # the race goes on: the rest decides
                 won[:, ~_OVER, :] = _normal((mine - best_other)[:, ~_OVER, :] / spread)
             elif spread > 0:  # against every other player, not the richest alone
                 go_on = mine[:, ~_OVER, :]

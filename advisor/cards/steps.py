@@ -29,7 +29,7 @@ the position as it stands, as ``cards_best`` gives them.
 
 Each action's ``win`` is the player's chance of winning the game after it,
 from the same view, as ``cards_best(..., chances=True)`` gives it for whole
-turns (the margin bot's model, the other players' money and bets and the
+turns (advisor.cards.endgame, the other players' money and bets and the
 leg from the table): at a turn's start the highest chance among the whole
 turns starting with the action (the turns ``ev`` is the best of by EV:
 the two may come from different turns); once the bet is taken or the race

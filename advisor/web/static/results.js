@@ -222,9 +222,8 @@ export const WIN_NOTE = "Win: your chance of winning the game after the option, 
 // Camel Up Cards' chance of winning (the command line's words; advisor.cards.endgame).
 export const CARDS_WIN_NOTE = "Win: your chance of winning the game after the option: each way the leg can end "
   + "settles every player's bets; a race over is won by the most money (a first place shared by k players counts "
-  + "1/k), a race that goes on by the normal chance of your lead over the richest other player against the spread of "
-  + "the legs to come (the margin bot's model). Measured on held-out games: close at 3 players, too high at 4 to 6 "
-  + "(it weighs you against the richest other player alone).";
+  + "1/k), a race that goes on by the chance that your money ends the largest, the legs to come moving every "
+  + "player's money by a normal change; its calibration is measured on held-out games.";
 
 // A chance of winning: its figure (one decimal, as the command line's table)
 // over a bar of its length out of 100%; the figure carries it, the bar adds
