@@ -27,8 +27,9 @@ Camel Up Cards (:mod:`advisor.cards.endgame`, ``benchmarks/cards_win_data.py``):
 players, seats rotated), run ``r`` seeded ``--cards-seed + r`` (the
 spread was measured on seed 1616's games); at every ``--cards-every``-th
 turn start the player to move's chance as the advice shows it
-(``cards_best``'s ``win_now``: ``Phi(margin / spread)`` for a race that goes
-on).  Predictors: ``model``; ``money rank`` (as above, each game's rates
+(``cards_best``'s ``win_now``: for a race that goes on, the chance that the
+player's money ends the largest, every player's moved by the normal
+change of the legs to come).  Predictors: ``model``; ``money rank`` (as above, each game's rates
 counted on the games of the other half, by the parity of their index:
 never on the game itself); ``money margin``: ``Phi((money - most of the
 others' money) / spread)``, the model without the leg in play and the bets

@@ -1,6 +1,6 @@
 """Labelled positions for the Camel Up Cards chance of winning
-(:mod:`advisor.cards.endgame`, the ``margin`` bot's model the Cards advice
-shows): held-out games of mixed Cards bots, and at every ``K``-th turn
+(:mod:`advisor.cards.endgame`, as the Cards advice shows it: every other
+player weighed): held-out games of mixed Cards bots, and at every ``K``-th turn
 start the chance the advice gives the player to move.
 
 Used by ``benchmarks/calibration.py --edition cards``.  The line-ups
@@ -15,7 +15,7 @@ seed 1616, so the default seed 56000 shares no game with it.
 
 At a turn start of player ``p`` (before the race action and any bet), the
 model's chance is ``win_now`` of :func:`advisor.cards.best.cards_best`
-computed as the ``margin`` bot computes it: the fast valuation of the
+computed from the fast valuation the bots use: the fast valuation of the
 position ``p`` sees (:func:`advisor.cards.fast.turn_values`, precision
 0.02) and :func:`advisor.cards.endgame.win_chances` with every player's
 money and bets from the table and the spread of the leg being played
