@@ -190,17 +190,29 @@ def test_leg_odds_exact_beyond_seven_cards_within_the_state_limit():
     assert EXACT_STATES >= 691_680  # a whole unknown 10-card deck at a game start fits
 
 
-def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact():
+@pytest.fixture(scope="module")
+def twelve_cards():
+    """A leg start with the whole 12-card deck unknown: its kernel state and
+    the leg outcomes counted exactly without a state limit, ``(state,
+    counts, total)`` (at most 6.6 million states after a card: counted once
+    for the tests below)."""
+    from advisor.cards.odds import exact_counts, kernel_state
+    from advisor.cards.position import parse_cards
+
+    state = kernel_state(parse_cards("cards 0:BGOWY deck:12"))
+    counts, total = exact_counts(state, by_first=False, limit=-1)
+    return state, counts, total
+
+
+def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact(twelve_cards):
     """The deck's leg odds (the other players revealing: ``others`` reveal
     or later) of a leg start with the whole 12-card deck unknown are counted
     exactly by default (the outcomes not split by first card stay within
     EXACT_STATES), equal to the enumeration without a state limit; the
     advice's split by first card stays sampled there."""
-    from advisor.cards.odds import EXACT_STATES, code_ranks, exact_counts, kernel_state, state_limit
-    from advisor.cards.position import parse_cards
+    from advisor.cards.odds import EXACT_STATES, code_ranks, exact_counts, state_limit
 
-    state = kernel_state(parse_cards("cards 0:BGOWY deck:12"))
-    counts, total = exact_counts(state, by_first=False, limit=-1)
+    state, counts, total = twelve_cards
     for others in ("reveal", "later"):
         odds = cards_odds("cards 0:BGOWY deck:12", seed=1, race=False, others=others)
         assert odds.leg_samples == 0
@@ -210,16 +222,14 @@ def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact():
 
 
 @pytest.mark.slow
-def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck():
+def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck(twelve_cards):
     """A leg start with the whole 12-card deck unknown, counted exactly (no
-    state limit: at most 6.6 million states after a card), against 200,000
-    sampled legs: within 4 standard errors, camel by camel and rank by
-    rank."""
-    from advisor.cards.odds import code_ranks, exact_counts, kernel_state
-    from advisor.cards.position import parse_cards
+    state limit), against 200,000 sampled legs: within 4 standard errors,
+    camel by camel and rank by rank."""
+    from advisor.cards.odds import code_ranks
 
     pos = "cards 0:BGOWY deck:12"
-    counts, total = exact_counts(kernel_state(parse_cards(pos)), by_first=False, limit=-1)
+    _, counts, total = twelve_cards
     assert total == math.perm(30, 12)
     exact = code_ranks(counts.sum(axis=(0, 1)) / total)
     sampled = cards_odds(pos, seed=3, race=False, others="reveal", leg_samples=200_000)
