@@ -250,7 +250,12 @@ def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "advisor.cli", *args], capture_output=True, text=True)
 
 
-def test_cli_odds_and_best_for_cards():
+def test_cli_odds_and_best_for_cards(capsys):
+    """``odds`` and ``best`` as commands (each started once as a process),
+    then more options and bad input through the same entry point in this
+    process (its exit status and one line, never a traceback)."""
+    from advisor.cli.command import main
+
     out = run_cli("odds", "--json", "--seed", "1", "--others", "reveal", "cards", "0:BG", "2:OW", "3:Y", "deck:3",
                   "known:B1")
     assert out.returncode == 0, out.stderr
@@ -261,15 +266,17 @@ def test_cli_odds_and_best_for_cards():
     assert out.returncode == 0, out.stderr
     moves = json.loads(out.stdout)["moves"]
     assert moves[0]["ev"] >= moves[-1]["ev"]
-    out = run_cli("odds", "--json", "--leg-only", "--threads", "1", "--others", "reveal", "cards", "0:BG", "2:OW",
-                  "3:Y", "deck:3")
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    capsys.readouterr()
+    assert main(["odds", "--json", "--leg-only", "--threads", "1", "--others", "reveal", "cards", "0:BG", "2:OW",
+                 "3:Y", "deck:3"]) == 0
+    data = json.loads(capsys.readouterr().out)
     assert "race" not in data and data["leg_samples"] == 0
-    bad = run_cli("odds", "cards", "0:BG", "2:OW")
-    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "missing" in bad.stderr
-    bad = run_cli("odds", "--others", "reveal", "1:B", "2:YG", "3:PR")
-    assert bad.returncode == 2 and "Camel Up Cards" in bad.stderr
+    assert main(["odds", "cards", "0:BG", "2:OW"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "missing" in err and len(err.strip().splitlines()) == 1
+    assert main(["odds", "--others", "reveal", "1:B", "2:YG", "3:PR"]) == 2
+    err = capsys.readouterr().err
+    assert "Camel Up Cards" in err and len(err.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------
