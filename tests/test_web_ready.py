@@ -141,10 +141,13 @@ def test_serve_answers_from_the_cache_and_its_own_process_runs_no_kernel(tmp_pat
         proc.wait(30)
 
 
+# a stand-in preparer: compiling until the file argv[1] exists (at most 10 minutes), then every group ready
 _FAKE_ALL = """
-import json, sys, time
+import json, os, sys, time
 print(json.dumps({"group": "leg", "state": "compiling"}), flush=True)
-time.sleep(float(sys.argv[1]))
+deadline = time.monotonic() + 600
+while not os.path.exists(sys.argv[1]) and time.monotonic() < deadline:
+    time.sleep(0.02)
 for name in sys.argv[2:]:
     print(json.dumps({"group": name, "state": "ready", "seconds": 1.0}), flush=True)
 """
@@ -161,7 +164,8 @@ def test_the_page_says_what_is_still_being_prepared_then_clears_it(tmp_path):
 
     if sync_playwright is None:
         _missing("playwright")
-    readiness = Readiness(ORDER, share=1.0, command=[sys.executable, "-c", _FAKE_ALL, "12", *ORDER])
+    go = tmp_path / "go"  # the preparer ends once the page has been seen preparing
+    readiness = Readiness(ORDER, share=1.0, command=[sys.executable, "-c", _FAKE_ALL, str(go), *ORDER])
     app = create_app(workers=1, prepare=readiness)
     sock = bind("127.0.0.1", 0)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
@@ -186,6 +190,7 @@ def test_the_page_says_what_is_still_being_prepared_then_clears_it(tmp_path):
             assert page.locator("#advice-block > .preparing-note").count() == 1
             (ROOT / "tests" / "artifacts").mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ROOT / "tests" / "artifacts" / "preparing.png"))
+            go.touch()
             banner.wait_for(state="hidden", timeout=60_000)  # everything ready: every note gone
             assert page.locator(".preparing-note").count() == 0
             browser.close()
