@@ -190,17 +190,29 @@ def test_leg_odds_exact_beyond_seven_cards_within_the_state_limit():
     assert EXACT_STATES >= 691_680  # a whole unknown 10-card deck at a game start fits
 
 
-def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact():
+@pytest.fixture(scope="module")
+def twelve_cards():
+    """A leg start with the whole 12-card deck unknown: its kernel state and
+    the leg outcomes counted exactly without a state limit, ``(state,
+    counts, total)`` (at most 6.6 million states after a card: counted once
+    for the tests below)."""
+    from advisor.cards.odds import exact_counts, kernel_state
+    from advisor.cards.position import parse_cards
+
+    state = kernel_state(parse_cards("cards 0:BGOWY deck:12"))
+    counts, total = exact_counts(state, by_first=False, limit=-1)
+    return state, counts, total
+
+
+def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact(twelve_cards):
     """The deck's leg odds (the other players revealing: ``others`` reveal
     or later) of a leg start with the whole 12-card deck unknown are counted
     exactly by default (the outcomes not split by first card stay within
     EXACT_STATES), equal to the enumeration without a state limit; the
     advice's split by first card stays sampled there."""
-    from advisor.cards.odds import EXACT_STATES, code_ranks, exact_counts, kernel_state, state_limit
-    from advisor.cards.position import parse_cards
+    from advisor.cards.odds import EXACT_STATES, code_ranks, exact_counts, state_limit
 
-    state = kernel_state(parse_cards("cards 0:BGOWY deck:12"))
-    counts, total = exact_counts(state, by_first=False, limit=-1)
+    state, counts, total = twelve_cards
     for others in ("reveal", "later"):
         odds = cards_odds("cards 0:BGOWY deck:12", seed=1, race=False, others=others)
         assert odds.leg_samples == 0
@@ -210,16 +222,14 @@ def test_leg_odds_of_a_whole_unknown_twelve_card_deck_are_exact():
 
 
 @pytest.mark.slow
-def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck():
+def test_sampled_leg_agrees_with_the_exact_whole_unknown_twelve_card_deck(twelve_cards):
     """A leg start with the whole 12-card deck unknown, counted exactly (no
-    state limit: at most 6.6 million states after a card), against 200,000
-    sampled legs: within 4 standard errors, camel by camel and rank by
-    rank."""
-    from advisor.cards.odds import code_ranks, exact_counts, kernel_state
-    from advisor.cards.position import parse_cards
+    state limit), against 200,000 sampled legs: within 4 standard errors,
+    camel by camel and rank by rank."""
+    from advisor.cards.odds import code_ranks
 
     pos = "cards 0:BGOWY deck:12"
-    counts, total = exact_counts(kernel_state(parse_cards(pos)), by_first=False, limit=-1)
+    _, counts, total = twelve_cards
     assert total == math.perm(30, 12)
     exact = code_ranks(counts.sum(axis=(0, 1)) / total)
     sampled = cards_odds(pos, seed=3, race=False, others="reveal", leg_samples=200_000)
@@ -240,7 +250,12 @@ def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "advisor.cli", *args], capture_output=True, text=True)
 
 
-def test_cli_odds_and_best_for_cards():
+def test_cli_odds_and_best_for_cards(capsys):
+    """``odds`` and ``best`` as commands (each started once as a process),
+    then more options and bad input through the same entry point in this
+    process (its exit status and one line, never a traceback)."""
+    from advisor.cli.command import main
+
     out = run_cli("odds", "--json", "--seed", "1", "--others", "reveal", "cards", "0:BG", "2:OW", "3:Y", "deck:3",
                   "known:B1")
     assert out.returncode == 0, out.stderr
@@ -251,15 +266,17 @@ def test_cli_odds_and_best_for_cards():
     assert out.returncode == 0, out.stderr
     moves = json.loads(out.stdout)["moves"]
     assert moves[0]["ev"] >= moves[-1]["ev"]
-    out = run_cli("odds", "--json", "--leg-only", "--threads", "1", "--others", "reveal", "cards", "0:BG", "2:OW",
-                  "3:Y", "deck:3")
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    capsys.readouterr()
+    assert main(["odds", "--json", "--leg-only", "--threads", "1", "--others", "reveal", "cards", "0:BG", "2:OW",
+                 "3:Y", "deck:3"]) == 0
+    data = json.loads(capsys.readouterr().out)
     assert "race" not in data and data["leg_samples"] == 0
-    bad = run_cli("odds", "cards", "0:BG", "2:OW")
-    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "missing" in bad.stderr
-    bad = run_cli("odds", "--others", "reveal", "1:B", "2:YG", "3:PR")
-    assert bad.returncode == 2 and "Camel Up Cards" in bad.stderr
+    assert main(["odds", "cards", "0:BG", "2:OW"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "missing" in err and len(err.strip().splitlines()) == 1
+    assert main(["odds", "--others", "reveal", "1:B", "2:YG", "3:PR"]) == 2
+    err = capsys.readouterr().err
+    assert "Camel Up Cards" in err and len(err.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------

@@ -208,7 +208,9 @@ def test_exact_gives_up_beyond_its_state_limit():
 # ---------------------------------------------------------------- sampled vs exact
 def sampled(text: str, samples: int, seed: int) -> np.ndarray:
     s = kernel_state(parse_cards(text))
-    counts = np.zeros((KINDS, 8, CODES), np.int64)
+    # float64 counts (whole numbers, exact), as the package passes them: the
+    # kernel's compiled version, not one more compiled for int64 counts
+    counts = np.zeros((KINDS, 8, CODES))
     leg_others_sample(s.sp, s.ht, s.fig, s.own, s.length, s.known, s.pool, s.unknown, s.players, s.nxt, s.hands,
                       s.random_mask, samples, seed, counts)
     return counts

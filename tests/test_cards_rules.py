@@ -385,8 +385,11 @@ def kernel_leg(length, board, known, pool, unknown, by_first=True, top=X.MOMENT_
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
     states = np.full(sum(known.values()) + unknown, -1, np.int64)
-    total = X.leg_counts(sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs, states,
-                         -1, top)
+    args = (sp, ht, fig, length, kinds(known), kinds(pool), unknown, by_first, codes, figs, states, -1)
+    # as the package calls it (``top`` and ``chunk`` left at their defaults),
+    # else every argument given, as kernel_leg_threads does: two compiled
+    # versions of the kernel in all, not one per set of arguments left out
+    total = X.leg_counts(*args) if top == X.MOMENT_CARDS else X.leg_counts(*args, top, X.CHUNK_WORK)
     assert states.min() >= 0 and states[-1] == 0  # nothing is kept after the last card
     return total, codes, figs
 
@@ -614,7 +617,7 @@ def test_whole_unknown_deck_exact_agrees_with_sampling():
     codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
     figs = np.zeros((K.KINDS, 2), np.int64)
     states = np.zeros(12, np.int64)
-    total = X.leg_counts(sp, ht, fig, 19, kinds(known), kinds(pool), unknown, False, codes, figs, states)
+    total = X.leg_counts(sp, ht, fig, 19, kinds(known), kinds(pool), unknown, False, codes, figs, states, -1)
     assert total == outcomes(known, pool, unknown) == codes.sum()
     assert states.max() > 1_000_000 and states[-1] == 0
     exact = codes / total
@@ -708,7 +711,7 @@ def test_leg_counts_of_a_translated_position_are_the_same():
         codes = np.zeros((K.KINDS, 8, K.CODES), np.int64)
         figs = np.zeros((K.KINDS, 2), np.int64)
         states = np.zeros(8, np.int64)
-        total = X.leg_counts(sp, ht, fig, 40, kinds(known), kinds(pool), unknown, True, codes, figs, states)
+        total = X.leg_counts(sp, ht, fig, 40, kinds(known), kinds(pool), unknown, True, codes, figs, states, -1)
         runs.append((total, codes, figs, states))
     assert_same_counts(runs[0][:3], runs[1][:3])
     assert np.array_equal(runs[0][3], runs[1][3])

@@ -63,24 +63,44 @@ def test_every_task_and_part_needs_known_groups_leg_odds_first():
         assert set(groups) <= set(ORDER)
 
 
+# a stand-in preparer: compiling until the file argv[1] exists (at most 10 minutes), then ready
 _FAKE = """
-import json, sys, time
+import json, os, sys, time
 print(json.dumps({"group": "leg", "state": "compiling"}), flush=True)
-time.sleep(float(sys.argv[1]))
+deadline = time.monotonic() + 600
+while not os.path.exists(sys.argv[1]) and time.monotonic() < deadline:
+    time.sleep(0.02)
 print(json.dumps({"group": "leg", "state": "ready", "seconds": 1.5}), flush=True)
 """
 
 
-def test_the_page_works_while_the_leg_odds_wait_for_their_kernels():
-    readiness = Readiness(("leg",), share=1.0, command=[sys.executable, "-c", _FAKE, "30"])
+class _ReleasedOnWait(Readiness):
+    """The stand-in preparer says the leg odds are ready only once a request
+    has begun waiting for them (``waited``: the tasks that waited)."""
+
+    def __init__(self, go: Path, **kwargs):
+        super().__init__(**kwargs)
+        self.go, self.waited = go, []
+
+    async def wait_for(self, task, kwargs=None):
+        self.waited.append(task)
+        self.go.touch()
+        await super().wait_for(task, kwargs)
+
+
+def test_the_page_works_while_the_leg_odds_wait_for_their_kernels(tmp_path):
+    go = tmp_path / "go"
+    readiness = _ReleasedOnWait(go, order=("leg",), share=1.0, command=[sys.executable, "-c", _FAKE, str(go)])
     app = create_app(workers=1, prepare=readiness)
     with TestClient(app, raise_server_exceptions=False) as client:
         assert client.get("/").status_code == 200  # the page at once
         status = client.get("/api/status").json()
         assert status["ready"] is False and "leg" in status["preparing"]
         assert [g["state"] for g in status["groups"]] == ["compiling"]
+        assert not go.exists() and readiness.took == {}
         odds = client.post("/api/odds", json={"board": "1:B 2:YG 3:PR 14:w 15:k", "leg_only": True})
         assert odds.status_code == 200, odds.text
+        assert readiness.waited == ["leg"]  # the request (the leg odds task) waited for its kernels
         assert readiness.took == {"leg": 1.5}  # answered once the preparer said the leg odds were ready
         assert client.get("/api/status").json() == {"ready": True, "groups": [
             {"name": "leg", "title": warm._BY_NAME["leg"].title, "state": "ready", "seconds_left": 0.0}],
@@ -121,10 +141,13 @@ def test_serve_answers_from_the_cache_and_its_own_process_runs_no_kernel(tmp_pat
         proc.wait(30)
 
 
+# a stand-in preparer: compiling until the file argv[1] exists (at most 10 minutes), then every group ready
 _FAKE_ALL = """
-import json, sys, time
+import json, os, sys, time
 print(json.dumps({"group": "leg", "state": "compiling"}), flush=True)
-time.sleep(float(sys.argv[1]))
+deadline = time.monotonic() + 600
+while not os.path.exists(sys.argv[1]) and time.monotonic() < deadline:
+    time.sleep(0.02)
 for name in sys.argv[2:]:
     print(json.dumps({"group": name, "state": "ready", "seconds": 1.0}), flush=True)
 """
@@ -141,7 +164,8 @@ def test_the_page_says_what_is_still_being_prepared_then_clears_it(tmp_path):
 
     if sync_playwright is None:
         _missing("playwright")
-    readiness = Readiness(ORDER, share=1.0, command=[sys.executable, "-c", _FAKE_ALL, "12", *ORDER])
+    go = tmp_path / "go"  # the preparer ends once the page has been seen preparing
+    readiness = Readiness(ORDER, share=1.0, command=[sys.executable, "-c", _FAKE_ALL, str(go), *ORDER])
     app = create_app(workers=1, prepare=readiness)
     sock = bind("127.0.0.1", 0)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
@@ -166,6 +190,7 @@ def test_the_page_says_what_is_still_being_prepared_then_clears_it(tmp_path):
             assert page.locator("#advice-block > .preparing-note").count() == 1
             (ROOT / "tests" / "artifacts").mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ROOT / "tests" / "artifacts" / "preparing.png"))
+            go.touch()
             banner.wait_for(state="hidden", timeout=60_000)  # everything ready: every note gone
             assert page.locator(".preparing-note").count() == 0
             browser.close()
