@@ -532,9 +532,10 @@ def halves(names: Iterable[str]) -> list[list[str]]:
     return sorted(best, key=lambda half: names.index(half[0]))
 
 
-def split_compile(names: Iterable[str], *, notice: "CompileNotice | None" = None) -> dict:
-    """Compile the groups ``names`` split over two processes
-    (:func:`halves`, :func:`advisor._tools.numbacache.compile_halves`), each in a temporary cache
+def split_compile(parts: list[list[str]], *, notice: "CompileNotice | None" = None) -> dict:
+    """Compile the kernel groups ``parts`` (two halves, :func:`halves` or
+    :func:`split_plan`) in two processes at once
+    (:func:`advisor._tools.numbacache.compile_halves`), each in a temporary cache
     folder, then merge both into this process's kernel cache
     (:func:`advisor._tools.numbacache.merge_cache`).  A half that fails
     costs time only: what is still missing compiles when called.
@@ -546,7 +547,6 @@ def split_compile(names: Iterable[str], *, notice: "CompileNotice | None" = None
     from advisor.kernels._jit import CACHE_DIR
 
     start = time.perf_counter()
-    parts = halves(names)
     folder = Path(tempfile.mkdtemp(prefix="camelup-split-"))
     if notice is not None:
         notice.seconds = split_estimate(parts)
@@ -643,7 +643,7 @@ def compile_first(notice: "CompileNotice") -> dict | None:
     parts = split_plan(notice.groups, notice.forms)
     if parts is None:
         return None
-    return split_compile([g for part in parts for g in part], notice=notice)
+    return split_compile(parts, notice=notice)
 
 
 def _rounded(seconds: float) -> int:

@@ -92,22 +92,22 @@ def _warm(run_dir: Path) -> dict:
 
     start = time.perf_counter()
     from advisor.kernels._jit import CACHE_DIR
-    from advisor.warm import cold_groups, split_compile, unwarmed, usable_cores, warmup
+    from advisor.warm import cold_groups, halves, split_compile, unwarmed, usable_cores, warmup
 
     shared = Path(CACHE_DIR)
     empty = not shared.is_dir() or not any(p.is_file() for p in shared.rglob("*"))
     cold = cold_groups()
-    halves = []
+    parts = []
     if usable_cores() >= 2 and len(cold) >= 2:
         signal.signal(signal.SIGTERM, _terminated)
-        split = split_compile(cold)
-        halves = split["halves"]
+        parts = halves(cold)
+        split = split_compile(parts)
         for line in split["failed"]:
             print(f"warm-up of {line} failed; compiled below instead", flush=True)
     missing = cold_groups()  # every top-level kernel of every group cached? else compile here
     if missing:
         warmup(groups=missing)
-    report = {"cache": CACHE_DIR, "from_empty": empty, "cold": cold, "halves": halves,
+    report = {"cache": CACHE_DIR, "from_empty": empty, "cold": cold, "halves": parts,
               "compiled_after_merge": missing, "unwarmed": unwarmed(),
               "seconds": round(time.perf_counter() - start, 1)}
     print(json.dumps(report), flush=True)

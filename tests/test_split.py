@@ -124,7 +124,7 @@ def test_a_half_that_fails_is_reported_and_the_other_kept(tmp_path):
 def test_a_split_compile_whose_halves_failed_costs_time_only(monkeypatch):
     """Nothing merged, no error: the command compiles what it calls."""
     monkeypatch.setattr(warm, "compile_halves", lambda parts, folder, script: ([], ["leg: exit 1", "race: exit 1"]))
-    report = warm.split_compile(["leg", "race"])
+    report = warm.split_compile(warm.halves(["leg", "race"]))
     assert report["halves"] == [["leg"], ["race"]] and len(report["failed"]) == 2
 
 

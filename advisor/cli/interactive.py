@@ -78,7 +78,7 @@ def cmd_warmup(args: argparse.Namespace) -> int:
     parts = split_plan([g.name for g in GROUPS])
     if parts is not None:  # on two cores at once; the groups below then load from the cache
         print(f"  in two processes at once: {', '.join(parts[0])} | {', '.join(parts[1])}", flush=True)
-        report = split_compile([g for part in parts for g in part])
+        report = split_compile(parts)
         print(f"  {'both halves':<28} {report['seconds']:7.2f} s", flush=True)
     warmup(verbose=True, progress=sys.stderr.isatty())
     print(f"Done in {time.perf_counter() - start:.1f} s.")
