@@ -522,7 +522,7 @@ def test_the_advice_plays_to_win_and_the_switch_ranks_by_coins(browser, server):
         expect(p.locator("#objective-switch")).to_be_visible()
         _ranked(page, "win")
         expect(p.locator("#win-headline")).to_be_visible()
-        expect(p.locator("#win-note")).to_contain_text("richest other player")
+        expect(p.locator("#win-note")).to_contain_text("every player's money by a normal change")
         p.click('#objective-switch [data-objective="ev"]')
         _ranked(page, "ev")
         expect(p.locator("#advice-list .win")).to_have_count(0)

@@ -26,7 +26,11 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
+
+from advisor._tools.workers import held_interrupts
 
 __all__ = ["read_index", "write_atomically", "merge_cache", "cache_lock", "compile_halves"]
 
@@ -133,11 +137,6 @@ def compile_halves(parts: list[list[str]], folder: Path, script: str,
     failed (its exit status and the end of its stderr).  Ctrl-C, or any
     exception here, ends the processes before it is raised; they print
     nothing."""
-    import subprocess
-    import sys
-
-    from advisor._tools.workers import held_interrupts
-
     package_root = str(Path(__file__).resolve().parents[2])  # the script imports this package
     path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
     procs, logs = [], []

@@ -129,6 +129,14 @@ class Lanes:
             for process in processes:
                 if process.is_alive():
                     process.terminate()
+        # each pool's manager thread closes its wake-up pipe as it ends; at
+        # exit, Python 3.11 wakes every such thread through that pipe, so a
+        # thread still ending then met a closed pipe and printed a traceback
+        # (Bad file descriptor): wait for them to end (the workers are gone)
+        for pool in self.pools.values():
+            thread = getattr(pool, "_executor_manager_thread", None)
+            if thread is not None:
+                thread.join(timeout=10)
 
     async def run(self, lane: str, task: str, **kwargs) -> dict:
         """Run ``task`` in ``lane`` and return its result; a user error in
