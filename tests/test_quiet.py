@@ -133,6 +133,35 @@ def test_ctrl_c_while_the_workers_start_is_one_line(tmp_path):
     assert stderr.strip().splitlines() == ["camelup: interrupted: no game of 100,000 was complete; nothing kept"]
 
 
+_MASK_PROBE = """
+import signal, sys
+
+def held():  # the initializer: whether the worker began with Ctrl-C blocked
+    global HELD
+    HELD = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+def report(_):
+    return HELD
+"""
+
+
+@pytest.mark.processes
+def test_every_worker_of_a_pool_begins_with_ctrl_c_held(tmp_path):
+    """BUG: the resource tracker, started by the pool's first lock, unblocked
+    Ctrl-C in the parent on its way (multiprocessing blocks, then unblocks,
+    the signals it keeps from the tracker), so the workers spawned after it
+    began with Ctrl-C open: one still importing printed a traceback on
+    Ctrl-C.  Each worker of a fresh process's first pool reports its
+    signal mask at its start."""
+    (tmp_path / "maskprobe.py").write_text(_MASK_PROBE)
+    script = ("import sys, maskprobe; from advisor._tools.workers import spawn_pool\n"
+              "with spawn_pool(3, maskprobe.held) as pool: print(pool.map(maskprobe.report, range(12), chunksize=1))")
+    env = {**ENV, "PYTHONPATH": str(tmp_path) + os.pathsep + ENV["PYTHONPATH"]}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str([True] * 12), out.stdout
+
+
 def test_the_resource_tracker_is_told_to_keep_quiet(monkeypatch):
     monkeypatch.setattr(sys, "warnoptions", [])
     quiet_tracker()

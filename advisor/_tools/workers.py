@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from multiprocessing import resource_tracker
 
 __all__ = ["worker_init", "held_interrupts", "spawn_pool", "quiet_tracker", "TRACKER_WARNINGS"]
 
@@ -121,6 +122,12 @@ def spawn_pool(processes: int | None, initializer) -> "multiprocessing.pool.Pool
     quiet, Ctrl-C held back while the workers start; a Ctrl-C that came
     meanwhile ends the pool before it is raised."""
     quiet_tracker()
+    # the tracker starts with the pool's first lock unless it runs already;
+    # starting it unblocks Ctrl-C in the starting thread (multiprocessing
+    # blocks, then unblocks, the signals it keeps from the tracker), which
+    # inside held_interrupts let Ctrl-C reach the workers spawned after it
+    # while they were still importing: start it first, outside
+    resource_tracker.ensure_running()
     pool = None
     try:
         with held_interrupts():
