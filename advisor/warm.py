@@ -678,6 +678,13 @@ class CompileNotice:
         self.done = False
         self.shown = False  # the spinner's line is on the terminal
         self.thread: threading.Thread | None = None
+        # while ``background`` (a game's rehearsal, camelup play, runs), the
+        # compilations in threads other than the owner's are not shown (the
+        # players are typing): counted
+        self.owner: threading.Thread | None = None
+        self.background = False
+        self.behind = 0.0  # seconds compiling in other threads, finished spans
+        self.behind_since: dict[int, tuple[int, float]] = {}  # thread id -> (depth, start)
         try:
             self.tty = self.stream.isatty()
         except (AttributeError, ValueError):
@@ -685,6 +692,8 @@ class CompileNotice:
 
     # -------------------------------------------------- watcher interface
     def started(self, name: str) -> None:
+        if self._elsewhere(+1):
+            return
         with self.lock:
             self.depth += 1
             if self.depth > 1:
@@ -702,6 +711,8 @@ class CompileNotice:
             self.wake.set()
 
     def finished(self, name: str) -> None:
+        if self._elsewhere(-1):
+            return
         with self.lock:
             self.depth = max(0, self.depth - 1)
             if self.depth == 0 and self.since is not None:
@@ -709,8 +720,56 @@ class CompileNotice:
                 self.since = None
                 self._erase()  # at once: the command's own output may follow
 
+    def _elsewhere(self, step: int) -> bool:
+        """Count a compilation's start (+1) or end (-1) in a thread other
+        than the one that entered the notice; False in that thread."""
+        current = threading.current_thread()
+        if not self.background or current is self.owner:
+            return False
+        with self.lock:
+            depth, since = self.behind_since.get(current.ident, (0, time.perf_counter()))
+            depth = max(0, depth + step)
+            if depth:
+                self.behind_since[current.ident] = (depth, since)
+            else:
+                self.behind_since.pop(current.ident, None)
+                self.behind += time.perf_counter() - since
+        return True
+
+    def estimate(self) -> float:
+        """Seconds the work's kernels take to compile from this cache (0 when
+        unknown)."""
+        try:
+            seconds = self._cpu_seconds()
+            return seconds / cpu_share() if seconds else 0.0
+        except Exception:  # noqa: BLE001 - the estimate is a nicety
+            return 0.0
+
+    def say(self, message: str) -> None:
+        """One line on the notice's stream."""
+        self._write(f"{self.prog}: {message}\n")
+
+    def wait_for(self, thread: threading.Thread, message: str) -> None:
+        """Wait until ``thread`` (compiling in the background) ends, saying
+        ``message`` as a compilation is said (the spinner on a terminal)."""
+        if not thread.is_alive():
+            return
+        with self.lock:
+            self.message = message
+        if not self.tty:
+            self._write(f"{self.prog}: {message} ...\n")
+        start = time.perf_counter()
+        self.started("waiting")
+        try:
+            thread.join()
+        finally:
+            self.finished("waiting")
+            with self.lock:  # the wait is the other thread's compilation, counted there
+                self.compiled -= time.perf_counter() - start
+
     # -------------------------------------------------- context manager
     def __enter__(self) -> "CompileNotice":
+        self.owner = threading.current_thread()
         _watch.add(self)
         return self
 
@@ -723,12 +782,15 @@ class CompileNotice:
             self.depth = 0
             self.done = True
             self._erase()
+            now = time.perf_counter()
+            behind = self.behind + sum(now - since for _, since in self.behind_since.values())
         self.wake.set()
         if self.thread is not None:
             self.thread.join()
-        if self.message is not None and exc[0] is None:
-            self._write(f"{self.prog}: kernels compiled in {self.compiled:.0f} s; later runs load them from "
-                        "the cache\n")
+        if (self.message is not None or behind >= 0.5) and exc[0] is None:
+            background = f" ({behind:.0f} s of it in the background)" if behind >= 0.5 else ""
+            self._write(f"{self.prog}: kernels compiled in {self.compiled + behind:.0f} s{background}; later runs "
+                        "load them from the cache\n")
 
     # -------------------------------------------------- output
     def _message(self) -> str:

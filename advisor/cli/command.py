@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         with _claims(args), _compile_notice(args) as notice:
-            _compile_first(notice)
+            _compile_first(notice, args)
             return COMMANDS[args.command](args)
     except AdvisorError as exc:
         print(f"camelup: error: {exc}", file=sys.stderr)
@@ -155,14 +155,22 @@ def _compile_notice(args: argparse.Namespace):
                          forms=forms(args.command, workers=_on_workers(args), **options))
 
 
-def _compile_first(notice) -> None:
+def _compile_first(notice, args: argparse.Namespace) -> None:
     """A first run on 2+ cores: the kernels the command needs compiled in
     two processes at once, before it starts (:func:`advisor.warm.compile_first`);
-    the command then loads them from the cache."""
+    the command then loads them from the cache.  ``play`` starts at once
+    instead: its kernels compile behind the first prompt while the player
+    reads the table (``args.rehearse``; :class:`advisor.cli.table.Rehearsal`)."""
+    args.rehearse, args.notice = False, notice
     if notice is None:
         return
-    from advisor.warm import compile_first
+    from advisor.warm import cold_groups, compile_first
 
+    if args.command == "play":
+        args.rehearse = bool(cold_groups(notice.groups))
+        if args.rehearse:  # what compiles before the table shows takes seconds: no estimate of the whole
+            notice.seconds = 0.0
+        return
     compile_first(notice)
 
 

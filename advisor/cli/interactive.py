@@ -46,7 +46,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise AdvisorError(problem)
     edition = args.edition or "second"
     play(seats, edition=rules_arg(args, edition) or edition, seed=args.seed, record=record,
-         autosave=args.autosave, source=args.load)
+         autosave=args.autosave, source=args.load, **_rehearsal(args))
     return 0
 
 
@@ -65,8 +65,15 @@ def _cmd_play_cards(args: argparse.Namespace, seats: list[str] | None) -> int:
     elif args.game is not None:
         raise AdvisorError("--game applies with --load only")
     play_cards(seats or (None if record else play_seats(cards=True)), seed=args.seed,
-               record=record, autosave=args.autosave, source=args.load)
+               record=record, autosave=args.autosave, source=args.load, **_rehearsal(args))
     return 0
+
+
+def _rehearsal(args: argparse.Namespace) -> dict:
+    """A first run (kernels cold): the game compiles them behind the first
+    human prompt (:class:`advisor.cli.table.Rehearsal`); set by the command
+    line's compile step."""
+    return {"rehearse": getattr(args, "rehearse", False), "notice": getattr(args, "notice", None)}
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:

@@ -43,10 +43,13 @@ Records: the game's record is the project's record (JSON lines,
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
@@ -339,6 +342,11 @@ class BoardEngine:
     def prompt(self, p: int) -> str:
         return f"P{p}> "
 
+    @property
+    def in_turns(self) -> bool:
+        """Whether the players now take turns (a bot's turn values actions)."""
+        return True
+
     def show_table(self, p: int) -> bool:
         return True
 
@@ -422,10 +430,89 @@ class BoardEngine:
         save_game(record, path)
 
 
+class Rehearsal:
+    """A first run's kernels compiled while the players read the table and
+    type (``camelup play`` with a cold cache): a copy of the game is played
+    on in a background thread, every seat a bot (a human's seat the random
+    bot), until each bot has chosen a turn and the first human's advice
+    (``best``) was computed once, so the kernels the table needs next are
+    compiled, into the cache, before they are asked for.  Its results are
+    thrown away: the game itself never sees them (the bots draw from the
+    game's own record).  :meth:`wait` is called before the table computes
+    anything: the game's own kernels never run beside it (numba's parallel
+    kernels are not to be started from two threads at once)."""
+
+    def __init__(self, engine, seats: Sequence[str], notice=None):
+        self.notice = notice
+        self.estimate = notice.estimate() if notice is not None else 0.0
+        self.start = time.perf_counter()
+        self.error: BaseException | None = None
+        record = copy.deepcopy(engine.record)
+        if notice is not None:
+            about = f", about {max(1, round(self.estimate))} s" if self.estimate >= 1 else ""
+            notice.say(f"compiling kernels in the background while you read the table (first run only{about})")
+            notice.background = True  # its compilations counted, not shown
+        self.thread = threading.Thread(target=self._run, args=(engine, record, list(seats)), daemon=True,
+                                       name="camelup-rehearsal")
+        self.thread.start()
+
+    def _run(self, engine, record: list[dict], seats: list[str]) -> None:
+        try:
+            rehearse(engine.replay(record), seats)
+        except Exception as exc:  # noqa: BLE001 - a nicety: what it missed compiles when first asked for
+            self.error = exc
+        finally:
+            if self.notice is not None:
+                self.notice.background = False
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def wait(self) -> None:
+        """Return once the rehearsal is over (at once when it is)."""
+        if not self.thread.is_alive():
+            return
+        left = max(0.0, self.estimate - (time.perf_counter() - self.start))
+        about = f", about {max(1, round(left))} s more" if left >= 1 else ""
+        message = f"finishing the kernels compiling in the background (first run only{about})"
+        if self.notice is not None:
+            self.notice.wait_for(self.thread, message)
+        else:
+            self.thread.join()
+
+
+def rehearse(engine, seats: Sequence[str], limit: int | None = None) -> None:
+    """Play ``engine``'s game on (it is changed: give a copy) with a bot in
+    every seat (``"human"``: the random bot) until each bot seat has chosen
+    a turn and the first human seat's advice was computed at its turn, or
+    the game ends, or ``limit`` turns (default: three rounds)."""
+    bots = {i: engine.make_bot(name) for i, name in enumerate(seats) if name != "human"}
+    humans = [i for i, name in enumerate(seats) if name == "human"]
+    stand_in = engine.make_bot("random")
+    decided: set[int] = set()
+    advised = not humans
+    for _ in range(limit if limit is not None else 3 * len(seats)):
+        if engine.finished or (advised and decided >= set(bots)):
+            return
+        p = engine.to_move
+        if engine.in_turns:
+            if p in bots:
+                decided.add(p)
+            elif p == humans[0] and not advised:
+                engine.command(p, "best")
+                advised = True
+        for action in engine.bot_actions(p, bots.get(p, stand_in)):
+            engine.apply(str(action))
+
+
 class Table:
     """A game at the terminal: seats, bots, the listeners, saving; the game
     itself through an engine adapter (:class:`BoardEngine`, or
     :class:`advisor.cli.table_cards.CardsEngine` for Camel Up Cards)."""
+
+    #: a :class:`Rehearsal` under way, waited for before the table computes
+    rehearsal: Rehearsal | None = None
 
     def __init__(self, engine, seats: list[str], read: Callable[[str], str], out: TextIO,
                  autosave: Path | None, source: Path | None):
@@ -438,6 +525,9 @@ class Table:
         self.autosave = autosave
         self.source = source.resolve() if source else None
         self.saved: dict[Path, int] = {}  # files written this session -> the turn saved
+        # run_table(rehearse=True): a Rehearsal starts at the first human prompt, said on ``notice``
+        self.rehearse_pending = False
+        self.notice = None
 
     @property
     def game(self):
@@ -455,7 +545,13 @@ class Table:
     def name(self, player: int) -> str:
         return _name(player, self.seats, self.solo)
 
+    def ready(self) -> None:
+        """Before the table computes: the rehearsal, if one runs, is over."""
+        if self.rehearsal is not None:
+            self.rehearsal.wait()
+
     def apply(self, action: str) -> dict:
+        self.ready()
         entry = self.engine.apply(str(action))
         self.say(f"{self.name(entry['player'])}: {self.engine.describe(entry, entry['player'] == self.solo)}")
         news = self.engine.news()
@@ -520,6 +616,7 @@ class Table:
 
     # ------------------------------------------------------------ turns
     def bot_turn(self, p: int) -> None:
+        self.ready()
         for action in self.engine.bot_actions(p, self.bots[p]):
             self.apply(action)
 
@@ -527,6 +624,9 @@ class Table:
         """One human turn (or one step of it); False when the player leaves the game."""
         if self.engine.show_table(p):
             self.show(p)
+        if self.rehearse_pending:  # the table is shown: the rest compiles while the player reads it
+            self.rehearse_pending = False
+            self.rehearsal = Rehearsal(self.engine, self.seats, self.notice)
         while True:
             try:
                 line = self.read(self.engine.prompt(p))
@@ -569,6 +669,7 @@ class Table:
         if word == "help":
             self.say(self.engine.help)
         elif word in self.engine.commands:
+            self.ready()
             self.say(self.engine.command(p, word))
         elif word == "table":
             self.show(p)
@@ -585,6 +686,7 @@ class Table:
         self.say(self.engine.render(p, self.seats))
 
     def undo(self, p: int) -> None:
+        self.ready()
         step = self.engine.undo_step(p)
         if step:
             self.say(step)
@@ -662,7 +764,8 @@ _short = short_text
 
 def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: int | None = None,
          read: Callable[[str], str] | None = None, out: TextIO | None = None, record: Sequence[dict] | None = None,
-         autosave: str | os.PathLike | None = None, source: str | os.PathLike | None = None) -> Game:
+         autosave: str | os.PathLike | None = None, source: str | os.PathLike | None = None,
+         rehearse: bool = False, notice=None) -> Game:
     """Play a game; ``seats[i]`` is ``"human"`` or a bot name.  ``read`` asks
     a human for a line (default :func:`input`; end of input or ``quit``
     leaves the game).
@@ -670,7 +773,9 @@ def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: i
     ``record``: an unfinished game record to continue (its setup gives the
     edition and seed; ``seats`` default to those it names).  ``autosave``: a
     file to save the game to after every turn.  ``source``: the file the
-    record was loaded from (never written).  Ctrl-C raises
+    record was loaded from (never written).  ``rehearse``, ``notice``: the
+    kernels compiled while the first human reads the table (a first run;
+    :func:`run_table`).  Ctrl-C raises
     :class:`advisor.errors.Interrupted` saying where the game is kept."""
     if record is not None:
         game = replay(list(record))
@@ -685,16 +790,21 @@ def play(seats: Sequence[str] | None = None, *, edition: str = "second", seed: i
         game = Game(edition, len(seats), seed)
     seats = _check_seats(seats, game.state.n_players)
     return run_table(BoardEngine(game), seats, read=read, out=out, fresh=record is None, autosave=autosave,
-                     source=source).game
+                     source=source, rehearse=rehearse, notice=notice).game
 
 
 def run_table(engine, seats: list[str], *, read: Callable[[str], str] | None = None, out: TextIO | None = None,
               fresh: bool = True, autosave: str | os.PathLike | None = None,
-              source: str | os.PathLike | None = None) -> Table:
+              source: str | os.PathLike | None = None, rehearse: bool = False, notice=None) -> Table:
     """Seat ``seats`` at a :class:`Table` around ``engine``'s game (their
-    names go into the record's setup line) and play; returns the table."""
+    names go into the record's setup line) and play; returns the table.
+    ``rehearse``: compile the kernels the table will need while the first
+    human reads the table (:class:`Rehearsal`; ``notice``, an active
+    :class:`advisor.warm.CompileNotice`, says so when the table waits)."""
     engine.record[0]["seats"] = list(seats)
     table = Table(engine, list(seats), read or input, out or sys.stdout, None, Path(source) if source else None)
+    table.rehearse_pending = rehearse and "human" in seats
+    table.notice = notice
     if autosave is not None:
         table.autosave = table.check_target(os.fspath(autosave))
     table.run(fresh)

@@ -329,6 +329,11 @@ class CardsEngine:
         s = self.state
         return not (s.phase == "turn" and s.bet and not s.raced)  # a bet before the race: the board is as shown
 
+    @property
+    def in_turns(self) -> bool:
+        """Whether the players now take turns (not building the race deck)."""
+        return self.state.phase == "turn"
+
     def prompt(self, p: int) -> str:
         s = self.state
         if s.phase == "build":
@@ -539,13 +544,14 @@ def _check_seats(seats: Sequence[str], players: int | None = None) -> list[str]:
 def play_cards(seats: Sequence[str] | None = None, *, setup: CardsSetup | None = None, seed: int | None = None,
                read: Callable[[str], str] | None = None, out: TextIO | None = None,
                record: Sequence[dict] | None = None, autosave: str | os.PathLike | None = None,
-               source: str | os.PathLike | None = None) -> CardsGame:
+               source: str | os.PathLike | None = None, rehearse: bool = False, notice=None) -> CardsGame:
     """Play a Camel Up Cards game; ``seats[i]`` is ``"human"`` or a Cards
     bot name (``random``, ``heuristic``, ``greedy``).  ``setup``: the set-up
     numbers (default: the defaults for the number of seats).  The rest as
     :func:`advisor.cli.table.play`: ``record`` an unfinished record to continue
     (its seats by default), ``autosave`` a file saved after every action,
-    ``source`` the file loaded (never written); Ctrl-C raises
+    ``source`` the file loaded (never written), ``rehearse`` and ``notice``
+    the kernels compiled while the first human reads the table; Ctrl-C raises
     :class:`advisor.errors.Interrupted` saying where the game is kept."""
     if record is not None:
         game = replay_cards(list(record))
@@ -561,4 +567,4 @@ def play_cards(seats: Sequence[str] | None = None, *, setup: CardsSetup | None =
         seats = _check_seats(seats, setup.players if setup else None)
         game = CardsGame(setup or CardsSetup(players=len(seats)), seed, draw=False)
     return run_table(CardsEngine(game), seats, read=read, out=out, fresh=record is None, autosave=autosave,
-                     source=source).game
+                     source=source, rehearse=rehearse, notice=notice).game
