@@ -16,7 +16,7 @@ be forgotten) whose machine code is not in the cache; after
 :func:`warmup` it is empty, and the tests check that after a warmup in a
 fresh cache no command compiles anything.
 
-:class:`CompileNotice` is what the command line shows on stderr while numba
+:class:`advisor.compiling.CompileNotice` is what the command line shows on stderr while numba
 compiles (which it does only when the cache lacks a kernel): a spinner on a
 terminal, one line otherwise, with the time the compilation usually takes.
 
@@ -60,28 +60,28 @@ import importlib
 import json
 import pkgutil
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+import numpy
+
 from advisor import kernels as kernel_package
 from advisor._tools.numbacache import compile_halves, merge_cache
 from advisor.cards import cards_best, cards_odds
 from advisor.cards.fast import cards_values
-from advisor.kernels import _watch
 from advisor.notation import parse_position
 from advisor.odds.exact import leg_odds, leg_odds_many
 from advisor.odds.levels import leg_levels
-from advisor.odds.montecarlo import race_odds, sample_leg_odds
+from advisor.odds.montecarlo import race_odds, sample_leg_odds, simulate_races
 from advisor.rules.roll import step
 from advisor.rules.state import GameState
-from advisor.valuation.engine import best_moves
+from advisor.valuation.legs import LegOutcomes
 from advisor.valuation.fast import fast_values
 from advisor.valuation.portfolio import joint_counts
 
-__all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "CompileNotice", "needs",
+__all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "needs",
            "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds", "halves",
            "half_seconds", "split_compile", "split_plan", "free_cores", "split_share", "split_estimate", "compile_first"]
 
@@ -130,7 +130,14 @@ def _leg():
 
 
 def _joint():
-    best_moves(_SECOND, seed=0, precision=0.05)
+    # what the advice adds to the leg odds and the race: the joint leg
+    # outcomes (with a tile tracked, as the tile tables count landings) and
+    # the race outcomes joint with the leg's (the portfolio view); neither
+    # runs the race simulation, so this group compiles beside ``race``
+    position = GameState.from_board(_SECOND).position
+    LegOutcomes.of(position)
+    LegOutcomes.of(position, 5)
+    joint_counts(position, 100, seed=0)
 
 
 def _levels():
@@ -147,8 +154,17 @@ def _sampler():
 
 
 def _race():
-    race_odds(_FIRST, samples=1000, seed=0)
-    race_odds(_SECOND, precision=0.05, seed=0)
+    # the race simulation as race_odds runs it from the leg-end states, alone:
+    # the leg's exact enumeration before it is the leg group's, so this group
+    # compiles beside the leg's and the advice's (a split compile's halves)
+    from advisor.kernels.board.race import score_boards
+    from advisor.rules.encode import encode, full_pyramid
+
+    for board in (_FIRST, _SECOND):
+        position = parse_position(board)
+        boards = numpy.array([encode(position).board], numpy.int64)
+        simulate_races(boards, numpy.ones(1), 2, 8, 0, 0, full_pyramid(position.rules), position.rules.rolls_per_leg)
+        score_boards(boards, numpy.ones(1, numpy.int64), numpy.zeros((5, 5), numpy.int64))
 
 
 def _bots():
@@ -188,12 +204,13 @@ GROUPS: tuple[Group, ...] = (
     # the race before the advice, which simulates races too: each group's
     # measured time is what it adds to those before it
     Group("race", "race simulation", ("board.race.race_replicates", "board.race.score_boards"), 12, _race),
-    Group("joint", "advice (joint leg odds)", ("board.leg.enumerate_joint",), 8, _joint),
+    Group("joint", "advice (joint leg and race outcomes)", ("board.leg.enumerate_joint", "board.portfolio.race_joint"),
+          8, _joint),
     Group("batch", "many positions at once", ("board.leg.leg_counts_batch",), 7, _batch),
     Group("levels", "leg enumeration tree", ("board.leg.leg_levels",), 8, _levels),
     Group("sampler", "leg sampler", ("board.sample.sample_leg",), 20, _sampler),
     Group("bots", "the bots' valuation", ("board.candidates.candidate_joint", "board.candidates.candidate_races",
-                                          "board.candidates.after_each_roll", "board.portfolio.race_joint"), 25, _bots),
+                                          "board.candidates.after_each_roll"), 25, _bots),
     Group("cards_legs", "Camel Up Cards legs", ("cards.exact.leg_counts", "cards.track.leg_sample", "cards.track.move",
                                                 "cards.track.rank_code", "cards.others.leg_others_exact",
                                                 "cards.others.leg_others_sample"), 37, _cards_legs),
@@ -502,14 +519,29 @@ def half_seconds(names: Iterable[str]) -> float:
     callees those groups compiled.  So a half counts every group of its
     family (the board's, Camel Up Cards') up to its last one: an upper
     bound (board ``race`` alone measured 25.7 CPU-s against 22.2 counted
-    and 10.8 its own figure; ``joint`` alone 42.5 against 38.6 and 16.4, on
-    a machine at load 6-9, 2026-11-27)."""
+    and 10.8 its own figure, on a machine at load 6-9, 2026-11-27).  Where
+    each group of the half was also measured alone (``groups_alone``,
+    ``benchmarks/bench_compile.py --alone``), their sum is a bound too
+    (callees two of them share counted twice; a group whose every kernel
+    another of the half compiled alone, its ``covers``, adds nothing): the
+    smaller is taken; a half measured as such (``a+b``) counts its own
+    figure."""
     chosen = set(names)
     total = 0.0
     for family in ("board", "cards"):
         order = [g.name for g in GROUPS if _family(g.name) == family]
         last = max((i for i, n in enumerate(order) if n in chosen), default=-1)
         total += _group_seconds(order[:last + 1])
+    alone = compile_figures().get("groups_alone", {})
+    together = "+".join(g.name for g in GROUPS if g.name in chosen)
+    if len(chosen) > 1 and together in alone:  # this very half measured
+        return min(total, float(alone[together]["cpu_s"]))
+    if chosen and all(n in alone for n in chosen):
+        kept: list[str] = []
+        for n in sorted(chosen, key=lambda n: -float(alone[n]["cpu_s"])):
+            if not any(n in alone[k].get("covers", ()) for k in kept):
+                kept.append(n)
+        total = min(total, sum(float(alone[n]["cpu_s"]) for n in kept))
     return total
 
 
@@ -532,7 +564,7 @@ def halves(names: Iterable[str]) -> list[list[str]]:
     return sorted(best, key=lambda half: names.index(half[0]))
 
 
-def split_compile(parts: list[list[str]], *, notice: "CompileNotice | None" = None) -> dict:
+def split_compile(parts: list[list[str]], *, notice: "advisor.compiling.CompileNotice | None" = None) -> dict:
     """Compile the kernel groups ``parts`` (two halves, :func:`halves` or
     :func:`split_plan`) in two processes at once
     (:func:`advisor._tools.numbacache.compile_halves`), each in a temporary cache
@@ -635,7 +667,7 @@ def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> lis
     return worth(cold_groups(groups))
 
 
-def compile_first(notice: "CompileNotice") -> dict | None:
+def compile_first(notice: "advisor.compiling.CompileNotice") -> dict | None:
     """Before a command runs: when the kernels it needs (``notice``'s
     groups and forms) are cold and two processes compile them sooner
     (:func:`split_plan`), compile them so (:func:`split_compile`); the
@@ -644,205 +676,3 @@ def compile_first(notice: "CompileNotice") -> dict | None:
     if parts is None:
         return None
     return split_compile(parts, notice=notice)
-
-
-def _rounded(seconds: float) -> int:
-    """Seconds as said: to 5 s, or to 1 s below 10 s."""
-    return max(1, round(seconds)) if seconds < 10 else 5 * round(seconds / 5)
-
-
-class CompileNotice:
-    """While active (``with CompileNotice(...):``), says on ``stream`` when
-    numba compiles kernels: a spinner with the seconds elapsed on a
-    terminal, one line otherwise; and at the end how long it took.  Nothing
-    is printed when nothing compiles.  ``forms``: the measured command
-    forms of the work (:func:`forms`), for the time estimate; ``groups``:
-    the kernel groups it needs, for the estimate when ``forms`` is None or
-    names a form never measured."""
-
-    FRAMES = "|/-\\"
-
-    def __init__(self, groups: Iterable[str] = (), stream=None, prog: str = "camelup",
-                 forms: Iterable[str] | None = None):
-        self.groups = tuple(groups)
-        self.forms = None if forms is None else tuple(forms)
-        self.stream = stream if stream is not None else sys.stderr
-        self.prog = prog
-        self.depth = 0
-        self.compiled = 0.0  # seconds spent compiling, finished spans
-        self.since: float | None = None  # start of the current span
-        self.seconds: float | None = None  # the estimate when known beforehand (a split compile's)
-        self.message: str | None = None
-        self.lock = threading.Lock()  # guards the state and the spinner's line
-        self.wake = threading.Event()
-        self.done = False
-        self.shown = False  # the spinner's line is on the terminal
-        self.thread: threading.Thread | None = None
-        # while ``background`` (a game's rehearsal, camelup play, runs), the
-        # compilations in threads other than the owner's are not shown (the
-        # players are typing): counted
-        self.owner: threading.Thread | None = None
-        self.background = False
-        self.behind = 0.0  # seconds compiling in other threads, finished spans
-        self.behind_since: dict[int, tuple[int, float]] = {}  # thread id -> (depth, start)
-        try:
-            self.tty = self.stream.isatty()
-        except (AttributeError, ValueError):
-            self.tty = False
-
-    # -------------------------------------------------- watcher interface
-    def started(self, name: str) -> None:
-        if self._elsewhere(+1):
-            return
-        with self.lock:
-            self.depth += 1
-            if self.depth > 1:
-                return
-            self.since = time.perf_counter()
-            first = self.message is None
-            if first:
-                self.message = self._message()
-        if first and not self.tty:
-            self._write(f"{self.prog}: {self.message} ...\n")
-        if self.tty:
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._spin, daemon=True)
-                self.thread.start()
-            self.wake.set()
-
-    def finished(self, name: str) -> None:
-        if self._elsewhere(-1):
-            return
-        with self.lock:
-            self.depth = max(0, self.depth - 1)
-            if self.depth == 0 and self.since is not None:
-                self.compiled += time.perf_counter() - self.since
-                self.since = None
-                self._erase()  # at once: the command's own output may follow
-
-    def _elsewhere(self, step: int) -> bool:
-        """Count a compilation's start (+1) or end (-1) in a thread other
-        than the one that entered the notice; False in that thread."""
-        current = threading.current_thread()
-        if not self.background or current is self.owner:
-            return False
-        with self.lock:
-            depth, since = self.behind_since.get(current.ident, (0, time.perf_counter()))
-            depth = max(0, depth + step)
-            if depth:
-                self.behind_since[current.ident] = (depth, since)
-            else:
-                self.behind_since.pop(current.ident, None)
-                self.behind += time.perf_counter() - since
-        return True
-
-    def estimate(self) -> float:
-        """Seconds the work's kernels take to compile from this cache (0 when
-        unknown)."""
-        try:
-            seconds = self._cpu_seconds()
-            return seconds / cpu_share() if seconds else 0.0
-        except Exception:  # noqa: BLE001 - the estimate is a nicety
-            return 0.0
-
-    def say(self, message: str) -> None:
-        """One line on the notice's stream."""
-        self._write(f"{self.prog}: {message}\n")
-
-    def wait_for(self, thread: threading.Thread, message: str) -> None:
-        """Wait until ``thread`` (compiling in the background) ends, saying
-        ``message`` as a compilation is said (the spinner on a terminal)."""
-        if not thread.is_alive():
-            return
-        with self.lock:
-            self.message = message
-        if not self.tty:
-            self._write(f"{self.prog}: {message} ...\n")
-        start = time.perf_counter()
-        self.started("waiting")
-        try:
-            thread.join()
-        finally:
-            self.finished("waiting")
-            with self.lock:  # the wait is the other thread's compilation, counted there
-                self.compiled -= time.perf_counter() - start
-
-    # -------------------------------------------------- context manager
-    def __enter__(self) -> "CompileNotice":
-        self.owner = threading.current_thread()
-        _watch.add(self)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        _watch.remove(self)
-        with self.lock:
-            if self.since is not None:  # a compile interrupted by an exception
-                self.compiled += time.perf_counter() - self.since
-                self.since = None
-            self.depth = 0
-            self.done = True
-            self._erase()
-            now = time.perf_counter()
-            behind = self.behind + sum(now - since for _, since in self.behind_since.values())
-        self.wake.set()
-        if self.thread is not None:
-            self.thread.join()
-        if (self.message is not None or behind >= 0.5) and exc[0] is None:
-            background = f" ({behind:.0f} s of it in the background)" if behind >= 0.5 else ""
-            self._write(f"{self.prog}: kernels compiled in {self.compiled + behind:.0f} s{background}; later runs "
-                        "load them from the cache\n")
-
-    # -------------------------------------------------- output
-    def _message(self) -> str:
-        try:
-            if self.seconds is not None:
-                seconds = self.seconds
-            else:
-                seconds = self._cpu_seconds()
-                seconds = seconds / cpu_share() if seconds else 0.0
-        except Exception:  # noqa: BLE001 - the estimate is a nicety
-            seconds = 0.0
-        about = f", about {_rounded(seconds)} s" if seconds else ""
-        return f"compiling kernels (first run only{about})"
-
-    def _cpu_seconds(self) -> float:
-        """Processor seconds the work compiles: its forms' cold kernels,
-        else its cold groups."""
-        if self.forms is not None:
-            seconds = form_seconds(self.forms)
-            if seconds is not None:
-                return seconds
-        return _group_seconds(cold_groups(self.groups) if self.groups else [])
-
-    def _write(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):  # a closed or broken stream: the notice is a nicety
-            pass
-
-    def _erase(self) -> None:
-        """Erase the spinner's line (the caller holds the lock)."""
-        if self.shown:
-            self._write("\r\x1b[K")
-            self.shown = False
-
-    def _spin(self) -> None:
-        """The terminal spinner: drawn while a compilation runs, erased as
-        soon as it ends (the command's own output goes there)."""
-        frame = 0
-        while True:
-            with self.lock:
-                if self.done:
-                    return
-                active = self.depth > 0
-                if active:
-                    elapsed = self.compiled + time.perf_counter() - self.since
-                    self._write(f"\r{self.FRAMES[frame % 4]} {self.message}: {elapsed:.0f} s ")
-                    self.shown = True
-                    frame += 1
-            if active:
-                time.sleep(0.2)
-            else:
-                self.wake.wait(0.5)
-                self.wake.clear()

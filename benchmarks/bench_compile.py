@@ -3,6 +3,7 @@ empty cache, and the kernel specializations each compiles.
 
     python benchmarks/bench_compile.py [--groups leg,race] [--write]
     python benchmarks/bench_compile.py --forms all [--write]
+    python benchmarks/bench_compile.py --alone [--groups leg,race] [--write]
 
 The groups of :data:`advisor.warm.GROUPS` are compiled in their order, as
 ``camelup warmup`` does, in one fresh process with an empty kernel cache
@@ -30,11 +31,14 @@ callees inside its compilation: their seconds are charged to them, not to
 the caller), and the specializations compiled.  With ``--write`` they are
 stored under ``commands`` in the same file (the groups' figures are kept,
 and a group measurement keeps the forms'); the compile notice announces a
-command's estimate from them (:func:`advisor.warm.form_seconds`).  Both
-measurements, in a fresh checkout on a quiet machine, re-measure every
-figure the notice and the page use::
+command's estimate from them (:func:`advisor.warm.form_seconds`).  ``--alone`` measures
+each group compiled alone (a fresh process and an empty cache each), stored
+under ``groups_alone``: what one half of a split compile costs
+(:func:`advisor.warm.half_seconds`).  The measurements, in a fresh checkout
+on a quiet machine, re-measure every figure the notice and the page use::
 
     python benchmarks/bench_compile.py --write && python benchmarks/bench_compile.py --forms all --write
+    python benchmarks/bench_compile.py --alone --write
 """
 
 from __future__ import annotations
@@ -209,9 +213,15 @@ def main(argv=None) -> int:
     parser.add_argument("--forms", help="measure these command forms instead of the groups: comma-separated "
                         "names, or all")
     parser.add_argument("--jobs", type=int, default=1, help="forms measured at once (default 1)")
+    parser.add_argument("--alone", action="store_true",
+                        help="each group compiled alone, in a fresh process with an empty cache of its own (what "
+                             "one half of a split compile costs; --groups a+b,c: a and b together); stored under "
+                             "groups_alone")
     args = parser.parse_args(argv)
     if args.forms:
         return _forms_main(args)
+    if args.alone:
+        return _alone_main(args)
     names = args.groups.split(",") if args.groups else [g.name for g in GROUPS]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"cold compile of the kernel groups in order (one process, empty cache), {cores} cores, "
@@ -246,6 +256,53 @@ def main(argv=None) -> int:
                        for name, m in figures.items()},
         }
         _store(record)
+    return 0
+
+
+def _covers(name: str, signatures: dict) -> list[str]:
+    """The other groups whose every kernel the group ``name`` compiled
+    alone: in a half with it, they cost nothing more."""
+    from advisor.warm import GROUPS
+
+    own = name.split("+")
+    return [g.name for g in GROUPS if g.name not in own and all(k in signatures for k in g.kernels)]
+
+
+def _alone_main(args) -> int:
+    """Each group alone from an empty cache: the figure a split compile's
+    half costs (a group compiled alone compiles the callees it shares with
+    the groups before it too: more than its figure in order)."""
+    from advisor.warm import GROUPS
+
+    names = args.groups.split(",") if args.groups else [g.name for g in GROUPS]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"cold compile of each kernel group alone (a fresh process and an empty cache each), {cores} cores")
+    print(f"{'group':<12} {'cpu s':>7} {'wall s':>7} {'load':>11}  specializations compiled")
+    figures = {}
+    for name in names:  # a name "a+b": those groups together, in one process (a half of a split)
+        stream = measure(name.split("+"), None)
+        next(stream)  # the import, timed apart as in the groups' figures
+        parts = list(stream)
+        m = {"cpu_s": sum(p["cpu_s"] for p in parts), "wall_s": sum(p["wall_s"] for p in parts),
+             "load_before": parts[0]["load_before"], "load_after": parts[-1]["load_after"],
+             "signatures": {k: v for p in parts for k, v in p["signatures"].items()}}
+        figures[name] = m
+        count = sum(len(v) for v in m["signatures"].values())
+        covers = _covers(name, m["signatures"])
+        print(f"{name:<12} {m['cpu_s']:7.1f} {m['wall_s']:7.1f} {m['load_before']:5.1f}-{m['load_after']:<5.1f}"
+              f"  {count} in {len(m['signatures'])} kernels" + (f"; covers {', '.join(covers)}" if covers else ""),
+              flush=True)
+    if args.write:
+        stored = _stored()
+        alone = dict(stored.get("groups_alone", {}))
+        alone.update({name: {"cpu_s": round(m["cpu_s"], 2), "wall_s": round(m["wall_s"], 2),
+                             "load": [round(m["load_before"], 2), round(m["load_after"], 2)],
+                             "covers": _covers(name, m["signatures"]),
+                             "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cores": cores}
+                      for name, m in figures.items()})
+        _store({**stored, "groups_alone_about": "Seconds each kernel group takes compiled alone, in a fresh "
+                "process with an empty cache (benchmarks/bench_compile.py --alone --write): what one half of a "
+                "split compile costs (advisor.warm.half_seconds).", "groups_alone": alone})
     return 0
 
 

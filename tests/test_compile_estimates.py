@@ -12,7 +12,7 @@ from importlib import resources
 
 import pytest
 
-from advisor import warm
+from advisor import compiling, warm
 
 
 def test_every_group_has_a_measured_compile_time_with_its_load():
@@ -156,7 +156,7 @@ def test_worker_runs_and_unmeasured_forms_announce_the_groups(monkeypatch):
     assert warm.forms("review", workers=True) is None and warm.forms("chart", cards=True) is None
     monkeypatch.setattr(warm, "cold_groups", lambda names=None: ["leg"])
     monkeypatch.setattr(warm, "cpu_share", lambda: 1.0)
-    unmeasured = warm.CompileNotice(("leg",), forms=("no-such-form",))
+    unmeasured = compiling.CompileNotice(("leg",), forms=("no-such-form",))
     assert unmeasured._cpu_seconds() == warm._BY_NAME["leg"].seconds
 
 

@@ -32,7 +32,7 @@ FLOORS = [
      "advisor.cards.steps"],
     # 6: many games and positions: simulations, duels, batch analysis, reviews; compiling the kernels ahead
     ["advisor.simulate", "advisor.simulate.*", "advisor.batch", "advisor.batch.*", "advisor.reviews",
-     "advisor.reviews.*", "advisor.warm"],
+     "advisor.reviews.*", "advisor.warm", "advisor.compiling"],
     # 7: pictures and reports
     ["advisor.present", "advisor.present.*", "advisor.plotting"],
     # 8: one reader of user input (which input a text is, and the input read) for the front ends

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-import advisor.cli.table as table_module
-from advisor import warm
+import advisor.cli.rehearsal as rehearsal_module
+from advisor import compiling, warm
 from advisor.cards.game import CardsGame, CardsSetup
-from advisor.cli.table import BoardEngine, Rehearsal, rehearse, run_table
+from advisor.cli.rehearsal import rehearse
+from advisor.cli.table import BoardEngine, run_table
 from advisor.cli.table_cards import CardsEngine
 from advisor.game import Game
 
@@ -100,7 +101,7 @@ def test_the_table_computes_nothing_while_the_rehearsal_runs(monkeypatch):
         time.sleep(1.0)
         events.append(("rehearsal ends", time.perf_counter()))
 
-    monkeypatch.setattr(table_module, "rehearse", slow_rehearsal)
+    monkeypatch.setattr(rehearsal_module, "rehearse", slow_rehearsal)
     original = BoardEngine.bot_actions
 
     def bot_actions(self, p, bot):
@@ -120,7 +121,7 @@ def test_a_compile_in_another_thread_is_counted_not_shown():
     """The notice says nothing while the rehearsal's thread compiles (the
     player is typing), then counts its seconds in the last line."""
     stream = io.StringIO()
-    with warm.CompileNotice((), stream=stream) as notice:
+    with compiling.CompileNotice((), stream=stream) as notice:
         notice.background = True  # as a Rehearsal sets it
 
         def compile_elsewhere():
@@ -140,7 +141,7 @@ def test_a_compile_in_another_thread_is_shown_when_no_rehearsal_runs():
     """The command's own threads (a thread pool of the valuation) compile as
     the command: said as before."""
     stream = io.StringIO()
-    with warm.CompileNotice((), stream=stream) as notice:
+    with compiling.CompileNotice((), stream=stream) as notice:
         thread = threading.Thread(target=lambda: (notice.started("kernel"), notice.finished("kernel")))
         thread.start()
         thread.join()
@@ -149,7 +150,7 @@ def test_a_compile_in_another_thread_is_shown_when_no_rehearsal_runs():
 
 def test_waiting_for_the_rehearsal_is_said_once_and_not_counted_twice():
     stream = io.StringIO()
-    with warm.CompileNotice((), stream=stream) as notice:
+    with compiling.CompileNotice((), stream=stream) as notice:
         notice.background = True  # as a Rehearsal sets it
 
         def compile_elsewhere():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor import warm
+from advisor import compiling, warm
 from advisor._tools.numbacache import compile_halves, merge_cache
 from helpers import as_a_terminal_job, ended
 
@@ -69,6 +69,29 @@ def test_a_half_counts_the_groups_its_groups_build_on(monkeypatch):
     assert warm.half_seconds(["leg"]) == 15
     assert warm.half_seconds(["moves"]) == 10
     assert warm.half_seconds(["leg", "cards_races"]) == 30
+
+
+def test_a_half_measured_alone_counts_its_groups_alone_and_a_covered_group_adds_nothing(monkeypatch):
+    """Groups measured alone (bench_compile.py --alone): a half costs the
+    smaller of the two bounds; a group whose kernels another of the half
+    compiles alone (``covers``) adds nothing.  The advice: the race
+    compiled alone compiles the leg's kernels too, the joint outcomes need
+    no race, so race | joint splits it."""
+    figures = {"groups": {"moves": {"cpu_s": 3}, "leg": {"cpu_s": 10}, "race": {"cpu_s": 16}, "joint": {"cpu_s": 13}},
+               "groups_alone": {"moves": {"cpu_s": 4, "covers": []},
+                                "leg": {"cpu_s": 11, "covers": ["moves"]},
+                                "race": {"cpu_s": 25, "covers": ["moves", "leg"]},
+                                "joint": {"cpu_s": 19, "covers": []}}}
+    monkeypatch.setattr(warm, "compile_figures", lambda: figures)
+    assert warm.half_seconds(["joint"]) == 19  # alone, not the 42 of every group up to it
+    assert warm.half_seconds(["leg", "race"]) == 25  # the leg covered by the race alone
+    assert warm.half_seconds(["moves", "joint"]) == 23  # alone, both counted
+    assert warm.half_seconds(["race"]) == 25  # alone (25) above the groups up to it (29): the smaller
+    assert warm.halves(["leg", "joint", "race"]) == [["leg", "race"], ["joint"]]
+    figures["groups_alone"]["leg+joint"] = {"cpu_s": 21, "covers": ["moves"]}  # this half measured as such
+    assert warm.half_seconds(["joint", "leg"]) == 21
+    figures["groups_alone"].pop("joint")  # a group never measured alone: the groups up to it
+    assert warm.half_seconds(["joint"]) == 42
 
 
 def test_the_halves_are_the_most_even_split(monkeypatch):
@@ -169,10 +192,10 @@ def test_a_split_compile_announces_its_own_estimate(monkeypatch):
     monkeypatch.setattr(warm, "compile_halves", lambda parts, folder, script: ([], []))
     monkeypatch.setattr(warm, "split_share", lambda: 0.5)
     stream = io.StringIO()
-    with warm.CompileNotice(("leg", "race"), stream=stream, forms=("odds",)) as notice:
+    with compiling.CompileNotice(("leg", "race"), stream=stream, forms=("odds",)) as notice:
         report = warm.compile_first(notice)
     assert report["halves"] == [["leg"], ["race"]]
-    expected = warm._rounded((warm.half_seconds(["race"]) + warm._HALF_START) / 0.5)
+    expected = compiling._rounded((warm.half_seconds(["race"]) + warm._HALF_START) / 0.5)
     assert stream.getvalue().splitlines()[0] == f"camelup: compiling kernels (first run only, about {expected} s) ..."
 
 

@@ -28,7 +28,7 @@ import pytest
 
 from advisor.errors import AdvisorError
 
-from advisor import warm
+from advisor import compiling, warm
 from advisor.kernels import _watch
 from advisor.kernels._jit import dispatcher_of, is_cached
 
@@ -208,7 +208,7 @@ class _Terminal(io.StringIO):
 
 def test_notice_says_nothing_when_nothing_compiles():
     stream = io.StringIO()
-    with warm.CompileNotice(("leg",), stream=stream):
+    with compiling.CompileNotice(("leg",), stream=stream):
         pass
     assert stream.getvalue() == ""
 
@@ -217,7 +217,7 @@ def test_notice_without_a_terminal_is_two_lines(monkeypatch):
     monkeypatch.setattr(warm, "cold_groups", lambda names: ["leg", "race"])
     monkeypatch.setattr(warm, "cpu_share", lambda: 0.5)  # a machine twice as busy as its cores
     stream = io.StringIO()
-    with warm.CompileNotice(("leg", "race"), stream=stream) as notice:
+    with compiling.CompileNotice(("leg", "race"), stream=stream) as notice:
         notice.started("advisor.kernels.board.leg.enumerate_leg")
         notice.started("advisor.kernels.board.leg.enumerate_joint")  # nested: one span
         notice.finished("advisor.kernels.board.leg.enumerate_joint")
@@ -242,7 +242,7 @@ def _wait_for(condition, timeout=10.0):
 def test_notice_on_a_terminal_spins_and_clears(monkeypatch):
     monkeypatch.setattr(warm, "cold_groups", lambda names: [])
     stream = _Terminal()
-    with warm.CompileNotice(("leg",), stream=stream) as notice:
+    with compiling.CompileNotice(("leg",), stream=stream) as notice:
         notice.started("advisor.kernels.board.leg.enumerate_leg")
         _wait_for(lambda: stream.getvalue().count("compiling kernels") >= 2)  # it spins
         assert stream.getvalue().startswith("\r| compiling kernels (first run only): 0 s \r/ compiling")
@@ -255,7 +255,7 @@ def test_notice_on_a_terminal_spins_and_clears(monkeypatch):
 def test_notice_after_an_error_leaves_no_final_line():
     stream = io.StringIO()
     with pytest.raises(KeyboardInterrupt):
-        with warm.CompileNotice((), stream=stream) as notice:
+        with compiling.CompileNotice((), stream=stream) as notice:
             notice.started("advisor.kernels.board.leg.enumerate_leg")
             raise KeyboardInterrupt
     assert stream.getvalue() == "camelup: compiling kernels (first run only) ...\n"

@@ -134,7 +134,8 @@ def _claims(args: argparse.Namespace):
 def _compile_notice(args: argparse.Namespace):
     """Says on stderr while kernels compile (the first run after an install,
     with the time the command's kernels usually take); nothing otherwise."""
-    from advisor.warm import CompileNotice, forms, needs
+    from advisor.compiling import CompileNotice
+    from advisor.warm import forms, needs
 
     if args.command == "warmup":  # reports its own progress
         return contextlib.nullcontext()

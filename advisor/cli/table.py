@@ -43,13 +43,10 @@ Records: the game's record is the project's record (JSON lines,
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import os
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
@@ -60,6 +57,7 @@ import advisor.odds.exact
 import advisor.valuation.engine
 from advisor._tools.files import claim, file_kind, folder_problem
 from advisor.bots.policies import BOTS, make_bot
+from advisor.cli.rehearsal import Rehearsal
 from advisor.errors import AdvisorError, Interrupted
 from advisor.game import Game, read_records, replay
 from advisor.odds.montecarlo import race_odds
@@ -430,82 +428,6 @@ class BoardEngine:
         save_game(record, path)
 
 
-class Rehearsal:
-    """A first run's kernels compiled while the players read the table and
-    type (``camelup play`` with a cold cache): a copy of the game is played
-    on in a background thread, every seat a bot (a human's seat the random
-    bot), until each bot has chosen a turn and the first human's advice
-    (``best``) was computed once, so the kernels the table needs next are
-    compiled, into the cache, before they are asked for.  Its results are
-    thrown away: the game itself never sees them (the bots draw from the
-    game's own record).  :meth:`wait` is called before the table computes
-    anything: the game's own kernels never run beside it (numba's parallel
-    kernels are not to be started from two threads at once)."""
-
-    def __init__(self, engine, seats: Sequence[str], notice=None):
-        self.notice = notice
-        self.estimate = notice.estimate() if notice is not None else 0.0
-        self.start = time.perf_counter()
-        self.error: BaseException | None = None
-        record = copy.deepcopy(engine.record)
-        if notice is not None:
-            about = f", about {max(1, round(self.estimate))} s" if self.estimate >= 1 else ""
-            notice.say(f"compiling kernels in the background while you read the table (first run only{about})")
-            notice.background = True  # its compilations counted, not shown
-        self.thread = threading.Thread(target=self._run, args=(engine, record, list(seats)), daemon=True,
-                                       name="camelup-rehearsal")
-        self.thread.start()
-
-    def _run(self, engine, record: list[dict], seats: list[str]) -> None:
-        try:
-            rehearse(engine.replay(record), seats)
-        except Exception as exc:  # noqa: BLE001 - a nicety: what it missed compiles when first asked for
-            self.error = exc
-        finally:
-            if self.notice is not None:
-                self.notice.background = False
-
-    @property
-    def running(self) -> bool:
-        return self.thread.is_alive()
-
-    def wait(self) -> None:
-        """Return once the rehearsal is over (at once when it is)."""
-        if not self.thread.is_alive():
-            return
-        left = max(0.0, self.estimate - (time.perf_counter() - self.start))
-        about = f", about {max(1, round(left))} s more" if left >= 1 else ""
-        message = f"finishing the kernels compiling in the background (first run only{about})"
-        if self.notice is not None:
-            self.notice.wait_for(self.thread, message)
-        else:
-            self.thread.join()
-
-
-def rehearse(engine, seats: Sequence[str], limit: int | None = None) -> None:
-    """Play ``engine``'s game on (it is changed: give a copy) with a bot in
-    every seat (``"human"``: the random bot) until each bot seat has chosen
-    a turn and the first human seat's advice was computed at its turn, or
-    the game ends, or ``limit`` turns (default: three rounds)."""
-    bots = {i: engine.make_bot(name) for i, name in enumerate(seats) if name != "human"}
-    humans = [i for i, name in enumerate(seats) if name == "human"]
-    stand_in = engine.make_bot("random")
-    decided: set[int] = set()
-    advised = not humans
-    for _ in range(limit if limit is not None else 3 * len(seats)):
-        if engine.finished or (advised and decided >= set(bots)):
-            return
-        p = engine.to_move
-        if engine.in_turns:
-            if p in bots:
-                decided.add(p)
-            elif p == humans[0] and not advised:
-                engine.command(p, "best")
-                advised = True
-        for action in engine.bot_actions(p, bots.get(p, stand_in)):
-            engine.apply(str(action))
-
-
 class Table:
     """A game at the terminal: seats, bots, the listeners, saving; the game
     itself through an engine adapter (:class:`BoardEngine`, or
@@ -800,7 +722,7 @@ def run_table(engine, seats: list[str], *, read: Callable[[str], str] | None = N
     names go into the record's setup line) and play; returns the table.
     ``rehearse``: compile the kernels the table will need while the first
     human reads the table (:class:`Rehearsal`; ``notice``, an active
-    :class:`advisor.warm.CompileNotice`, says so when the table waits)."""
+    :class:`advisor.compiling.CompileNotice`, says so when the table waits)."""
     engine.record[0]["seats"] = list(seats)
     table = Table(engine, list(seats), read or input, out or sys.stdout, None, Path(source) if source else None)
     table.rehearse_pending = rehearse and "human" in seats

@@ -208,7 +208,7 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
                replicates: int) -> RaceOdds:
     from advisor.rules.encode import encode, full_pyramid, race_over
     from advisor.kernels.board.leg import enumerate_leg
-    from advisor.kernels.board.race import MAX_LEGS, race_replicates, score_boards
+    from advisor.kernels.board.race import MAX_LEGS, score_boards
 
     ed = position.rules
     enc = encode(position)
@@ -244,10 +244,7 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
     cdf[-1] = 1.0
 
     def run(replicates: int, per: int, stream0: int):
-        ranks = np.zeros((replicates, 5, 5), np.int64)
-        legs = np.zeros((replicates, MAX_LEGS + 1), np.int64)
-        race_replicates(open_boards, cdf, replicates, per, seed, stream0, full, ed.rolls_per_leg, ranks, legs)
-        return ranks, legs
+        return simulate_races(open_boards, cdf, replicates, per, seed, stream0, full, ed.rolls_per_leg)
 
     if samples is not None:
         per = -(-samples // replicates)
@@ -287,6 +284,21 @@ def _race_odds(position: Position, samples: int | None, precision: float, seed: 
     rep_legs = np.concatenate([np.full((reps, 1), 1 - weight_open), weight_open * legs[:, :last] / per], axis=1)
     return RaceOdds(position, camels, rank, rank_se, legs_dist, samples=reps * per, replicates=reps, seed=seed,
                     replicate_rank=rep_rank, replicate_legs=rep_legs)
+
+
+def simulate_races(boards: np.ndarray, cdf: np.ndarray, replicates: int, per: int, seed: int, stream0: int,
+                   full: int, rolls: int) -> tuple[np.ndarray, np.ndarray]:
+    """``replicates`` batches of ``per`` races from the leg-end states
+    ``boards`` (int64[n], encoded; one drawn per race by the cumulative
+    weights ``cdf``), with the random streams ``stream0``, ``stream0 + 1``,
+    ... of ``seed``: per replicate the rank counts (int64[replicates, 5, 5])
+    and the legs each race lasted (int64[replicates, MAX_LEGS + 1])."""
+    from advisor.kernels.board.race import MAX_LEGS, race_replicates
+
+    ranks = np.zeros((replicates, 5, 5), np.int64)
+    legs = np.zeros((replicates, MAX_LEGS + 1), np.int64)
+    race_replicates(boards, cdf, replicates, per, seed, stream0, full, rolls, ranks, legs)
+    return ranks, legs
 
 
 def _exact_next_leg(boards, counts, full, rolls):
