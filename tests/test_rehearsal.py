@@ -117,21 +117,26 @@ def test_the_table_computes_nothing_while_the_rehearsal_runs(monkeypatch):
     assert end == start + 1 and "bot computes" in names[end:], names  # the bots after the human's turn waited
 
 
+def _compile_elsewhere(notice) -> threading.Thread:
+    """A thread that compiles for 0.8 s while a rehearsal runs (started)."""
+    notice.background = True  # as a Rehearsal sets it
+
+    def compile_elsewhere():
+        notice.started("kernel")
+        time.sleep(0.8)
+        notice.finished("kernel")
+
+    thread = threading.Thread(target=compile_elsewhere)
+    thread.start()
+    return thread
+
+
 def test_a_compile_in_another_thread_is_counted_not_shown():
     """The notice says nothing while the rehearsal's thread compiles (the
     player is typing), then counts its seconds in the last line."""
     stream = io.StringIO()
     with compiling.CompileNotice((), stream=stream) as notice:
-        notice.background = True  # as a Rehearsal sets it
-
-        def compile_elsewhere():
-            notice.started("kernel")
-            time.sleep(0.8)
-            notice.finished("kernel")
-
-        thread = threading.Thread(target=compile_elsewhere)
-        thread.start()
-        thread.join()
+        _compile_elsewhere(notice).join()
         assert stream.getvalue() == ""
     assert stream.getvalue() == ("camelup: kernels compiled in 1 s (1 s of it in the background); later runs load "
                                  "them from the cache\n")
@@ -151,16 +156,7 @@ def test_a_compile_in_another_thread_is_shown_when_no_rehearsal_runs():
 def test_waiting_for_the_rehearsal_is_said_once_and_not_counted_twice():
     stream = io.StringIO()
     with compiling.CompileNotice((), stream=stream) as notice:
-        notice.background = True  # as a Rehearsal sets it
-
-        def compile_elsewhere():
-            notice.started("kernel")
-            time.sleep(0.8)
-            notice.finished("kernel")
-
-        thread = threading.Thread(target=compile_elsewhere)
-        thread.start()
-        notice.wait_for(thread, "finishing the kernels compiling in the background")
+        notice.wait_for(_compile_elsewhere(notice), "finishing the kernels compiling in the background")
     lines = stream.getvalue().splitlines()
     assert lines[0] == "camelup: finishing the kernels compiling in the background ..."
     assert lines[1].startswith("camelup: kernels compiled in 1 s (1 s of it in the background)")
