@@ -426,7 +426,9 @@ def _add_play(sub, name: str) -> None:
         "tile:+7, winner:B, ...) or 'odds', 'best' (the advisor's ranking), 'undo', 'save FILE', 'help', "
         "'quit'. Each human sees only what their player may see (overall cards face down). "
         "--edition cards plays Camel Up Cards: deck building, then turns of a race action (reveal, hand, palm:N, "
-        "fennec:N) with an optional bet (leg:C, mid:C, winner:C, loser:C) before or after it.")
+        "fennec:N) with an optional bet (leg:C, mid:C, winner:C, loser:C) before or after it. On a first run "
+        "the table shows at once and the kernels compile in the background while you read it (the table "
+        "waits for them before it computes, and says so).")
     play.add_argument("--seats", help="comma-separated seats: human or a bot (default: human,advisor,heuristic,"
                       "random; Camel Up Cards: human,greedy,heuristic,random; with --load: the seats saved in the "
                       "record)")
