@@ -20,6 +20,7 @@ import struct
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -496,19 +497,25 @@ def test_phone_board_pieces_are_reachable_by_finger_and_readable(browser, server
         expect(p.locator("#board [data-space]")).to_have_count(16)
         expect(p.locator("#phone-pick [data-pick-legtile]").first).to_be_visible()
         # and laid out.  CI measured every space at 0x0 twice (never seen on this machine, idle or loaded):
-        # what the page looked like then is printed, the page brought to the front and its viewport set
-        # again (a resize redraws the board), and the sizes asserted as before
+        # what the page looked like then is said (a warning), the page brought to the front and its viewport
+        # set again (a resize redraws the board), then reloaded, and the sizes asserted as before
         try:
             p.wait_for_function(LAID_OUT, timeout=30_000)
-        except PlaywrightTimeout:
-            print("phone board not laid out after 30 s:", p.evaluate(LAYOUT_STATE), pg.errors, flush=True)
+        except PlaywrightTimeout:  # said in the run's warnings summary even when the retries below pass
+            warnings.warn(f"phone board not laid out after 30 s: {p.evaluate(LAYOUT_STATE)} {pg.errors}")
             p.bring_to_front()
             p.set_viewport_size({"width": 391, "height": 844})
             p.set_viewport_size({"width": 390, "height": 844})
             try:
                 p.wait_for_function(LAID_OUT, timeout=30_000)
             except PlaywrightTimeout:
-                pass
+                warnings.warn(f"... nor after a resize: {p.evaluate(LAYOUT_STATE)}; the page reloaded")
+                p.reload()
+                p.wait_for_selector("body[data-ready]", timeout=30_000)
+                try:
+                    p.wait_for_function(LAID_OUT, timeout=30_000)
+                except PlaywrightTimeout:
+                    pass
         sizes = p.locator("#board [data-space]").evaluate_all(
             "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
         assert len(sizes) == 16 and all(w >= 44 and h >= 44 for w, h in sizes), (sizes, p.evaluate(LAYOUT_STATE))
