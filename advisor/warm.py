@@ -201,8 +201,9 @@ def _cards_races():
 GROUPS: tuple[Group, ...] = (
     Group("moves", "board moves", ("board.track.roll", "board.track.crazy_mover"), 3, _moves),
     Group("leg", "exact leg odds", ("board.leg.enumerate_leg", "board.leg.completions"), 10, _leg),
-    # the race before the advice, which simulates races too: each group's
-    # measured time is what it adds to those before it
+    # each group's measured time is what it adds to those before it; the
+    # race's and the advice's warm-ups share no costly kernel (they compile
+    # in two processes at once for camelup best, advisor.warm.split_plan)
     Group("race", "race simulation", ("board.race.race_replicates", "board.race.score_boards"), 12, _race),
     Group("joint", "advice (joint leg and race outcomes)", ("board.leg.enumerate_joint", "board.portfolio.race_joint"),
           8, _joint),
