@@ -619,11 +619,35 @@ def split_estimate(parts: list[list[str]], share: float | None = None) -> float:
     return (longest + _HALF_START) / (split_share() if share is None else share)
 
 
-def free_cores() -> float:
-    """The usable cores less the 1-minute load average: how many cores
-    are idle now (all of them where the system has no load average)."""
+def _cpu_times() -> tuple[int, int] | None:
+    """The system's (idle, total) processor time so far, in clock ticks,
+    summed over its processors (``/proc/stat``); None where there is none."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    if len(fields) < 5:
+        return None
+    return fields[3] + fields[4], sum(fields[:8])  # idle + iowait; user..steal
+
+
+def free_cores(probe: float = 0.25) -> float:
+    """How many of the usable cores are idle now: the system's idle share
+    over ``probe`` seconds (``/proc/stat``) times its cores, at most the
+    usable ones.  Where the system has no such counters, the usable cores
+    less the 1-minute load average (which still counts, for a minute, a
+    command that just ended: one run after another never split), or all of
+    them without a load average either."""
     import os
 
+    before = _cpu_times()
+    if before is not None:
+        time.sleep(probe)
+        after = _cpu_times()
+        if after is not None and after[1] > before[1]:
+            idle = (after[0] - before[0]) / (after[1] - before[1])
+            return min(float(usable_cores()), idle * (os.cpu_count() or 1))
     try:
         return usable_cores() - os.getloadavg()[0]
     except (AttributeError, OSError):
@@ -647,8 +671,9 @@ def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> lis
     compile nearly as long as the command's own kernels (``forms``,
     :func:`form_seconds`; else the groups) in one process.  The cache is
     looked at only when a split pays with every group cold (a command whose
-    groups never split pays nothing on a warm start)."""
-    if usable_cores() < 2 or free_cores() < 1 or not _jit_enabled():
+    groups never split pays nothing on a warm start), and the idle cores
+    only when a split is due (their probe takes a quarter second)."""
+    if usable_cores() < 2 or not _jit_enabled():
         return None
     groups, forms = tuple(groups), None if forms is None else tuple(forms)
 
@@ -665,7 +690,10 @@ def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> lis
 
     if worth(list(groups), cached=lambda kernel: False) is None:
         return None
-    return worth(cold_groups(groups))
+    parts = worth(cold_groups(groups))
+    if parts is None or free_cores() < 1:
+        return None
+    return parts
 
 
 def compile_first(notice: "advisor.compiling.CompileNotice") -> dict | None:

@@ -118,6 +118,33 @@ def test_a_split_is_planned_only_where_two_processes_are_sooner(monkeypatch):
     assert warm.split_plan(both) is None
 
 
+def test_the_idle_cores_are_the_idle_share_of_the_last_quarter_second_not_the_load_average(monkeypatch):
+    """BUG: the 1-minute load average still counted a command that had just
+    ended, so `camelup odds` then `camelup best` never split best's
+    compile (33 s single against 28 s split).  The idle share over the
+    probe decides."""
+    import os
+
+    times = iter([(100, 400), (100 + 45, 400 + 100)])  # (idle, total) ticks: 45 of the next 100 idle
+    monkeypatch.setattr(warm, "_cpu_times", lambda: next(times))
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(warm, "usable_cores", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.5, 0.0, 0.0))  # a minute ago, busy
+    assert warm.free_cores(probe=0.0) == pytest.approx(1.8)  # 45% of 4 cores idle
+    times = iter([(0, 0), (90, 100)])
+    assert warm.free_cores(probe=0.0) == 2.0  # at most the usable cores
+    monkeypatch.setattr(warm, "_cpu_times", lambda: None)  # no counters: the load average
+    assert warm.free_cores(probe=0.0) == pytest.approx(-1.5)
+
+
+def test_the_idle_cores_are_probed_only_when_a_split_is_due(monkeypatch):
+    _measured(monkeypatch, {"moves": 10, "leg": 10, "race": 10, "cards_legs": 20, "cards_races": 5})
+    monkeypatch.setattr(warm, "usable_cores", lambda: 2)
+    monkeypatch.setattr(warm, "free_cores", lambda: pytest.fail("probed on a warm start"))
+    monkeypatch.setattr(warm, "cold_groups", lambda names: [])  # everything cached
+    assert warm.split_plan(["moves", "leg", "cards_legs", "cards_races"]) is None
+
+
 def test_the_split_estimate_is_the_longer_half_over_each_halfs_share(monkeypatch):
     _measured(monkeypatch, {"moves": 10, "leg": 7})
     assert warm.split_estimate([["moves"], ["leg"]], share=0.5) == pytest.approx((17 + warm._HALF_START) / 0.5)
