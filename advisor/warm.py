@@ -597,18 +597,10 @@ def split_compile(parts: list[list[str]], *, notice: "advisor.compiling.CompileN
 
 def split_share() -> float:
     """The share of one core each of two compiling processes gets on this
-    machine now (see :func:`cpu_share`; both halves beside the load)."""
-    import os
-
-    one = cpu_share()
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return one
-    cores = usable_cores()
-    if load >= cores:  # the probe's share, shared with one more process
-        return one * (load + 1) / (load + 2)
-    return min(one, cores / (load + 2))
+    machine now: half the idle cores (:func:`free_cores`, measured now, not
+    the 1-minute load average, which still counts a command just ended),
+    at most a whole core each."""
+    return max(0.05, min(1.0, free_cores() / 2))
 
 
 def split_estimate(parts: list[list[str]], share: float | None = None) -> float:

@@ -137,6 +137,14 @@ def test_the_idle_cores_are_the_idle_share_of_the_last_quarter_second_not_the_lo
     assert warm.free_cores(probe=0.0) == pytest.approx(-1.5)
 
 
+def test_each_half_gets_half_the_idle_cores_at_most_one(monkeypatch):
+    """BUG: the share came from the 1-minute load average: right after
+    `camelup odds`, best's split announced 45 s and compiled in 23 s."""
+    for free, share in ((2.0, 1.0), (3.5, 1.0), (1.2, 0.6), (0.0, 0.05)):
+        monkeypatch.setattr(warm, "free_cores", lambda free=free: free)
+        assert warm.split_share() == pytest.approx(share)
+
+
 def test_the_idle_cores_are_probed_only_when_a_split_is_due(monkeypatch):
     _measured(monkeypatch, {"moves": 10, "leg": 10, "race": 10, "cards_legs": 20, "cards_races": 5})
     monkeypatch.setattr(warm, "usable_cores", lambda: 2)
