@@ -663,9 +663,10 @@ def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> lis
     compile nearly as long as the command's own kernels (``forms``,
     :func:`form_seconds`; else the groups) in one process.  The cache is
     looked at only when a split pays with every group cold (a command whose
-    groups never split pays nothing on a warm start), and the idle cores
-    only when a split is due (their probe takes a quarter second)."""
-    if usable_cores() < 2 or not _jit_enabled():
+    groups never split pays nothing on a warm start, and one that compiles
+    nothing, such as ``serve``, loads no numba), and the idle cores only
+    when a split is due (their probe takes a quarter second)."""
+    if usable_cores() < 2:
         return None
     groups, forms = tuple(groups), None if forms is None else tuple(forms)
 
@@ -680,7 +681,7 @@ def split_plan(groups: Iterable[str], forms: Iterable[str] | None = None) -> lis
             return None
         return parts
 
-    if worth(list(groups), cached=lambda kernel: False) is None:
+    if worth(list(groups), cached=lambda kernel: False) is None or not _jit_enabled():  # numba loaded after
         return None
     parts = worth(cold_groups(groups))
     if parts is None or free_cores() < 1:
