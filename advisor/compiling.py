@@ -163,14 +163,7 @@ class CompileNotice:
 
     # -------------------------------------------------- output
     def _message(self) -> str:
-        try:
-            if self.seconds is not None:
-                seconds = self.seconds
-            else:
-                seconds = self._cpu_seconds()
-                seconds = seconds / warm.cpu_share() if seconds else 0.0
-        except Exception:  # noqa: BLE001 - the estimate is a nicety
-            seconds = 0.0
+        seconds = self.seconds if self.seconds is not None else self.estimate()
         about = f", about {_rounded(seconds)} s" if seconds else ""
         return f"compiling kernels (first run only{about})"
 

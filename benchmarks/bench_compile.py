@@ -251,8 +251,7 @@ def main(argv=None) -> int:
             "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "cores": cores,
             "import_cpu_s": round(imports["import_cpu_s"], 2),
-            "groups": {name: {"cpu_s": round(m["cpu_s"], 2), "wall_s": round(m["wall_s"], 2),
-                              "load": [round(m["load_before"], 2), round(m["load_after"], 2)],
+            "groups": {name: {**_timings(m),
                               "specializations": sum(len(v) for v in m["signatures"].values())}
                        for name, m in figures.items()},
         }
@@ -296,8 +295,7 @@ def _alone_main(args) -> int:
     if args.write:
         stored = _stored()
         alone = dict(stored.get("groups_alone", {}))
-        alone.update({name: {"cpu_s": round(m["cpu_s"], 2), "wall_s": round(m["wall_s"], 2),
-                             "load": [round(m["load_before"], 2), round(m["load_after"], 2)],
+        alone.update({name: {**_timings(m),
                              "covers": _covers(name, m["signatures"]),
                              "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cores": cores}
                       for name, m in figures.items()})
@@ -305,6 +303,13 @@ def _alone_main(args) -> int:
                 "process with an empty cache (benchmarks/bench_compile.py --alone --write): what one half of a "
                 "split compile costs (advisor.warm.half_seconds).", "groups_alone": alone})
     return 0
+
+
+def _timings(m: dict) -> dict:
+    """A measurement's figures as stored: processor and wall seconds, the
+    load average before and after."""
+    return {"cpu_s": round(m["cpu_s"], 2), "wall_s": round(m["wall_s"], 2),
+            "load": [round(m["load_before"], 2), round(m["load_after"], 2)]}
 
 
 def _stored() -> dict:
@@ -356,8 +361,7 @@ def _store_forms(measured: dict, jobs: int) -> None:
         "wall_s and load as for the groups; kernels: the processor seconds of each kernel's own compilation "
         "(the compilations of the kernels it calls charged to them); jobs: the forms measured at once.")
     record["commands"] = {**record.get("commands", {}), **{
-        name: {"cpu_s": round(m["cpu_s"], 2), "wall_s": round(m["wall_s"], 2),
-               "load": [round(m["load_before"], 2), round(m["load_after"], 2)],
+        name: {**_timings(m),
                "specializations": m["specializations"], "jobs": max(1, jobs),
                "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "kernels": {k: round(v, 3) for k, v in sorted(m["kernels"].items())}}
