@@ -197,3 +197,24 @@ def test_the_page_says_what_is_still_being_prepared_then_clears_it(tmp_path):
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def test_a_game_task_waits_for_its_own_game_kernels_only():
+    # on a first start the board game's bots come before Camel Up Cards (whose kernels take the longest),
+    # and a board game's move never waits for Camel Up Cards, nor a Camel Up Cards move for the board bots
+    board = {"moves", "leg", "joint", "race", "bots"}
+    cards = {"cards_legs", "cards_races", "cards_bots"}
+    assert ORDER.index("bots") < ORDER.index("cards_legs")
+    assert max(ORDER.index(g) for g in board) < min(ORDER.index(g) for g in cards)
+    board_record = [{"type": "setup", "edition": "second", "players": 4}]
+    cards_record = [{"type": "setup", "game": "cards", "players": 4}]
+    assert set(groups_for("game_new", {"edition": "second", "players": 4})) == board
+    assert set(groups_for("game_new", {"edition": "first", "players": 4})) == board
+    assert set(groups_for("game_new", {"edition": "cards", "players": 4})) == cards
+    for task in ("game_act", "game_replay"):
+        assert set(groups_for(task, {"record": board_record, "action": "leg:B"})) == board
+        assert set(groups_for(task, {"record": cards_record, "action": "reveal"})) == cards
+    assert set(groups_for("game_load", {"text": '\n{"type": "setup", "game": "cards"}\n', "index": 0})) == cards
+    assert set(groups_for("game_load", {"text": '{"type": "setup", "edition": "second"}\n', "index": 0})) == board
+    # the page's note for game mode follows the game on the page
+    assert set(PARTS["game"]) == board and set(PARTS["cards_game"]) == cards

@@ -113,6 +113,18 @@ class Page:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
+    def wait_for_game(self, timeout: float = 180_000):
+        """Wait for the turn buttons of the game just started; when they do
+        not come, say what the game panel shows and what the server was
+        doing (its lanes and what it still prepares)."""
+        try:
+            self.page.wait_for_selector('.actions [data-action^="leg:"]', timeout=timeout)
+        except Exception as exc:
+            said = {"panel": self.page.inner_text("#game-block")[:2000]}
+            for path in ("api/health", "api/status"):
+                said[path] = self.page.evaluate(f"() => fetch('/{path}').then((r) => r.json())")
+            raise AssertionError(f"the game's turn buttons did not come: {json.dumps(said)[:6000]}") from exc
+
     def close(self):
         self.context.close()
         assert not self.errors, self.errors
@@ -442,6 +454,8 @@ def test_phone_tap_targets_text_and_width(browser, server, width, height):
         p.click('#mode-tabs [data-mode="game"]')
         p.click("#new-random")
         expect(p.locator("#follow-note")).to_have_text(re.compile(r"record each turn below\.$"), use_inner_text=True)
+        # on a first start the game waits for the board game's kernels (compiled while the page is in use)
+        pg.wait_for_game()
         p.click('.actions [data-action^="leg:"] >> nth=0')
         expect(p.locator("#game-log li")).to_have_count(1)
         pg.done("advice")

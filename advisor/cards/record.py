@@ -23,7 +23,7 @@ from advisor.cards.game import CardsGame, CardsSetup
 from advisor.cards.position import LEG_STACK
 
 __all__ = ["replay_cards", "view_record", "write_cards_records", "read_cards_records", "is_cards_record",
-           "is_cards_file", "iter_cards_records", "bot_actions", "ACTION_KINDS"]
+           "is_cards_lines", "is_cards_file", "iter_cards_records", "bot_actions", "ACTION_KINDS"]
 
 _TYPES = ("setup", "deal", "shuffle", "action", "end")
 
@@ -136,19 +136,29 @@ def write_cards_records(games: list[list[dict]], path) -> None:
                 fh.write(dumps(entry) + "\n")
 
 
-def is_cards_file(path) -> bool:
-    """The first record line of the JSON lines file ``path`` is the setup
-    line of a Camel Up Cards game (an unreadable file is not)."""
+def is_cards_lines(lines) -> bool:
+    """The first record line of ``lines`` (the lines of a JSON-lines text)
+    is the setup line of a Camel Up Cards game (text that is not JSON is
+    not)."""
     import json
 
     try:
-        with open(path, encoding="utf-8-sig") as fh:  # a byte order mark as every reader takes it
-            for line in fh:
-                if line.strip():
-                    return is_cards_record([json.loads(line)])
-    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep
+        for line in lines:
+            if line.strip():
+                return is_cards_record([json.loads(line)])
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
         return False
     return False
+
+
+def is_cards_file(path) -> bool:
+    """:func:`is_cards_lines` of the JSON-lines file ``path`` (an unreadable
+    file is not)."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:  # a byte order mark as every reader takes it
+            return is_cards_lines(fh)
+    except (OSError, ValueError):  # ValueError: text that is not UTF-8
+        return False
 
 
 def iter_cards_records(path):

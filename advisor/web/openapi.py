@@ -14,7 +14,7 @@ DESCRIPTIONS = {
     "/api/health": "Server status, version and the worker lanes' counters.",
     "/api/status": "What is ready: on a first start the kernels compile in the background while the page "
                    "works; `preparing` names each part of the page still being prepared (leg, advice, race, "
-                   "curve, cards, game) with the seconds it still needs (from measured compile times); "
+                   "curve, cards, game: the board game's game mode, cards_game: Camel Up Cards' game mode) with the seconds it still needs (from measured compile times); "
                    "`groups`: each kernel group's state. A request whose kernels are not ready waits for them.",
     "/api/games": "The three games as data for the editor: camels, dice, leg tile stacks, player counts, colours.",
     "/api/rules": "The same document as `/api/games`: each game's rules as the page reads them (camel and tile "

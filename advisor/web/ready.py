@@ -3,8 +3,8 @@
 On its first start after an install the server has nothing compiled.  It
 serves the page at once and compiles the kernels in one process of its own
 (:mod:`advisor.web.prepare`), in :data:`ORDER`: the exact leg odds first
-(the page's first answer), then race odds and advice, then Camel Up Cards
-and the bots of game mode.  A request whose kernels are not ready yet waits
+(the page's first answer), then race odds and advice, the board game's
+moves and bots (game mode), then Camel Up Cards and its bots.  A request whose kernels are not ready yet waits
 for them (:meth:`Readiness.wait_for`) instead of compiling them a second
 time in a worker; ``GET /api/status`` and the page say which parts are
 still being prepared and about how long each will take, from the measured
@@ -20,6 +20,7 @@ This module imports no numba: the server's process runs no kernel.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import sys
@@ -27,18 +28,20 @@ import time
 from pathlib import Path
 
 from advisor import warm
+from advisor.cards.record import is_cards_lines, is_cards_record
 
 __all__ = ["ORDER", "TASK_GROUPS", "PARTS", "Readiness", "groups_for"]
 
 #: The kernel groups in the order they are prepared (the board groups in the
 #: order of :data:`advisor.warm.GROUPS`, whose compile times are each what a
 #: group adds to those before it).
-ORDER = ("leg", "race", "joint", "moves", "cards_legs", "cards_races", "bots", "cards_bots", "sampler", "levels",
+ORDER = ("leg", "race", "joint", "moves", "bots", "cards_legs", "cards_races", "cards_bots", "sampler", "levels",
          "batch")
 
 _BOARD_GAME = ("moves", "leg", "joint", "race", "bots")
 _CARDS = ("cards_legs", "cards_races")
-_GAMES = _BOARD_GAME + _CARDS + ("cards_bots",)
+_CARDS_GAME = _CARDS + ("cards_bots",)
+_GAMES = _BOARD_GAME + _CARDS_GAME
 #: how long the preparer is given to end when the server stops, before it is killed
 STOP_SECONDS = 5.0
 
@@ -58,11 +61,26 @@ TASK_GROUPS: dict[str, tuple[str, ...]] = {
     "game_load": _GAMES,
 }
 
+def _cards_game(task: str, kwargs: dict) -> bool:
+    """Whether the game task ``task`` (called with ``kwargs``) plays Camel
+    Up Cards (else a board game): the new game's edition, the record's
+    setup line, the loaded file's first line."""
+    if task == "game_new":
+        return kwargs.get("edition") == "cards"
+    if task == "game_load":
+        return is_cards_lines(io.StringIO(kwargs.get("text") or ""))
+    return is_cards_record(kwargs.get("record"))
+
+
 def groups_for(task: str, kwargs: dict | None = None) -> tuple[str, ...]:
     """The groups a worker task needs: :data:`TASK_GROUPS`, less the race
-    odds for advice valued without them (the page's second stage)."""
+    odds for advice valued without them (the page's second stage), and a
+    game's task only its own game's (a board game never waits for Camel Up
+    Cards to compile, nor Camel Up Cards for the board game's bots)."""
     if task == "advice" and kwargs is not None and not kwargs.get("race", True):
         return ("leg", "joint")
+    if TASK_GROUPS.get(task) == _GAMES and kwargs is not None:
+        return _CARDS_GAME if _cards_game(task, kwargs) else _BOARD_GAME
     return TASK_GROUPS.get(task, ())
 
 
@@ -73,7 +91,8 @@ PARTS: dict[str, tuple[str, ...]] = {
     "race": ("leg", "race"),
     "curve": ("leg", "race"),
     "cards": _CARDS,
-    "game": _GAMES,
+    "game": _BOARD_GAME,
+    "cards_game": _CARDS_GAME,
 }
 
 

@@ -4,13 +4,15 @@
 // GET /api/status; estimates from measured compile times).  Polls until
 // everything is ready, then removes every note.
 
+// part: [the section that waits for it, its name, the game it serves (both when absent)]
 const PARTS = {
   leg: ["leg-block", "leg odds"],
   advice: ["advice-block", "advice"],
   race: ["race-block", "race odds"],
   curve: ["curve-block", "odds through the game"],
   cards: [null, "Camel Up Cards"],
-  game: ["game-block", "game mode"],
+  game: ["game-block", "game mode", "board"],
+  cards_game: ["game-block", "Camel Up Cards game mode", "cards"],
 };
 
 function about(seconds) {
@@ -36,7 +38,10 @@ export function showReadiness(status) {
   const banner = document.getElementById("preparing");
   const preparing = status.preparing || {};
   const names = Object.keys(preparing);
-  for (const [part, [sectionId]] of Object.entries(PARTS)) {
+  // a section's note: the part of the game on the page (game mode waits for its own game's kernels)
+  const cards = document.body.dataset.game === "cards";
+  for (const [part, [sectionId, , game]] of Object.entries(PARTS)) {
+    if (game && (game === "cards") !== cards) continue;
     note(sectionId, part in preparing
       ? (preparing[part] === null ? "Checking the compiled kernels; your request waits for it."
         : `Being prepared (first start only): about ${about(preparing[part])} more; your request waits for it.`)
