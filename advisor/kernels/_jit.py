@@ -61,9 +61,19 @@ from numba.core import event
 from advisor.kernels import _watch
 from advisor.kernels._where import cache_root
 
-__all__ = ["njit", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel", "is_cached", "cached_signatures", "dispatcher_of"]
+__all__ = ["njit", "PARALLEL", "CACHE_DIR", "THREAD_SECONDS", "SizedKernel", "is_cached", "cached_signatures", "dispatcher_of"]
 
 _FLAGS = {"cache": True, "nogil": True}
+#: What ``parallel=True`` turns on: the explicit ``prange`` loops only.
+#: Numba's default also turns array expressions, ``np.zeros``/``np.full``,
+#: slice assignments, in-place operators and reductions of a parallel
+#: kernel's own body into parallel loops, each compiled as a gufunc of its
+#: own with the kernel's callees linked in again: ``race_sample``'s four
+#: (two ``np.zeros``, two ``+=`` of its chunks' counts) cost 3.5 of its 11
+#: s of compilation, for arrays of a few hundred entries.  The same
+#: statements run serially give the same results.
+PARALLEL = {"prange": True, "comprehension": False, "reduction": False, "inplace_binop": False, "setitem": False,
+            "numpy": False, "stencil": False, "fusion": False}
 
 
 def _thread_seconds(default: float = 0.01) -> float:
@@ -143,6 +153,8 @@ def _compile(fn, options):
         raise TypeError(f"parallel kernel {fn.__qualname__} needs work=: how much work a call is")
     if work is not None and not options.get("parallel"):
         raise TypeError(f"work= applies to parallel kernels only ({fn.__qualname__})")
+    if options.get("parallel") is True:
+        options["parallel"] = dict(PARALLEL)
     saved = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = CACHE_DIR  # read when the dispatcher sets up its cache
     try:
