@@ -452,7 +452,7 @@ def _root(sp, ht, fig, known, pool, unknown, by_first, top, msize, mcount):
     return radix, dcodes, vals, node_key, node_start, node_mask, ent_state, ent_off
 
 
-@njit
+@njit(inline="always")  # one caller: no machine code of its own (its callees' compiled once less)
 def _level_deck(dcodes, known, pool, unknown, top, radix, msize, width):
     """:func:`deck_level` of this level's deck states, then the fold table
     of the next ones (:func:`fold_table`) and the unknown cards left of
@@ -604,7 +604,7 @@ def _chunk_outputs(n_parts):
     return p_state, p_off, p_vals, p_count, p_mask, np.zeros(n_parts, np.int64)
 
 
-@njit
+@njit(inline="always")  # one caller: no machine code of its own (its callees' compiled once less)
 def _merge_chunk(k, cut, order, sorted_e, node_start, ent_state, ent_off, vals, ncur, nnext, nf, side0, dstep, l_size,
                  l_fold, f_row, f_table, l_mask, cur_left, mup, width, p_state, p_off, p_vals, p_count, p_mask,
                  p_kept):
@@ -734,37 +734,40 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
         n_nodes = node_key.size
         dnext, dstep, l_size, l_comp, l_mask, l_left, l_fold, f_row, f_table, cur_left = _level_deck(
             dcodes, known, pool, unknown, top, radix, msize, width)
-        # A. this level's boards: their moves (in parallel chunks of nodes),
-        # the legs that end, the boards after (numbered part by part)
+        # A. this level's boards: their moves and the moves counted by part
+        # of the boards after (in parallel chunks of nodes); the legs that
+        # end and the moves put in their parts' buckets (chunks again); the
+        # boards after (numbered part by part).  Four parallel loops a level,
+        # each a gufunc compiled with its callees: steps on the same chunks
+        # share one
         nodes_per = _chunk_size(n_nodes, chunk)
         n_chunks = (n_nodes + nodes_per - 1) // nodes_per
         out = np.empty((n_nodes, KINDS), np.int64)
+        pcount = np.zeros((n_chunks, N_PARTS), np.int64)
         for k in prange(n_chunks):
             _node_moves(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), node_key, node_mask, last, length,
                         depth - level - 1, out)
-        ends, n_ends = _ends_of(out)
-        nc = 0
-        if not last:
-            pcount = np.zeros((n_chunks, N_PARTS), np.int64)
-            for k in prange(n_chunks):
+            if not last:
                 _part_counts(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), out, pcount[k])
-            part_start, ppos, bucket, first = _part_positions(pcount)
-            for k in prange(n_chunks):
-                _part_scatter(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), out, ppos[k], bucket)
-            for q in prange(N_PARTS):
-                _part_boards(part_start[q], part_start[q + 1], bucket, out, first)
-            nc, child_key, order, sorted_e = _number_children(first, bucket, out, n_nodes)
+        ends, n_ends = _ends_of(out)
+        part_start, ppos, bucket, first = _part_positions(pcount)
         # the legs that end (race over, or deck empty): every completion of
         # the rest of the deck counts; chunks of nodes count apart, summed
-        if n_ends:
-            part_codes, part_figs = _end_parts(n_chunks, by_first)
-            for k in prange(n_chunks):
+        part_codes, part_figs = _end_parts(n_chunks if n_ends else 0, by_first)
+        for k in prange(n_chunks):
+            if not last:
+                _part_scatter(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), out, ppos[k], bucket)
+            if n_ends:
                 _count_ends(k * nodes_per, min(n_nodes, (k + 1) * nodes_per), node_start, node_mask, ends,
                             ent_state, ent_off, vals, dcodes.size, nf, side0, dstep, l_comp, l_left, msize, mways,
                             mup, part_codes[k], part_figs[k])
+        if n_ends:
             _add_parts(codes, figs, part_codes, part_figs)
         if last:
             break
+        for q in prange(N_PARTS):
+            _part_boards(part_start[q], part_start[q + 1], bucket, out, first)
+        nc, child_key, order, sorted_e = _number_children(first, bucket, out, n_nodes)
         # B. the boards after, in parallel chunks of boards (each built one
         # at a time), joined in order
         cut, n_parts = _cut_work(order, sorted_e, node_start, nc, np.int64(chunk))
