@@ -734,12 +734,9 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
         n_nodes = node_key.size
         dnext, dstep, l_size, l_comp, l_mask, l_left, l_fold, f_row, f_table, cur_left = _level_deck(
             dcodes, known, pool, unknown, top, radix, msize, width)
-        # A. this level's boards: their moves and the moves counted by part
-        # of the boards after (in parallel chunks of nodes); the legs that
-        # end and the moves put in their parts' buckets (chunks again); the
-        # boards after (numbered part by part).  Four parallel loops a level,
-        # each a gufunc compiled with its callees: steps on the same chunks
-        # share one
+        # A. this level's boards, in parallel chunks of nodes (steps on the
+        # same chunks share a loop: each loop is a gufunc compiled apart):
+        # their moves, the legs that end, the boards after (part by part)
         nodes_per = _chunk_size(n_nodes, chunk)
         n_chunks = (n_nodes + nodes_per - 1) // nodes_per
         out = np.empty((n_nodes, KINDS), np.int64)
@@ -774,7 +771,7 @@ def leg_counts(sp, ht, fig, length, known, pool, unknown, by_first, codes, figs,
         p_state, p_off, p_vals, p_count, p_mask, p_kept = _chunk_outputs(n_parts)
         for k in prange(n_parts):
             # the chunk number as int64: a parallel loop's index is unsigned
-            # in the loop's compiled body (one machine code of _merge_chunk)
+            # in the loop's compiled body
             _merge_chunk(np.int64(k), cut, order, sorted_e, node_start, ent_state, ent_off, vals, dcodes.size,
                          dnext.size, nf, side0, dstep, l_size, l_fold, f_row, f_table, l_mask, cur_left, mup, width,
                          p_state, p_off, p_vals, p_count, p_mask, p_kept)
