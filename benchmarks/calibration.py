@@ -243,7 +243,7 @@ def cards_section(args, cache: Path):
     import cards_win_data as cwd
 
     t = time.perf_counter()
-    data = cwd.play_runs(args.cards_games, args.cards_seed, cache, args.cards_every)
+    data = cwd.play_runs(args.cards_games, args.cards_seed, cache, args.cards_every, processes=args.processes)
     games, n, player, bot, leg, model, money, share = cwd.split(data)
     rows = np.arange(len(n))
     y = share[rows, player]
