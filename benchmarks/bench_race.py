@@ -28,16 +28,16 @@ def naive_race(position, rng: random.Random) -> str:
     import naive
 
     ed = position.rules
-    board = naive.board_of(position)
-    tiles = naive.tiles_of(position)
+    board = naive.board_of(str(position))  # the reference reads board strings
+    tiles = naive.tiles_of(str(position))
     pyramid = list(position.dice)
     while True:
         for _ in range(len(pyramid) - ed.dice_left):
             die = pyramid.pop(rng.randrange(len(pyramid)))
             colour = rng.choice(("white", "black")) if die == "x" else None
-            _, _, over = naive.apply_roll(board, die, rng.randint(1, 3), colour, tiles, ed.racing)
+            _, _, over = naive.apply_roll(board, die, rng.randint(1, 3), colour, tiles)
             if over:
-                return naive.ranking(naive.stacks_of(board), ed.racing)[0]
+                return naive.ranking(naive.stacks_of(board))[0]
         pyramid = list(ed.dice)
         tiles = {}
 

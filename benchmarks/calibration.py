@@ -209,14 +209,14 @@ def board_section(args, cache: Path):
     """``(label, players, games, outcome, {predictor: chances}, note)`` of
     the board editions' held-out positions."""
     paths = win_data.play_runs(args.games, args.seed, cache, reverse=True, processes=args.processes)
-    data = win_data.table(paths, args.every)
+    data = win_data.table(paths, args.every, args.processes)
     games = game_index(paths, args.every)
     if len(games) != len(data):
         raise SystemExit(f"calibration: {len(games)} positions counted in the records, {len(data)} in the tables")
     fit_paths = [cache / f"{e}-{'-'.join(b)}-s{args.fit_seed + i}-g{args.fit_games}.jsonl"
                  for i, (e, b) in enumerate(win_data.configs())]
     if all(p.exists() for p in fit_paths):
-        table = rank_table(win_data.table(fit_paths, args.every))
+        table = rank_table(win_data.table(fit_paths, args.every, args.processes))
         note = "fit games"
     else:
         table = rank_table(data)
@@ -243,7 +243,7 @@ def cards_section(args, cache: Path):
     import cards_win_data as cwd
 
     t = time.perf_counter()
-    data = cwd.play_runs(args.cards_games, args.cards_seed, cache, args.cards_every)
+    data = cwd.play_runs(args.cards_games, args.cards_seed, cache, args.cards_every, processes=args.processes)
     games, n, player, bot, leg, model, money, share = cwd.split(data)
     rows = np.arange(len(n))
     y = share[rows, player]

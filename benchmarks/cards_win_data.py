@@ -95,29 +95,51 @@ def play_game_rows(bots, seed: int, every: int = 2, run: int = 0, game: int = 0)
     return data
 
 
-def play_runs(games: int, seed: int, cache: Path, every: int = 2, log=sys.stderr) -> np.ndarray:
+def _play_to(path: Path, seats, seed: int, every: int, run: int, game: int) -> tuple[int, float]:
+    """Play one game's rows into ``path`` (written beside, then renamed);
+    returns its positions and seconds."""
+    t = time.perf_counter()
+    data = play_game_rows(seats, seed, every, run, game)
+    tmp = path.with_name(path.stem + ".part.npy")
+    np.save(tmp, data)
+    tmp.replace(path)
+    return len(data), time.perf_counter() - t
+
+
+def play_runs(games: int, seed: int, cache: Path, every: int = 2, log=sys.stderr, processes: int = 1) -> np.ndarray:
     """``games`` games of every line-up (or their rows from ``cache``);
-    every row of every game, games in order."""
+    every row of every game, games in order.  The games not in ``cache``
+    are played on ``processes`` processes at once (each game from its own
+    seed: the rows are the same)."""
     from advisor.simulate.games import game_seed, seating
 
     cache = Path(cache)
     cache.mkdir(parents=True, exist_ok=True)
-    out = []
+    paths, todo = [], []
     for r, bots in enumerate(LINEUPS.values()):
         for i in range(games):
             seats = seating(list(bots), i, "rotate")
             path = cache / f"cards-{'-'.join(bots)}-s{seed + r}-i{i}-e{every}.npy"
+            paths.append(path)
             if not path.exists():
-                t = time.perf_counter()
-                data = play_game_rows(seats, game_seed(seed + r, i), every, r, i)
-                tmp = path.with_name(path.stem + ".part.npy")
-                np.save(tmp, data)
-                tmp.replace(path)
-                if log:
-                    print(f"cards {len(bots)}p game {i}: {len(data)} positions, {time.perf_counter() - t:.1f} s",
-                          file=log, flush=True)
-            out.append(np.load(path))
-    return np.concatenate(out)
+                todo.append((f"cards {len(bots)}p game {i}", (path, seats, game_seed(seed + r, i), every, r, i)))
+
+    def said(name, result):
+        if log:
+            print(f"{name}: {result[0]} positions, {result[1]:.1f} s", file=log, flush=True)
+
+    if processes > 1 and len(todo) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(min(processes, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [(name, pool.submit(_play_to, *job)) for name, job in todo]
+            for name, future in futures:
+                said(name, future.result())
+    else:
+        for name, job in todo:
+            said(name, _play_to(*job))
+    return np.concatenate([np.load(path) for path in paths])
 
 
 def split(data: np.ndarray):

@@ -112,7 +112,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     cache = Path(args.cache)
     paths = win_data.play_runs(args.games, args.seed, cache, processes=args.processes)
-    data = win_data.table(paths, args.every)
+    data = win_data.table(paths, args.every, args.processes)
     editions, out = {}, {}
     for i, name in enumerate(win_data.EDITIONS):
         sel = data[data[:, 0] == i]

@@ -132,8 +132,20 @@ def file_table(path, every: int = 3) -> np.ndarray:
     return data
 
 
-def table(paths, every: int = 3) -> np.ndarray:
-    """Every position of the games in ``paths`` (one row each)."""
+def table(paths, every: int = 3, processes: int = 1) -> np.ndarray:
+    """Every position of the games in ``paths`` (one row each); the files
+    not yet tabled are tabled on ``processes`` processes at once (one file
+    each; the rows are the same)."""
+    paths = list(paths)
+    if processes > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        from functools import partial
+        import multiprocessing
+
+        todo = [path for path in paths if not Path(path).with_name(f"{Path(path).stem}.e{every}.npy").exists()]
+        if todo:
+            with ProcessPoolExecutor(min(processes, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
+                list(pool.map(partial(file_table, every=every), todo))
     return np.concatenate([file_table(path, every) for path in paths])
 
 
