@@ -114,8 +114,9 @@ def main() -> None:
     numba.set_num_threads(1)
 
     print("\nPure-Python reference (tests/naive.py) on the same positions:")
-    naive_start = per_call(naive_leg_counts, starts["second, 6 dice"][:n_naive_start], repeats=1)
-    naive_mid = per_call(naive_leg_counts, mids[:n_naive_mid], repeats=1)
+    # the reference reads board strings
+    naive_start = per_call(naive_leg_counts, [str(p) for p in starts["second, 6 dice"][:n_naive_start]], repeats=1)
+    naive_mid = per_call(naive_leg_counts, [str(p) for p in mids[:n_naive_mid]], repeats=1)
     ns, nm = statistics.median(naive_start), statistics.median(naive_mid)
     print(f"  second 6-dice leg start        {ns:10.2f} s     ratio {ns / medians['second, 6 dice']:10.0f}x")
     print(f"  mid-leg 3-4 dice               {fmt_us(nm)}   ratio {nm / batch[1]:10.0f}x (vs one-thread batch)")
