@@ -4,9 +4,10 @@ On its first start after an install the server has nothing compiled.  It
 serves the page at once and compiles the kernels in one process of its own
 (:mod:`advisor.web.prepare`), in :data:`ORDER`: the exact leg odds first
 (the page's first answer), then race odds and advice, the board game's
-moves and bots (game mode), then Camel Up Cards and its bots.  A request whose kernels are not ready yet waits
-for them (:meth:`Readiness.wait_for`) instead of compiling them a second
-time in a worker; ``GET /api/status`` and the page say which parts are
+moves and bots (game mode), then Camel Up Cards and its bots.  A request
+whose kernels are not ready yet waits for them (:meth:`Readiness.wait_for`)
+instead of compiling them a second time in a worker; ``GET /api/status``
+and the page say which parts are
 still being prepared and about how long each will take, from the measured
 compile times (:func:`advisor.warm.estimate`).  These are the groups'
 figures, not a command's (:func:`advisor.warm.forms`): the preparer runs
@@ -60,6 +61,7 @@ TASK_GROUPS: dict[str, tuple[str, ...]] = {
     "game_act": _GAMES,
     "game_load": _GAMES,
 }
+
 
 def _cards_game(task: str, kwargs: dict) -> bool:
     """Whether the game task ``task`` (called with ``kwargs``) plays Camel
