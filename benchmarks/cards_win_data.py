@@ -106,6 +106,10 @@ def _play_to(path: Path, seats, seed: int, every: int, run: int, game: int) -> t
     return len(data), time.perf_counter() - t
 
 
+def _play_job(job: tuple) -> tuple[int, float]:
+    return _play_to(*job)
+
+
 def play_runs(games: int, seed: int, cache: Path, every: int = 2, log=sys.stderr, processes: int = 1) -> np.ndarray:
     """``games`` games of every line-up (or their rows from ``cache``);
     every row of every game, games in order.  The games not in ``cache``
@@ -129,13 +133,11 @@ def play_runs(games: int, seed: int, cache: Path, every: int = 2, log=sys.stderr
             print(f"{name}: {result[0]} positions, {result[1]:.1f} s", file=log, flush=True)
 
     if processes > 1 and len(todo) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from advisor._tools.workers import spawn_pool, worker_init
 
-        with ProcessPoolExecutor(min(processes, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [(name, pool.submit(_play_to, *job)) for name, job in todo]
-            for name, future in futures:
-                said(name, future.result())
+        with spawn_pool(min(processes, len(todo)), worker_init) as pool:
+            for (name, _), result in zip(todo, pool.imap(_play_job, [job for _, job in todo])):
+                said(name, result)
     else:
         for name, job in todo:
             said(name, _play_to(*job))

@@ -115,11 +115,16 @@ def positions(record, every: int = 3) -> list[np.ndarray]:
     return out
 
 
+def _saved(path, every: int) -> Path:
+    """Where :func:`file_table` keeps the positions of ``path``."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.e{every}.npy")
+
+
 def file_table(path, every: int = 3) -> np.ndarray:
     """Every position of the games of one record file, kept beside it
     (``PATH.eK.npy``) once computed."""
-    path = Path(path)
-    saved = path.with_name(f"{path.stem}.e{every}.npy")
+    saved = _saved(path, every)
     if saved.exists():
         return np.load(saved)
     rows = []
@@ -137,15 +142,14 @@ def table(paths, every: int = 3, processes: int = 1) -> np.ndarray:
     not yet tabled are tabled on ``processes`` processes at once (one file
     each; the rows are the same)."""
     paths = list(paths)
-    if processes > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    todo = [path for path in paths if not _saved(path, every).exists()]
+    if processes > 1 and len(todo) > 1:
         from functools import partial
-        import multiprocessing
 
-        todo = [path for path in paths if not Path(path).with_name(f"{Path(path).stem}.e{every}.npy").exists()]
-        if todo:
-            with ProcessPoolExecutor(min(processes, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
-                list(pool.map(partial(file_table, every=every), todo))
+        from advisor._tools.workers import spawn_pool, worker_init
+
+        with spawn_pool(min(processes, len(todo)), worker_init) as pool:
+            pool.map(partial(file_table, every=every), todo, chunksize=1)
     return np.concatenate([file_table(path, every) for path in paths])
 
 

@@ -43,6 +43,7 @@ _BOARD_GAME = ("moves", "leg", "joint", "race", "bots")
 _CARDS = ("cards_legs", "cards_races")
 _CARDS_GAME = _CARDS + ("cards_bots",)
 _GAMES = _BOARD_GAME + _CARDS_GAME
+_GAME_TASKS = ("game_new", "game_replay", "game_act", "game_load")
 #: how long the preparer is given to end when the server stops, before it is killed
 STOP_SECONDS = 5.0
 
@@ -56,10 +57,8 @@ TASK_GROUPS: dict[str, tuple[str, ...]] = {
     "cards_race": _CARDS,
     "cards_advice": _CARDS,
     "cards_curve": _CARDS,
-    "game_new": _GAMES,
-    "game_replay": _GAMES,
-    "game_act": _GAMES,
-    "game_load": _GAMES,
+    # a game's task needs its own game's only (groups_for)
+    **{task: _GAMES for task in _GAME_TASKS},
 }
 
 
@@ -81,7 +80,7 @@ def groups_for(task: str, kwargs: dict | None = None) -> tuple[str, ...]:
     Cards to compile, nor Camel Up Cards for the board game's bots)."""
     if task == "advice" and kwargs is not None and not kwargs.get("race", True):
         return ("leg", "joint")
-    if TASK_GROUPS.get(task) == _GAMES and kwargs is not None:
+    if task in _GAME_TASKS and kwargs is not None:
         return _CARDS_GAME if _cards_game(task, kwargs) else _BOARD_GAME
     return TASK_GROUPS.get(task, ())
 
