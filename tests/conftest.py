@@ -57,6 +57,9 @@ _RUN_DIR = os.environ.get("CAMELUP_TEST_RUN")  # set by the controller (below) f
 if _WORKER and _RUN_DIR and "numba" not in sys.modules:
     # this worker's own numba cache, filled from the warmed shared cache (see _load_warm_cache)
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(_RUN_DIR, _WORKER)
+    # a user's CAMELUP_CACHE_DIR would outrank it (advisor.kernels._where): every worker would write the
+    # controller's shared cache (the warm-up's, which the specializations test reads) and never its own
+    os.environ.pop("CAMELUP_CACHE_DIR", None)
 else:
     _RUN_DIR = None
 
