@@ -28,12 +28,36 @@ def connect(scheduler: str):
         from dask.distributed import Client
     except ImportError:
         raise AdvisorError("the dask engine needs Dask: pip install 'camelup-advisor[dask]'") from None
+    _refused(scheduler)
     try:
         return Client(scheduler, timeout="10s")
     except (OSError, TimeoutError) as exc:
         raise AdvisorError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     except ValueError as exc:  # an address Dask cannot parse
         raise AdvisorError(f"the Dask scheduler address {scheduler!r:.80} is not valid: {exc}") from None
+
+
+def _refused(scheduler: str) -> None:
+    """Refuse at once a ``tcp://host:port`` address where nothing listens
+    (Dask's client would retry a refused connection for its whole 10 s
+    timeout); any other answer, and other protocols, are Dask's to judge."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(scheduler)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return  # Dask names the bad address
+    if parts.scheme != "tcp" or not host or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=2).close()
+    except ConnectionRefusedError:
+        raise AdvisorError(f"cannot reach the Dask scheduler at {scheduler}: nothing listens there "
+                           "(connection refused)") from None
+    except OSError:
+        return  # unreachable or slow: Dask's own timeout and message
 
 
 def ordered_tasks(client, task: Callable[[list], list], jobs: Iterable, per_task: int) -> Iterator:

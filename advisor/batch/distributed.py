@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from advisor._tools.cluster import connect
 from advisor._tools.files import claim
 from advisor.batch.positions import (
     analyse,
@@ -57,13 +58,12 @@ def _dask():
     try:
         from dask import delayed
         from dask.bytes import read_bytes
-        from dask.distributed import Client
         from dask.utils import parse_bytes
     except ImportError:
         raise AdvisorError(
             "the dask engine needs Dask: pip install 'camelup-advisor[dask]'"
         ) from None
-    return delayed, read_bytes, Client, parse_bytes
+    return delayed, read_bytes, parse_bytes
 
 
 def _job(piece, *, source: Source, first: bool, columns, race, precision, seed, advice, moves, objective="win"):
@@ -103,15 +103,12 @@ def _run_batch_dask(input_path, output_path, scheduler, race, precision, seed, a
     check_objective(objective)
     source = check_input(input_path)
     output = check_output(output_path, source, overwrite=overwrite)
-    delayed, read_bytes, Client, parse_bytes = _dask()
+    delayed, read_bytes, parse_bytes = _dask()
     scan(source)
     columns, types, kept, renamed = output_columns(source, race, advice, moves)
     identity = run_identity(source, output, engine="dask", race=race, precision=precision, seed=seed,
                             advice=advice, moves=moves, columns=columns, objective=objective)
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise AdvisorError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    client = connect(scheduler)
     bar = None
     try:
         partial = PartialOutput(output, columns, types, text=kept)
