@@ -9,6 +9,8 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the notebooks' size knobs, set small for the test
+SMALL = {"CAMELUP_REVIEW_GAMES": "3", "CAMELUP_CARDS_GAMES": "1"}
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
@@ -23,6 +25,11 @@ def test_notebook_runs(path, monkeypatch):
     # installed copy elsewhere, whose kernels would compile again: numba
     # caches by source path)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    # every cell runs, on fewer games than the notebooks' own (what the docs
+    # render): the review notebook's simulated games and the Camel Up Cards
+    # notebook's small tournament
+    for name, value in SMALL.items():
+        monkeypatch.setenv(name, value)
     book = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(book, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
