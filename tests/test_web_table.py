@@ -551,3 +551,41 @@ def test_phone_board_pieces_are_reachable_by_finger_and_readable(browser, server
         pg.shot("table-editor-390.png")
     finally:
         pg.close()
+
+
+@pytest.mark.parametrize("game", ["board", "cards"])
+def test_a_new_game_looks_busy_until_the_server_answers(browser, server, game):
+    """On a first start the server may take a while to set up a game (its
+    engine is still being prepared): while the request is out the start
+    buttons wait and a line says the game is being set up; the answer
+    brings the game.  The request is held here to see that moment."""
+    page = Page(browser, server)
+    p = page.page
+    held = []
+    p.route("**/api/game/new", lambda route: held.append(route))
+    try:
+        if game == "cards":
+            p.click('#game-tabs [data-game="cards"]')
+        p.click('#mode-tabs [data-mode="game"]')
+        start = "#cards-new" if game == "cards" else "#new-random"
+        expect(p.locator(start)).to_be_enabled()
+        expect(p.locator("#game-starting")).to_have_count(0)
+        p.click(start)
+        p.wait_for_function("() => document.querySelector('#game-starting') !== null", timeout=15_000)
+        expect(p.locator("#game-starting")).to_contain_text("Setting up the game")
+        expect(p.locator(start)).to_be_disabled()
+        expect(p.locator(".newgame")).to_have_attribute("aria-busy", "true")
+        if game == "board":
+            expect(p.locator("#new-from-board")).to_be_disabled()
+        page.shot(f"new-game-busy-{game}.png")
+        while not held:
+            p.wait_for_timeout(50)
+        held[0].continue_()
+        expect(p.locator("#game-starting")).to_have_count(0, timeout=180_000)
+        if game == "board":
+            page.wait_for_game()
+        else:
+            expect(p.locator("#game-panel .newgame")).to_have_count(0, timeout=180_000)
+    finally:
+        p.unroute("**/api/game/new")
+        page.close()

@@ -8,6 +8,7 @@
 
 import { chip, h } from "./results.js";
 import { ink, namePlayers, playerCounts, who } from "./board.js";
+import { startingNote } from "./game.js";
 
 const SEAT_NAMES = ["human", "margin", "shark", "greedy", "heuristic", "random"];
 const SEAT_HELP = {
@@ -185,14 +186,15 @@ function newGameForm(S, act, info) {
     if (form.seed !== "") body.seed = form.seed; // a string: the server reads its digits exactly
     act.newGame(body);
   };
-  return h("div", { class: "newgame" },
+  return h("div", { class: "newgame", "aria-busy": String(S.gameBusy) },
     h("h2", {}, "Play Camel Up Cards"),
     h("p", {}, "The page deals the cards by the rules and keeps the record. Humans take turns at this screen: each sees only their own cards (the page asks before it shows them). The bots move by themselves."),
     h("div", { class: "row wrap" }, players, h("label", {}, "seed ", seed)),
     h("div", { class: "row wrap seats" }, seats),
     h("div", { class: "row wrap" },
-      btn("Deal", { id: "cards-new", class: "primary", onclick: start }),
-      h("label", { class: "filebutton" }, "Open a game (saved, or from camelup simulate)…", fileInput((file) => act.load(file)))));
+      btn("Deal", { id: "cards-new", class: "primary", disabled: S.gameBusy, onclick: start }),
+      h("label", { class: "filebutton" }, "Open a game (saved, or from camelup simulate)…", fileInput((file) => act.load(file)))),
+    startingNote(S.gameBusy));
 }
 
 // ---------------------------------------------------------------- hot seat

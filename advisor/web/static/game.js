@@ -83,14 +83,23 @@ function newGameForm(S, act, info) {
     h("option", { value: "", selected: form.start === "" }, "first player: drawn"),
     Array.from({ length: info.max_players }, (_, p) => h("option", { value: p, selected: form.start === String(p) }, `first player: ${who(p)}`)));
   const opts = () => ({ players: Number(n.value), ...(start.value === "" ? {} : { start: Number(start.value) }) });
-  return h("div", { class: "newgame" },
+  const busy = S.gameBusy;
+  return h("div", { class: "newgame", "aria-busy": String(busy) },
     h("h2", {}, "Follow a game at the table"),
     h("p", {}, "Start from a set-up by the rules (drawn here) or from the board as you set it up on the left, then record every turn: who took which tile, which die came out of the pyramid and what it showed."),
     h("div", { class: "row wrap" }, n, start),
     h("div", { class: "row wrap" },
-      btn("Set up by the rules", { id: "new-random", class: "primary", onclick: () => act.newGame(opts()) }),
-      btn("Start from the board on the left", { id: "new-from-board", class: "primary", onclick: () => act.newGame({ ...opts(), board: S.pos.board }) }),
-      h("label", { class: "filebutton" }, "Open a saved game…", fileInput((file) => act.load(file)))));
+      btn("Set up by the rules", { id: "new-random", class: "primary", disabled: busy, onclick: () => act.newGame(opts()) }),
+      btn("Start from the board on the left", { id: "new-from-board", class: "primary", disabled: busy, onclick: () => act.newGame({ ...opts(), board: S.pos.board }) }),
+      h("label", { class: "filebutton" }, "Open a saved game…", fileInput((file) => act.load(file)))),
+    startingNote(busy));
+}
+
+// While a new game is being set up (on a first start the server may still
+// be preparing the game's engine): the buttons wait and a line says so.
+export function startingNote(busy) {
+  return busy ? h("p", { class: "starting", id: "game-starting", role: "status" },
+    "Setting up the game… (the first game after the server starts waits until its engine is prepared)") : null;
 }
 
 function actionsFor(v, legal, info, act, busy, me = null) {
