@@ -32,7 +32,7 @@ from advisor._tools.files import atomic_output
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.rules import scoring
 from advisor.rules.actions import Action, Roll
-from advisor.rules.turn import UnrevealedCards, check_action, is_legal, legal_actions, play
+from advisor.rules.turn import UnrevealedCards, check_action, is_legal, legal_actions, play_checked
 from advisor.rules.turn import reveal as reveal_card
 from advisor.rules.editions import EDITIONS, Edition, RulesError, get_edition, rules_from_json
 from advisor.rules.position import Position
@@ -143,11 +143,12 @@ class Game:
     def can(self, action: str | Action) -> bool:
         return not self.finished and is_legal(self.state, action)
 
-    def verify(self, action: str | Action) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+    def verify(self, action: str | Action) -> Action:
+        """``action`` parsed; :class:`IllegalActionError` unless it is legal
+        now."""
         if self.finished:
             raise IllegalActionError("the game is over")
-        check_action(self.state, action)
+        return check_action(self.state, action)
 
     def view(self, player: int) -> GameState:
         """What ``player`` may see: their own overall cards (in hand and on
@@ -194,8 +195,7 @@ class Game:
         colour raises :class:`~advisor.rules.turn.UnrevealedCards`; the
         drawn roll is kept for the next ``apply("pyramid")`` once the cards
         are revealed (:meth:`reveal`)."""
-        self.verify(action)
-        action = Action.parse(action)
+        action = self.verify(action)  # before the roll is drawn: an illegal action changes nothing
         if roll is not None and action.kind != "pyramid":
             raise IllegalActionError("only the pyramid action takes a roll")
         if roll is not None and (not isinstance(roll.die, str) or len(roll.die) != 1):
@@ -207,7 +207,7 @@ class Game:
             self._pending_roll = None
             entry["roll"] = roll.to_json()
             try:
-                turn = play(self.state, action, roll)
+                turn = play_checked(self.state, action, roll)
             except UnrevealedCards:
                 self._pending_roll = roll
                 raise
@@ -221,7 +221,7 @@ class Game:
                 self.legs += 1
                 entry["leg_over"] = True
         else:
-            turn = play(self.state, action)
+            turn = play_checked(self.state, action)
         self.state = turn.state
         self.turns += 1
         entry["board"] = self.board()  # after the action: replays check it

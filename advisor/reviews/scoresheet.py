@@ -59,7 +59,8 @@ def _check(record: Sequence[dict]) -> None:
 def _phases(record: Sequence[dict]) -> tuple[list[dict], Game]:
     """The phase rows and the replayed game."""
     _check(record)
-    replay(list(record))  # checks every action and the end line before any sheet is made
+    # the replay checks every action and the end line as it goes: a record
+    # that does not replay raises before any sheet is returned
     replayed = Replay(list(record))
     game = replayed.game
     n = game.state.n_players

@@ -35,7 +35,7 @@ from advisor.rules.position import Position
 from advisor.rules.scoring import LANDING_COIN, PILES, leg_rewards, overall_rewards, race_order, settle
 from advisor.rules.state import GameState, PileCard, PlayerState, StateError
 
-__all__ = ["Turn", "UnrevealedCards", "legal_actions", "check_action", "is_legal", "play", "apply", "reveal",
+__all__ = ["Turn", "UnrevealedCards", "legal_actions", "check_action", "is_legal", "play", "play_checked", "apply", "reveal",
            "unrevealed", "tile_spaces", "partner_options"]
 
 
@@ -154,7 +154,14 @@ def play(state: GameState, action: Action | str, roll: Roll | None = None) -> Tu
     ``roll`` drawn; it ends the leg (leg scoring, the leg's holdings spent,
     the next player starts) or the race (the leg scored, then the overall
     piles; the board stays as before the roll)."""
-    action = check_action(state, action)
+    return play_checked(state, check_action(state, action), roll)
+
+
+def play_checked(state: GameState, action: Action, roll: Roll | None = None) -> Turn:
+    """:func:`play` of an action :func:`check_action` has already returned
+    for the player to move in ``state`` (a game checks before it draws the
+    roll: an illegal action changes nothing, its dice included); the action
+    is not checked again."""
     player = state.to_move
     if action.kind == "pyramid":
         if roll is None:
