@@ -228,11 +228,16 @@ def test_serve_stops_a_busy_worker_at_once():
             loop.run_until_complete(asyncio.sleep(0.1))
         loop.run_until_complete(asyncio.sleep(2))  # the worker has taken the task
         workers = list(lanes.pools["slow"]._processes.values())
+        managers = [pool._executor_manager_thread for pool in lanes.pools.values()]
         start = time.time()
         lanes.shutdown()
         for process in workers:
             process.join(10)
         assert all(not p.is_alive() for p in workers) and time.time() - start < 10
+        # every pool's manager thread has ended: none is left to be woken at
+        # exit through the pipe it closes as it ends ("Bad file descriptor"
+        # tracebacks when serve stopped)
+        assert [t for t in managers if t is not None and t.is_alive()] == []
         task.cancel()
     finally:
         loop.close()

@@ -26,6 +26,7 @@ running finishes in its worker and its result is dropped.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures.process as _process_module
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -123,20 +124,23 @@ class Lanes:
         still computing (or loading the kernels) is terminated, quietly
         (workers leave Ctrl-C to the server, so they would otherwise hold
         the server's exit until their task ends)."""
+        # each pool's manager thread closes its wake-up pipe as it ends; at
+        # exit, Python 3.11 wakes every such thread through that pipe, so a
+        # thread still ending then met a closed pipe and printed a traceback
+        # (Bad file descriptor): wait for them to end (the workers are gone).
+        # The threads are taken before shutdown(), which forgets them.
+        threads = []
         for pool in self.pools.values():
+            threads.append(getattr(pool, "_executor_manager_thread", None))
             processes = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 if process.is_alive():
                     process.terminate()
-        # each pool's manager thread closes its wake-up pipe as it ends; at
-        # exit, Python 3.11 wakes every such thread through that pipe, so a
-        # thread still ending then met a closed pipe and printed a traceback
-        # (Bad file descriptor): wait for them to end (the workers are gone)
-        for pool in self.pools.values():
-            thread = getattr(pool, "_executor_manager_thread", None)
-            if thread is not None:
-                thread.join(timeout=10)
+        for thread in filter(None, threads):
+            thread.join(timeout=10)
+            if thread.is_alive():  # not ended yet: the exit must not wake it through a pipe it may be closing
+                _process_module._threads_wakeups.pop(thread, None)
 
     async def run(self, lane: str, task: str, **kwargs) -> dict:
         """Run ``task`` in ``lane`` and return its result; a user error in
