@@ -578,8 +578,11 @@ def test_a_new_game_looks_busy_until_the_server_answers(browser, server, game):
         if game == "board":
             expect(p.locator("#new-from-board")).to_be_disabled()
         page.shot(f"new-game-busy-{game}.png")
-        while not held:
+        for _ in range(600):  # the request is out (the note shows): the route holds it
+            if held:
+                break
             p.wait_for_timeout(50)
+        assert held, "the new game's request never reached the route"
         held[0].continue_()
         expect(p.locator("#game-starting")).to_have_count(0, timeout=180_000)
         if game == "board":

@@ -35,8 +35,8 @@ from advisor.rules.position import Position
 from advisor.rules.scoring import LANDING_COIN, PILES, leg_rewards, overall_rewards, race_order, settle
 from advisor.rules.state import GameState, PileCard, PlayerState, StateError
 
-__all__ = ["Turn", "UnrevealedCards", "legal_actions", "check_action", "is_legal", "play", "play_checked", "apply", "reveal",
-           "unrevealed", "tile_spaces", "partner_options"]
+__all__ = ["Turn", "UnrevealedCards", "legal_actions", "check_action", "is_legal", "play", "play_checked", "apply",
+           "reveal", "unrevealed", "tile_spaces", "partner_options"]
 
 
 class Turn(NamedTuple):

@@ -140,7 +140,7 @@ class Lanes:
         for thread in filter(None, threads):
             thread.join(timeout=10)
             if thread.is_alive():  # not ended yet: the exit must not wake it through a pipe it may be closing
-                _process_module._threads_wakeups.pop(thread, None)
+                getattr(_process_module, "_threads_wakeups", {}).pop(thread, None)
 
     async def run(self, lane: str, task: str, **kwargs) -> dict:
         """Run ``task`` in ``lane`` and return its result; a user error in

@@ -7,13 +7,13 @@ serves the page at once and compiles the kernels in one process of its own
 moves and bots (game mode), then Camel Up Cards and its bots.  A request
 whose kernels are not ready yet waits for them (:meth:`Readiness.wait_for`)
 instead of compiling them a second time in a worker; ``GET /api/status``
-and the page say which parts are
-still being prepared and about how long each will take, from the measured
-compile times (:func:`advisor.warm.estimate`).  These are the groups'
-figures, not a command's (:func:`advisor.warm.forms`): the preparer runs
-each group's warm-up whole, every specialization of its kernels, which is
-what those figures measure.  On a warm start the
-preparer finds every group in the cache and ends within seconds.
+and the page say which parts are still being prepared and about how long
+each will take, from the measured compile times
+(:func:`advisor.warm.estimate`).  These are the groups' figures, not a
+command's (:func:`advisor.warm.forms`): the preparer runs each group's
+warm-up whole, every specialization of its kernels, which is what those
+figures measure.  On a warm start the preparer finds every group in the
+cache and ends within seconds.
 
 This module imports no numba: the server's process runs no kernel.
 """
