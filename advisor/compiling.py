@@ -153,11 +153,22 @@ class CompileNotice:
             self._erase()
             now = time.perf_counter()
             behind = self.behind + sum(now - since for _, since in self.behind_since.values())
+            # the background work (camelup play's rehearsal) still under way: the command ends before
+            # it, and what it had yet to compile is compiled by the next run, not loaded
+            unfinished = self.background
         self.wake.set()
         if self.thread is not None:
             self.thread.join()
-        if (self.message is not None or behind >= 0.5) and exc[0] is None:
-            background = f" ({behind:.0f} s of it in the background)" if behind >= 0.5 else ""
+        if exc[0] is not None or not (self.message is not None or behind >= 0.5 or unfinished):
+            return
+        background = f" ({behind:.0f} s of it in the background)" if behind >= 0.5 else ""
+        if unfinished and self.compiled + behind < 0.5:
+            self._write(f"{self.prog}: the command ended while the kernels compiled in the background; the next "
+                        "run compiles them\n")
+        elif unfinished:
+            self._write(f"{self.prog}: kernels compiled in {self.compiled + behind:.0f} s{background}, not all: "
+                        "the command ended while the rest compiled in the background; the next run compiles it\n")
+        else:
             self._write(f"{self.prog}: kernels compiled in {self.compiled + behind:.0f} s{background}; later runs "
                         "load them from the cache\n")
 

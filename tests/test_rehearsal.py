@@ -118,13 +118,15 @@ def test_the_table_computes_nothing_while_the_rehearsal_runs(monkeypatch):
 
 
 def _compile_elsewhere(notice) -> threading.Thread:
-    """A thread that compiles for 0.8 s while a rehearsal runs (started)."""
+    """A thread that compiles for 0.8 s while a rehearsal runs (started),
+    then ends the rehearsal."""
     notice.background = True  # as a Rehearsal sets it
 
     def compile_elsewhere():
         notice.started("kernel")
         time.sleep(0.8)
         notice.finished("kernel")
+        notice.background = False  # as a Rehearsal's end sets it
 
     thread = threading.Thread(target=compile_elsewhere)
     thread.start()
@@ -140,6 +142,51 @@ def test_a_compile_in_another_thread_is_counted_not_shown():
         assert stream.getvalue() == ""
     assert stream.getvalue() == ("camelup: kernels compiled in 1 s (1 s of it in the background); later runs load "
                                  "them from the cache\n")
+
+
+@pytest.mark.parametrize("compiling_now", [True, False])
+def test_leaving_before_the_rehearsal_ends_never_says_the_kernels_are_all_cached(compiling_now):
+    """A player who leaves while the kernels still compile in the background
+    (the rehearsal under way: compiling a kernel at that moment, or between
+    two): the last line says the rest compiles on the next run, not that
+    later runs load them from the cache."""
+    stream = io.StringIO()
+    leave = threading.Event()
+    with compiling.CompileNotice((), stream=stream) as notice:
+        notice.background = True  # a Rehearsal started and has not ended
+
+        def rehearsal():
+            notice.started("kernel")
+            time.sleep(0.6)
+            if compiling_now:
+                leave.wait(30)  # still compiling when the command ends
+            notice.finished("kernel")
+
+        thread = threading.Thread(target=rehearsal, daemon=True)
+        thread.start()
+        time.sleep(0.7)
+        assert stream.getvalue() == ""  # nothing said while the player types
+    leave.set()
+    thread.join()
+    assert stream.getvalue() == ("camelup: kernels compiled in 1 s (1 s of it in the background), not all: the "
+                                 "command ended while the rest compiled in the background; the next run compiles "
+                                 "it\n")
+
+
+def test_leaving_at_once_says_the_next_run_compiles_the_kernels():
+    stream = io.StringIO()
+    with compiling.CompileNotice((), stream=stream) as notice:
+        notice.background = True  # a Rehearsal started, nothing compiled yet
+    assert stream.getvalue() == ("camelup: the command ended while the kernels compiled in the background; the "
+                                 "next run compiles them\n")
+
+
+def test_a_rehearsal_that_ends_before_anything_compiles_says_nothing():
+    stream = io.StringIO()
+    with compiling.CompileNotice((), stream=stream) as notice:
+        notice.background = True
+        notice.background = False  # a rehearsal whose kernels were all cached
+    assert stream.getvalue() == ""
 
 
 def test_a_compile_in_another_thread_is_shown_when_no_rehearsal_runs():
@@ -173,4 +220,6 @@ def test_a_first_run_of_play_starts_at_once_and_compiles_behind_the_prompt(tmp_p
     assert out.returncode == 0, out.stderr
     assert "camelup: compiling kernels in the background while you read the table (first run only" in out.stderr
     assert "P0 keep in hand>" in out.stdout and "Game left at leg 1" in out.stdout
+    # left long before the background compilation could end: the next run compiles the rest (said so)
+    assert "the next run compiles" in out.stderr and "later runs load them from the cache" not in out.stderr
     assert "Traceback" not in out.stderr
