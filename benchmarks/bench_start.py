@@ -1,11 +1,12 @@
 """Start to first answer, cold (empty kernel cache) and warm, and the memory
 of each process.
 
-    python benchmarks/bench_start.py [--only odds,best,cards,serve] [--warm-only]
+    python benchmarks/bench_start.py [--only odds,best,cards,serve] [--warm-only] [--runs N]
 
 For each command, first in a fresh empty kernel cache (``CAMELUP_CACHE_DIR``
 a new temporary folder: what a first run after ``pip install`` pays), then
-again with the cache it left (a later run):
+again with the cache it left (a later run: the median of ``--runs`` runs,
+default 5, with the fastest and slowest; serve once):
 
 * ``odds``: ``camelup odds --seed 1 POSITION`` to its exit;
 * ``best``: ``camelup best --seed 1 POSITION`` to its exit;
@@ -81,6 +82,17 @@ def run_command(name: str, cache: str) -> dict:
             "peak_rss_mb": usage.ru_maxrss / 1024}
 
 
+def _median(results: list[dict]) -> dict:
+    """The run of median time among ``results`` (an odd count: the middle
+    one), with the count, fastest and slowest times, and the load before the
+    first and after the last."""
+    ranked = sorted(results, key=lambda r: r["seconds"])
+    out = dict(ranked[(len(ranked) - 1) // 2])
+    out.update(runs=len(ranked), fastest=ranked[0]["seconds"], slowest=ranked[-1]["seconds"],
+               load=(results[0]["load"][0], results[-1]["load"][1]))
+    return out
+
+
 def _rss(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -147,6 +159,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated: odds,best,cards,serve (default: all)")
     parser.add_argument("--warm-only", action="store_true", help="skip the cold runs (one warm-up first)")
+    parser.add_argument("--runs", type=int, default=5, help="warm runs of each command but serve (median; default 5)")
     args = parser.parse_args(argv)
     names = args.only.split(",") if args.only else ["odds", "best", "cards", "serve"]
     print(f"start to first answer; {os.cpu_count()} cores; load = 1-minute load average before-after")
@@ -157,8 +170,15 @@ def main(argv=None) -> int:
                 subprocess.run([sys.executable, "-m", "advisor.cli", "warmup"], env=env_for(cache), cwd=cache,
                                check=True, capture_output=True)
             for kind in runs:
-                r = run_serve(cache) if name == "serve" else run_command(name, cache)
-                line = f"{name:<6} {kind:<5} {r['seconds']:7.1f} s  load {r['load'][0]:5.1f}-{r['load'][1]:<5.1f}"
+                if name == "serve":
+                    r = run_serve(cache)
+                elif kind == "warm":
+                    r = _median([run_command(name, cache) for _ in range(max(1, args.runs))])
+                else:
+                    r = run_command(name, cache)
+                line = f"{name:<6} {kind:<5} {r['seconds']:7.2f} s  load {r['load'][0]:5.1f}-{r['load'][1]:<5.1f}"
+                if r.get("runs", 1) > 1:
+                    line += f"  median of {r['runs']} (fastest {r['fastest']:.2f} s, slowest {r['slowest']:.2f} s)"
                 if r.get("about") and r.get("compiled"):
                     line += (f"  estimate {r['about']:.0f} s vs {r['compiled']:.0f} s compiling "
                              f"({100 * (r['about'] / r['compiled'] - 1):+.0f}%)")

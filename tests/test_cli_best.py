@@ -17,7 +17,7 @@ import pytest
 
 from advisor.valuation.explain import EV_TIE
 from advisor import EXAMPLE_POSITION
-from advisor.valuation.engine import legal_actions
+from advisor.valuation.engine import advice_table, best_moves, legal_actions
 from advisor.rules.state import GameState
 from helpers import run
 
@@ -270,6 +270,56 @@ def test_module_run_as_a_process(tmp_path, capsys):
     check_moves(data, GameState.load(path), 2)
     code, out, _ = run(argv, capsys)
     assert code == 0 and json.loads(out) == data
+
+
+def test_the_text_and_json_load_no_pandas(tmp_path):
+    """``camelup best`` prints its text and JSON from the advice table:
+    pandas (0.3 s of the start) stays out; a chart needs it."""
+    path = write_state(tmp_path, STATE_P2)
+    script = ("import contextlib, io, sys; from advisor.cli import main\n"
+              "with contextlib.redirect_stdout(io.StringIO()):\n"
+              f"    codes = [main(['best', *{FAST!r}, *extra]) for extra in ([], ['--json'], [{path!r}, '--player', '2'])]\n"
+              "print(codes, 'pandas' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["[0,", "0,", "0]", "False"]
+
+
+def _same(a, b) -> bool:
+    """Equal values of the same type (NaN equal to NaN)."""
+    if type(a) is not type(b):
+        return False
+    return (math.isnan(a) and math.isnan(b)) if isinstance(a, float) and math.isnan(a) else a == b
+
+
+SIX = {"board": "2:BG 3:R 5:Y 7:P 9:k 12:w +4@1 dice:BGPx legtiles:G322", "players": [
+    {"money": 5, "partner": 3}, {"money": 2}, {"money": 7, "leg_tiles": ["G5"]}, {"money": 4, "partner": 0},
+    {"money": 1}, {"money": 6, "overall_cards": "BGPR"}], "to_move": 1, "winner_pile": [{"player": 0}]}
+
+
+@pytest.mark.parametrize("source,player", [
+    (BOARD, None), ("first 3:BG 4:O 6:YW +5 -8 dice:BOW legtiles:B2", None), ("16:BGPRY 8:wk dice:Bx", None),
+    (STATE_P2, 2), (SIX, None)], ids=["example", "first", "last-leg", "state-p2", "six-players"])
+@pytest.mark.parametrize("race,objective,chances", [(True, "win", False), (True, "ev", True), (True, "ev", False),
+                                                    (False, "win", False)], ids=["win", "ev-chances", "ev", "quick"])
+def test_the_advice_table_reads_as_the_best_moves_frame(source, player, race, objective, chances):
+    """The command line's advice table gives, row by row and value by
+    value (types included), what ``best_moves``' DataFrame gives; its
+    columns and attrs are the frame's."""
+    state = GameState.from_json(source) if isinstance(source, dict) else source
+    kwargs = dict(precision=0.02, seed=7, race=race, objective=objective, chances=chances)
+    table = advice_table(state, player, **kwargs)
+    frame = best_moves(state, player, **kwargs)
+    assert list(table.columns) == list(frame.columns)
+    assert table.attrs == frame.attrs
+    ours, theirs = table.to_dict(orient="records"), frame.to_dict(orient="records")
+    assert len(ours) == len(theirs) == len(frame)
+    for mine, row in zip(ours, theirs):
+        assert list(mine) == list(row)
+        assert all(_same(mine[key], row[key]) for key in row), (mine, row)
+    assert table.frame().equals(frame)
 
 
 # ---------------------------------------------------------------- bad input

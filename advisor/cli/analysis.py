@@ -87,16 +87,16 @@ def cmd_best(args: argparse.Namespace) -> int:
         from advisor.bots.inference import without_models
 
         state = without_models(state)
-    from advisor.valuation.engine import best_moves
+    from advisor.valuation.engine import advice_table
 
-    with kernel_threads(args.threads):
-        frame = best_moves(state, args.player, precision=args.precision, seed=args.seed,
-                           denial=not args.no_denial, objective=args.objective)
+    with kernel_threads(args.threads):  # the text and JSON need no pandas: the table, not best_moves' frame
+        frame = advice_table(state, args.player, precision=args.precision, seed=args.seed,
+                             denial=not args.no_denial, objective=args.objective)
     if args.chart:
         fig = figure((9, 9))
         top, bottom = fig.subplots(2, 1, height_ratios=[3, 1])
-        plot_advice(frame, top)
-        plot_landings(frame, bottom)
+        plot_advice(frame.frame(), top)
+        plot_landings(frame.frame(), bottom)
         save_picture(fig, args.chart)
     if args.json:
         from advisor.bots.inference import face_down_json

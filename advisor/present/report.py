@@ -105,8 +105,9 @@ def format_advice(state, frame, assumptions) -> str:
 
     lines += face_down_lines(state)
     win = "win" in frame.columns  # ranked by the chance of winning the game
+    records = frame.to_dict(orient="records")
     if win:
-        best = frame.iloc[0]
+        best = records[0]
         lines.append(f"Your chance of winning: {_chance(frame.attrs['win_now'], frame.attrs.get('win_now_se'))} now, "
                      f"{_chance(best['win'], best.get('win_se'))} after {describe_action(best['action'])}.")
     lines.append("")
@@ -115,7 +116,7 @@ def format_advice(state, frame, assumptions) -> str:
     errors = win and "win_se" in frame.columns
     whead = (f" {'win':>6}" + (f" {'+-':>5}" if errors else "")) if win else ""
     lines.append(f"{'action':<10}{whead} {'EV':>7} {'sd':>6} {'P(loss)':>8} {'denial':>7}{head}  details")
-    for row in frame.to_dict(orient="records"):
+    for row in records:
         cells = f" {row['cov']:+7.2f} {row['portfolio']:+7.3f}" if book else ""
         wcell = (f" {100 * row['win']:5.1f}%" + (f" {100 * row['win_se']:5.2f}" if errors else "")) if win else ""
         lines.append(f"{row['action']:<10}{wcell} {row['ev']:+7.3f} {row['sd']:6.2f} {100 * row['p_loss']:7.1f}% "

@@ -86,7 +86,7 @@ from advisor.rules.scoring import PYRAMID_TILE, pile_payout
 from advisor.rules.state import GameState, PileCard, StateError
 from advisor.rules.turn import partner_options, tile_spaces
 from advisor.valuation.context import DENIAL_PRECISION, Valuation  # noqa: F401
-from advisor.valuation.explain import sort_by_ev
+from advisor.valuation.explain import ev_order, sort_by_ev
 from advisor.valuation.fast import RACE_SAMPLES, FastValues, fast_values, shared_race_odds
 from advisor.valuation.legs import LegOutcomes, weighted_moments
 from advisor.valuation.onepass import one_pass
@@ -103,7 +103,7 @@ from advisor.valuation.winerror import win_errors
 from advisor.valuation.memo import MEMO as _MEMO, seed_for as _seed  # noqa: F401
 from advisor.valuation.onepass import exact_difference as _difference  # noqa: F401
 
-__all__ = ["best_moves", "check_objective", "evaluate", "legal_actions", "fast_values", "fast_chances", "FastValues", "shared_race_odds",
+__all__ = ["best_moves", "advice_table", "AdviceTable", "check_objective", "evaluate", "legal_actions", "fast_values", "fast_chances", "FastValues", "shared_race_odds",
            "LegOutcomes", "Valuation", "TileTables", "exact_tile_tables", "sampled_tile_tables", "pile_payout",
            "tile_spaces", "partner_options", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
 
@@ -254,16 +254,66 @@ def check_objective(objective: str) -> str:
     return objective
 
 
+def win_order(win, ev) -> np.ndarray:
+    """The order of rows with chances of winning ``win`` and EVs ``ev``
+    best first: by the chance (chances within :data:`WIN_TIE` of each
+    other by EV, exact ties in the order given)."""
+    key = np.round(np.asarray(win, dtype=float) / WIN_TIE)
+    return np.lexsort((-np.asarray(ev, dtype=float), -key))  # stable: the order given breaks exact ties
+
+
 def rank_rows(frame):
     """The advice's rows best first: by the chance of winning when the
-    frame has a ``win`` column (chances within :data:`WIN_TIE` of each
-    other by EV, exact ties in the order given), else by EV
+    frame has a ``win`` column (:func:`win_order`), else by EV
     (:func:`advisor.valuation.explain.sort_by_ev`)."""
     if "win" not in frame.columns:
         return sort_by_ev(frame)
-    key = np.round(frame["win"].to_numpy() / WIN_TIE)
-    order = np.lexsort((-frame["ev"].to_numpy(), -key))  # stable: the order given breaks exact ties
-    return frame.iloc[order].reset_index(drop=True)
+    return frame.iloc[win_order(frame["win"].to_numpy(), frame["ev"].to_numpy())].reset_index(drop=True)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _column_kind(values: list, rows: int):
+    """How a column's values read back from a DataFrame: a column of
+    numbers in float (int when every row has an integer), other values as
+    they are."""
+    if not values or not all(_number(v) for v in values):
+        return lambda value: value
+    if len(values) == rows and all(isinstance(v, (int, np.integer)) for v in values):
+        return int
+    return float
+
+
+class AdviceTable:
+    """The advice of :func:`advice_table`: one row (a dict) per legal
+    action, best first, and the figures about the whole (``attrs``), as
+    :func:`best_moves`'s DataFrame holds them (:meth:`frame`).  The command
+    line's text and JSON read it as they read that frame (``attrs``,
+    ``columns``, ``to_dict(orient="records")``), without importing pandas
+    (0.3 s of ``camelup best``'s start)."""
+
+    def __init__(self, rows: list[dict], attrs: dict):
+        self.rows = rows
+        self.attrs = attrs
+        self.columns = tuple(dict.fromkeys(key for row in rows for key in row))  # as pandas orders them
+
+    def to_dict(self, orient: str = "records") -> list[dict]:
+        """The rows, each with every column (NaN where a row has none),
+        as ``frame().to_dict(orient="records")`` gives them."""
+        if orient != "records":
+            raise ValueError(f"an advice table gives its rows as records only, not {orient!r}")
+        kinds = {c: _column_kind([row[c] for row in self.rows if c in row], len(self.rows)) for c in self.columns}
+        return [{c: kinds[c](row[c]) if c in row else np.nan for c in self.columns} for row in self.rows]
+
+    def frame(self):
+        """The rows as a pandas DataFrame (its ``attrs`` these ``attrs``)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows)
+        frame.attrs.update(self.attrs)
+        return frame
 
 
 def best_moves(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
@@ -297,8 +347,15 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
     ``rules``: a rule variant (:meth:`Edition.with_rules`) to read a board
     string under; a game state or position carries its own rules (given
     ``rules`` must then be the same)."""
-    import pandas as pd
+    return advice_table(state, player, precision=precision, seed=seed, denial=denial, race=race, rules=rules,
+                        objective=objective, chances=chances).frame()
 
+
+def advice_table(state: GameState | Position | str, player: int | None = None, *, precision: float = 0.002,
+                 seed: int | None = None, denial: bool = True, race: bool = True, rules: Edition | None = None,
+                 objective: str = "win", chances: bool = False) -> AdviceTable:
+    """:func:`best_moves`'s advice (same arguments, same rows and attrs) as
+    an :class:`AdviceTable`: what the command line prints, without pandas."""
     check_objective(objective)
     state, assumptions = as_state(state, rules)
     player = state.check_player(player)
@@ -324,12 +381,12 @@ def best_moves(state: GameState | Position | str, player: int | None = None, *, 
         extra["win_now_se"] = now_se
     if not race:
         objective = "ev"
-    frame = rank_rows(pd.DataFrame(rows)) if objective == "win" else sort_by_ev(pd.DataFrame(rows))
-    frame.attrs.update(
+    ev = [row["ev"] for row in rows]
+    order = win_order([row["win"] for row in rows], ev) if objective == "win" and "win" in rows[0] else ev_order(ev)
+    return AdviceTable([rows[i] for i in order], dict(
         position=str(state.position), player=player, assumptions=assumptions, seed=ctx.seed,
         race_samples=ctx.race_samples, objective=objective, **extra,
-    )
-    return frame
+    ))
 
 
 def fast_chances(values: FastValues) -> tuple[float, np.ndarray]:

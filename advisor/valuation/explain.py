@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-__all__ = ["action_details", "sort_by_ev", "EV_TIE"]
+import numpy as np
+
+__all__ = ["action_details", "ev_order", "sort_by_ev", "EV_TIE"]
 
 
 def action_details(row: dict) -> str:
@@ -34,8 +36,14 @@ def action_details(row: dict) -> str:
 EV_TIE = 1e-9
 
 
+def ev_order(ev) -> np.ndarray:
+    """The order of rows with EVs ``ev`` best first: EVs within
+    :data:`EV_TIE` keep the order the rows were given in."""
+    key = np.round(np.asarray(ev, dtype=float) / EV_TIE)
+    return np.argsort(-key, kind="stable")
+
+
 def sort_by_ev(frame):
-    """``frame`` (one row per action, an ``ev`` column) sorted best first;
-    EVs within :data:`EV_TIE` keep the order the rows were given in."""
-    key = (frame["ev"] / EV_TIE).round()
-    return frame.iloc[(-key).argsort(kind="stable")].reset_index(drop=True)
+    """``frame`` (one row per action, an ``ev`` column) sorted best first
+    (:func:`ev_order`)."""
+    return frame.iloc[ev_order(frame["ev"].to_numpy())].reset_index(drop=True)
