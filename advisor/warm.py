@@ -33,9 +33,12 @@ on its own from an empty cache (``benchmarks/bench_compile.py --forms all
 each kernel (its own share: a kernel compiled inside another's compilation
 is charged to itself, not to its caller).  A command's estimate
 (:func:`form_seconds`) is the sum, over the kernels of its forms (a game
-of several bots: the union of its bots' forms, each kernel at its largest
-figure), of those whose machine code is not in the cache, so a partly warm
-cache counts only what is left.  The groups' figures remain what
+of several bots: the union of its bots' forms, :func:`form_kernels`), of
+those whose machine code is not in the cache, so a partly warm cache counts
+only what is left.  At the table, on a first run, the bots that move before
+the first human compile their turns before the table shows: the notice
+says about how long from the measured openings of their families of bot
+(:func:`opening_forms`).  The groups' figures remain what
 ``camelup warmup``, the page's preparer and the worker processes of a run
 of several games or reviews pay: those compile whole groups
 (:func:`warmup`), and there the groups are the honest estimate.
@@ -82,7 +85,8 @@ from advisor.valuation.fast import fast_values
 from advisor.valuation.portfolio import joint_counts
 
 __all__ = ["warmup", "GROUPS", "Group", "kernels", "unwarmed", "cold_groups", "needs",
-           "compile_figures", "estimate", "cpu_share", "forms", "form_kernels", "form_seconds", "halves",
+           "compile_figures", "estimate", "cpu_share", "forms", "opening_forms", "form_kernels", "form_seconds",
+           "halves",
            "half_seconds", "split_compile", "split_plan", "free_cores", "split_share", "split_estimate", "compile_first"]
 
 
@@ -402,12 +406,28 @@ def needs(command: str, *, cards: bool = False, race: bool = True, samples: bool
 _GAMES = ("simulate", "tournament", "duel", "bot", "play")
 
 
+def _bot_family(bot: str) -> str:
+    """The family of a bot for the measured forms: random, heuristic, or
+    valuing (every bot that values actions)."""
+    return bot if bot in ("random", "heuristic") else "valuing"
+
+
 def _bot_form(bot: str, cards: bool) -> str | None:
     """The measured form of one game of ``bot`` (None: a human's seat)."""
     if bot == "human":
         return None
-    family = bot if bot in ("random", "heuristic") else "valuing"
-    return ("cards-" if cards else "") + "game-" + family
+    return ("cards-" if cards else "") + "game-" + _bot_family(bot)
+
+
+def opening_forms(bots: Iterable[str], cards: bool = False) -> tuple[str, ...] | None:
+    """The measured forms of the turns ``bots`` play at the table before
+    the first human's (``camelup play`` on a first run: they compile before
+    the table shows): one per family of bot, each two of its turns from the
+    start; None when none was measured (Camel Up Cards, whose humans build
+    their decks first) or no bot moves first."""
+    names = tuple(dict.fromkeys(("cards-" if cards else "") + "opening-" + _bot_family(bot)
+                                for bot in bots if bot != "human"))
+    return names if names and form_kernels(names) is not None else None
 
 
 def forms(command: str, *, cards: bool = False, race: bool = True, samples: bool = False, advice: bool = False,
@@ -450,15 +470,23 @@ def forms(command: str, *, cards: bool = False, race: bool = True, samples: bool
 
 def form_kernels(names: Iterable[str]) -> dict[str, float] | None:
     """Processor seconds each kernel's own compilation took in the forms
-    ``names`` from an empty cache (a kernel of several forms at its largest
-    figure); None when a form was not measured."""
+    ``names`` from an empty cache; None when a form was not measured.  A
+    kernel of several forms counts at its figure in the largest of them
+    (the most processor seconds): a kernel's own share depends on which of
+    its callees compiled before it, inside another kernel, and the largest
+    form compiled most of them.  Measured on the unions the commands take
+    (``game-mixed``, ``opening-mixed`` of ``benchmarks/bench_compile.py``)
+    this is within 2%; each kernel at its largest figure counted callees
+    twice (+10%, +14%)."""
     measured = compile_figures().get("commands", {})
+    if any(name not in measured for name in names):
+        return None
+    figures = sorted((measured[name]["kernels"] for name in dict.fromkeys(names)),
+                     key=lambda kernels: -sum(kernels.values()))  # stable: equal totals in the order named
     out: dict[str, float] = {}
-    for name in names:
-        if name not in measured:
-            return None
-        for kernel, seconds in measured[name]["kernels"].items():
-            out[kernel] = max(out.get(kernel, 0.0), float(seconds))
+    for kernels in figures:
+        for kernel, seconds in kernels.items():
+            out.setdefault(kernel, float(seconds))
     return out
 
 

@@ -70,6 +70,12 @@ def _game(bots: str, edition: str = "second") -> list[str]:
             "-o", "{out}/games.jsonl"]
 
 
+def _opening(bot: str) -> tuple[list[str], str]:
+    """A game at the table, a human and two ``bot`` seats, that player 1
+    starts, left at the human's first prompt."""
+    return ["play", "--seats", f"human,{bot},{bot}", "--seed", "3"], "quit\n"
+
+
 #: The command forms of :func:`advisor.warm.forms`: the ``camelup``
 #: arguments (``{out}``: an empty folder for the files it writes) and the
 #: standard input of the run that measures each.
@@ -98,7 +104,22 @@ FORMS: dict[str, tuple[list[str], str]] = {
     # (tests/test_compile_estimates.py); Camel Up Cards: bench_start's game
     "play": (["play", "--seats", "human,advisor,heuristic,random", "--seed", "1"], "odds\nbest\nquit\n"),
     "cards-play": START_COMMANDS["cards"],
+    # the bots' turns before the first human's at the table, per family of
+    # bot (two of them; with --seed 3 player 1 starts): what compiles before
+    # the table shows, the player leaving at once
+    "opening-valuing": _opening("rival"),
+    "opening-heuristic": _opening("heuristic"),
+    "opening-random": _opening("random"),
+    # the checks of the union of several bots' forms (tests/test_compile_estimates.py): a game of
+    # mixed bots, and the default seats at the table (player 1 starts: three bots move first)
+    "game-mixed": (["simulate", "--bots", "rival,heuristic,random,random", "--games", "1", "--seed", "1",
+                    "-o", "{out}/games.jsonl"], ""),
+    "opening-mixed": (["play", "--seats", "human,rival,heuristic,random", "--seed", "1"], "quit\n"),
 }
+
+#: The forms measured in the command's own thread only: a game at the table
+#: compiles in the background (its rehearsal) after the point measured.
+MAIN_THREAD = {"opening-valuing", "opening-heuristic", "opening-random", "opening-mixed"}
 
 _CHILD = """
 import json, os, sys, time
@@ -126,9 +147,10 @@ for name in sys.argv[1:]:
 
 
 _FORM_CHILD = """
-import contextlib, json, os, sys, time
+import contextlib, json, os, sys, threading, time
 from advisor.kernels import _watch
 PREFIX = "advisor.kernels."
+OWN = os.environ.get("BENCH_MAIN_THREAD") == "1"  # the command's own thread only (MAIN_THREAD)
 
 class Meter:
     # each kernel's own processor seconds: a compilation inside another's is charged to itself
@@ -140,11 +162,15 @@ class Meter:
             self.seconds[self.stack[-1]] = self.seconds.get(self.stack[-1], 0.0) + now - self.mark
         self.mark = now
     def started(self, name):
+        if OWN and threading.current_thread() is not threading.main_thread():
+            return
         self.charge()
         if not self.stack:
             self.since = time.perf_counter()
         self.stack.append(name[len(PREFIX):] if name.startswith(PREFIX) else name)
     def finished(self, name):
+        if OWN and threading.current_thread() is not threading.main_thread():
+            return
         self.charge()
         self.stack.pop()
         if not self.stack:
@@ -175,7 +201,7 @@ def measure_form(name: str) -> dict:
         os.makedirs(out)
         Path(out, "positions.txt").write_text("\n".join(BOARDS) + "\n")
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-        env.update(CAMELUP_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        env.update(CAMELUP_CACHE_DIR=cache, PYTHONPATH=str(ROOT), BENCH_MAIN_THREAD=str(int(name in MAIN_THREAD)))
         result = os.path.join(tmp, "result.json")
         args = [a.replace("{out}", out) for a in argv]
         proc = subprocess.run([sys.executable, "-c", _FORM_CHILD, result, *args], input=stdin, text=True, env=env,

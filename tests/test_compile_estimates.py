@@ -66,6 +66,8 @@ def _every_form():
         for command in ("simulate", "tournament", "duel", "bot", "play"):
             for bot in bots:
                 seen.update(warm.forms(command, cards=cards, bots=[bot]))
+        for bot in bots:  # the bots' turns before the first human's at the table
+            seen.update(warm.opening_forms([bot], cards=cards) or ())
     return seen
 
 
@@ -74,7 +76,10 @@ def test_every_form_a_command_takes_is_measured_kernel_by_kernel():
     measured = _DATA["commands"]
     for name in _every_form():
         figures = measured[name]
-        assert figures["kernels"] and figures["specializations"] > 0 and len(figures["load"]) == 2
+        assert len(figures["load"]) == 2
+        # a form compiles something, or nothing at all (the random bot's turns)
+        assert (figures["kernels"] and figures["specializations"] > 0) or figures["cpu_s"] == 0 == \
+            figures["specializations"], name
         # the figure is the sum of each kernel's own seconds (rounded as stored)
         assert abs(sum(figures["kernels"].values()) - figures["cpu_s"]) < 0.01 * len(figures["kernels"]) + 0.02
         # and names kernels that exist: a partly warm cache is looked up kernel by kernel
@@ -102,6 +107,8 @@ def _announced(argv, monkeypatch) -> int | None:
     ("odds", ["odds", "--seed", "1", "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"]),
     ("best", ["best", "--seed", "1", "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx"]),
     ("cards-best", ["best", "cards 0:BG 2:OW 3:Y deck:4 known:B1G2 hand:O1"]),
+    ("game-mixed", ["simulate", "--bots", "rival,heuristic,random,random", "--games", "1", "--seed", "1",
+                    "-o", "g.jsonl"]),
 ])
 def test_the_announced_estimate_is_what_the_command_compiles(form, argv, monkeypatch):
     """Within 30% of the command's own measured compilation from an empty
@@ -134,12 +141,74 @@ def test_a_partly_warm_cache_counts_the_kernels_left():
     assert warm._in_cache()("board.no_such_kernel") is False  # renamed since the measurement: compiles
 
 
-def test_a_game_of_several_bots_counts_each_kernel_once_at_its_largest_figure():
+def test_a_game_of_several_bots_counts_each_kernel_once_at_its_figure_in_the_largest_form():
     union = warm.form_kernels(["game-heuristic", "game-valuing"])
-    for kernel in set(union):
-        assert union[kernel] == max(warm.form_kernels([name]).get(kernel, 0.0)
-                                    for name in ("game-heuristic", "game-valuing"))
+    valuing, heuristic = warm.form_kernels(["game-valuing"]), warm.form_kernels(["game-heuristic"])
+    assert sum(valuing.values()) > sum(heuristic.values())
+    assert set(union) == set(valuing) | set(heuristic)
+    for kernel in union:
+        assert union[kernel] == (valuing[kernel] if kernel in valuing else heuristic[kernel])
+    assert union == warm.form_kernels(["game-valuing", "game-heuristic"])  # whatever the order named
+    # some kernel counts less in the largest form (its callees compiled inside others there): the
+    # union is not each kernel at its largest figure, which counted those callees twice
+    assert any(heuristic[k] > valuing[k] for k in set(valuing) & set(heuristic))
     assert warm.form_kernels(["game-heuristic", "no-such-form"]) is None  # not measured: the groups' estimate
+
+
+def _table(seats: list[str], seed: int):
+    """A first run's table (board game), before its first turn."""
+    from advisor.cli.table import BoardEngine, Table
+    from advisor.game import Game
+
+    engine = BoardEngine(Game("second", len(seats), seed))
+    engine.record[0]["seats"] = list(seats)
+    table = Table(engine, list(seats), input, None, None, None)
+    table.rehearse_pending = True
+    table.notice = compiling.CompileNotice(("leg", "joint", "race", "bots"), forms=("play",))
+    table.notice.seconds = 0.0  # camelup play on a first run: no estimate of the whole
+    return table
+
+
+def test_bots_that_move_before_the_first_human_are_announced_from_their_openings(monkeypatch):
+    """The default seats with --seed 1: player 1 starts, so rival, heuristic
+    and random play before the human and compile before the table shows;
+    the notice announces the union of their families' openings, within 30%
+    of that very opening measured (``opening-mixed``), and the table's own
+    estimate again once the human's turn comes."""
+    monkeypatch.setattr(warm, "_in_cache", lambda: lambda kernel: False)
+    monkeypatch.setattr(warm, "cpu_share", lambda: 1.0)
+    table = _table(["human", "rival", "heuristic", "random"], seed=1)
+    assert table.engine.to_move == 1
+    table.announce_opening()
+    assert table.notice.forms == ("opening-valuing", "opening-heuristic", "opening-random")
+    announced = int(re.search(r"about (\d+) s", table.notice._message()).group(1))
+    measured = _DATA["commands"]["opening-mixed"]["cpu_s"]
+    assert abs(announced / measured - 1) <= 0.3, (announced, measured)
+    assert table.opening == (("play",), 0.0)
+    table.read = lambda prompt: "quit"
+    table.say = lambda text="": None
+    monkeypatch.setattr("advisor.cli.table.Rehearsal", lambda engine, seats, notice: None)
+    assert table.human_turn(0) is False  # the human's turn: the notice is the whole table's again
+    assert table.notice.forms == ("play",) and table.notice.seconds == 0.0
+
+
+def test_only_the_bots_before_the_first_human_are_announced():
+    table = _table(["human", "rival", "heuristic", "random"], seed=2)  # player 3 starts: random, then the human
+    assert table.engine.to_move == 3
+    table.announce_opening()
+    assert table.notice.forms == ("opening-random",) and table.notice.seconds is None
+    assert "about" not in table.notice._message()  # the random bot's turn compiles nothing
+    table = _table(["rival", "human", "random"], seed=3)  # the human starts: nothing compiles before the table
+    assert table.engine.to_move == 1
+    table.announce_opening()
+    assert table.opening is None and table.notice.forms == ("play",) and table.notice.seconds == 0.0
+
+
+def test_the_opening_of_a_random_bot_compiles_nothing_and_cards_openings_are_not_measured():
+    assert warm.opening_forms(["random"]) == ("opening-random",)
+    assert warm.form_seconds(["opening-random"], cached=lambda kernel: False) == 0
+    assert warm.opening_forms(["greedy"], cards=True) is None  # its humans build their decks first
+    assert warm.opening_forms([]) is None and warm.opening_forms(["human"]) is None
 
 
 def test_worker_runs_and_unmeasured_forms_announce_the_groups(monkeypatch):

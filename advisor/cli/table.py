@@ -55,6 +55,7 @@ import numpy as np
 import advisor.game
 import advisor.odds.exact
 import advisor.valuation.engine
+from advisor import warm
 from advisor._tools.files import claim, file_kind, folder_problem
 from advisor.bots.policies import BOTS, make_bot
 from advisor.cli.rehearsal import Rehearsal
@@ -305,6 +306,7 @@ class BoardEngine:
 
     help = HELP
     commands = ("actions", "odds", "best")
+    cards = False  # the game: the board game (measured compile forms without "cards-")
     undo_note = "The dice stay the same: the same roll at the same point shows the same die."
 
     def __init__(self, game: Game):
@@ -450,6 +452,7 @@ class Table:
         # run_table(rehearse=True): a Rehearsal starts at the first human prompt, said on ``notice``
         self.rehearse_pending = False
         self.notice = None
+        self.opening = None  # the notice's forms and estimate while the bots' first turns compile
 
     @property
     def game(self):
@@ -542,12 +545,28 @@ class Table:
         for action in self.engine.bot_actions(p, self.bots[p]):
             self.apply(action)
 
+    def announce_opening(self) -> None:
+        """A first run whose bots move before the first human: their turns
+        compile before the table shows, so the compile notice says about how
+        long (the measured openings of their families of bot,
+        :func:`advisor.warm.opening_forms`) instead of nothing."""
+        first, p = [], self.engine.to_move
+        while p in self.bots and len(first) < len(self.seats):
+            first.append(self.seats[p])
+            p = (p + 1) % len(self.seats)
+        forms = warm.opening_forms(first, cards=self.engine.cards) if first and p in self.humans else None
+        if forms is not None:
+            self.opening = (self.notice.forms, self.notice.seconds)
+            self.notice.forms, self.notice.seconds = forms, None
+
     def human_turn(self, p: int) -> bool:
         """One human turn (or one step of it); False when the player leaves the game."""
         if self.engine.show_table(p):
             self.show(p)
         if self.rehearse_pending:  # the table is shown: the rest compiles while the player reads it
             self.rehearse_pending = False
+            if self.opening is not None:  # the rehearsal's estimate is the whole table's again
+                self.notice.forms, self.notice.seconds = self.opening
             self.rehearsal = Rehearsal(self.engine, self.seats, self.notice)
         while True:
             try:
@@ -643,6 +662,8 @@ class Table:
         self.say(engine.start_line(len(self.seats), fresh))
         self.say("Seats: " + ", ".join(f"P{i} {name}" for i, name in enumerate(self.seats))
                  + ".  Type 'help' for commands.")
+        if self.rehearse_pending and self.notice is not None:
+            self.announce_opening()
         try:
             while not self.engine.finished:
                 p = self.engine.to_move

@@ -230,6 +230,7 @@ class CardsEngine:
 
     help = CARDS_HELP
     commands = ("actions", "odds", "best", "hint")
+    cards = True  # the game: Camel Up Cards (measured compile forms "cards-...")
     undo_note = "The cards stay as they were dealt and shuffled."
 
     def __init__(self, game: CardsGame):
