@@ -162,14 +162,15 @@ class CompileNotice:
         if exc[0] is not None or not (self.message is not None or behind >= 0.5 or unfinished):
             return
         background = f" ({behind:.0f} s of it in the background)" if behind >= 0.5 else ""
-        if unfinished and self.compiled + behind < 0.5:
+        total = self.compiled + behind
+        if unfinished and total < 0.5:
             self._write(f"{self.prog}: the command ended while the kernels compiled in the background; the next "
                         "run compiles them\n")
         elif unfinished:
-            self._write(f"{self.prog}: kernels compiled in {self.compiled + behind:.0f} s{background}, not all: "
+            self._write(f"{self.prog}: kernels compiled in {total:.0f} s{background}, not all: "
                         "the command ended while the rest compiled in the background; the next run compiles it\n")
         else:
-            self._write(f"{self.prog}: kernels compiled in {self.compiled + behind:.0f} s{background}; later runs "
+            self._write(f"{self.prog}: kernels compiled in {total:.0f} s{background}; later runs "
                         "load them from the cache\n")
 
     # -------------------------------------------------- output

@@ -95,8 +95,9 @@ def cmd_best(args: argparse.Namespace) -> int:
     if args.chart:
         fig = figure((9, 9))
         top, bottom = fig.subplots(2, 1, height_ratios=[3, 1])
-        plot_advice(frame.frame(), top)
-        plot_landings(frame.frame(), bottom)
+        table = frame.frame()
+        plot_advice(table, top)
+        plot_landings(table, bottom)
         save_picture(fig, args.chart)
     if args.json:
         from advisor.bots.inference import face_down_json
