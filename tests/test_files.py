@@ -138,7 +138,7 @@ WRITERS = [
     (["simulate", "--games", "2", "-o"], ".jsonl", "advisor.simulate.games", "play_game"),
     (["tournament", "--games", "2", "-o"], ".jsonl", "advisor.simulate.games", "play_game"),
     (["show", EXAMPLE, "-o"], ".png", "advisor.plotting", "plot_board"),
-    (["best", EXAMPLE, "--seed", "1", "--chart"], ".png", "advisor.valuation.engine", "best_moves"),
+    (["best", EXAMPLE, "--seed", "1", "--chart"], ".png", "advisor.valuation.engine", "advice_table"),
     (["chart", "RECORDS", "-o"], ".png", "advisor.plotting", "game_odds"),
 ]
 

@@ -105,6 +105,6 @@ def test_best_chart_bad_extension_computes_nothing(tmp_path, monkeypatch, capsys
     def fail(*a, **k):
         raise AssertionError("advice computed before the picture path was checked")
 
-    monkeypatch.setattr(advisor.valuation.engine, "best_moves", fail)
+    monkeypatch.setattr(advisor.valuation.engine, "advice_table", fail)
     assert main(["best", EXAMPLE, "--chart", str(tmp_path / "ev.bmp")]) == 2
     assert "use one of" in capsys.readouterr().err
