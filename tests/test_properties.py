@@ -251,9 +251,21 @@ def test_state_text_raises_only_state_error(text):
 # --------------------------------------------------------------------------
 @profile(60)
 @given(st.lists(st.one_of(board_texts(), mutated_states(), st.none(), st.integers()), min_size=1, max_size=6))
+@example(["1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx", "1:B 2:YG 3:PR 14:w 15:k +5 -8 dice:GPRx cards"])
 def test_analyse_never_raises_on_bad_rows(rows):
+    """Bad rows become rows with an error; the one refusal of the whole
+    batch is a mix of games (a row with the token ``cards`` is a Camel Up
+    Cards position, and one batch analyses one game): one line saying so."""
     from advisor.batch.positions import analyse
+    from advisor.cards.position import is_cards
+    from advisor.errors import AdvisorError
 
+    kinds = {is_cards(row) for row in rows if isinstance(row, str) and row}
+    if len(kinds) == 2:
+        with pytest.raises(AdvisorError, match="mix Camel Up Cards positions") as info:
+            analyse(rows)
+        assert "\n" not in str(info.value)
+        return
     frame = analyse(rows)
     assert len(frame) == len(rows)
     for i, row in enumerate(rows):
