@@ -90,21 +90,21 @@ def cmd_best(args: argparse.Namespace) -> int:
     from advisor.valuation.engine import advice_table
 
     with kernel_threads(args.threads):  # the text and JSON need no pandas: the table, not best_moves' frame
-        frame = advice_table(state, args.player, precision=args.precision, seed=args.seed,
-                             denial=not args.no_denial, objective=args.objective)
+        advice = advice_table(state, args.player, precision=args.precision, seed=args.seed,
+                              denial=not args.no_denial, objective=args.objective)
     if args.chart:
         fig = figure((9, 9))
         top, bottom = fig.subplots(2, 1, height_ratios=[3, 1])
-        table = frame.frame()
-        plot_advice(table, top)
-        plot_landings(table, bottom)
+        frame = advice.frame()
+        plot_advice(frame, top)
+        plot_landings(frame, bottom)
         save_picture(fig, args.chart)
     if args.json:
         from advisor.bots.inference import face_down_json
 
-        print(dumps({**best_json(state, frame, assumptions), **face_down_json(state)}))
+        print(dumps({**best_json(state, advice, assumptions), **face_down_json(state)}))
         return 0
-    print(format_advice(state, frame, assumptions))
+    print(format_advice(state, advice, assumptions))
     return 0
 
 

@@ -103,7 +103,8 @@ from advisor.valuation.winerror import win_errors
 from advisor.valuation.memo import MEMO as _MEMO, seed_for as _seed  # noqa: F401
 from advisor.valuation.onepass import exact_difference as _difference  # noqa: F401
 
-__all__ = ["best_moves", "advice_table", "AdviceTable", "check_objective", "evaluate", "legal_actions", "fast_values", "fast_chances", "FastValues", "shared_race_odds",
+__all__ = ["best_moves", "advice_table", "AdviceTable", "check_objective", "evaluate", "legal_actions", "fast_values",
+           "fast_chances", "FastValues", "shared_race_odds",
            "LegOutcomes", "Valuation", "TileTables", "exact_tile_tables", "sampled_tile_tables", "pile_payout",
            "tile_spaces", "partner_options", "EXACT_ROLLS", "TILE_SAMPLES", "RACE_SAMPLES"]
 
